@@ -270,6 +270,9 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	sayInferred(stdio.Stderr, p.inferred)
 	reportSkipped(stdio.Stderr, data)
 	reportUnfinished(stdio.Stderr, data.Unfinished)
+	if w := data.ReloggedWarning(); w != "" {
+		fmt.Fprintf(stdio.Stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
+	}
 	for _, u := range data.Unterminated {
 		fmt.Fprintf(stdio.Stderr, "rewardlens: warning: %s\n", textsafe.Line(u.String()))
 	}

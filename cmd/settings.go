@@ -419,7 +419,7 @@ func (s *settings) loaderOptions(ctx context.Context, stdin io.Reader, cfg engin
 	if s.maxRows < 0 {
 		return loaders.Options{}, usagef("--max-rows: %d is negative", s.maxRows)
 	}
-	return loaders.Options{Format: format, SkipInvalid: s.skipInvalidLines, Stdin: stdin, Context: ctx, Fields: fields, MaxRecordBytes: maxRecord, MaxRows: s.maxRows}, nil
+	return loaders.Options{Format: format, SkipInvalid: s.skipInvalidLines, Stdin: stdin, Context: ctx, Fields: fields, MaxRecordBytes: maxRecord, MaxRows: s.maxRows, RelogField: layouts.RelogField(cfg)}, nil
 }
 
 func parseObjectives(specs []string) ([]engine.ObjectiveConfig, error) {

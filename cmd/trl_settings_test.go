@@ -299,14 +299,16 @@ func TestTRLNormalizeThenSumWeights(t *testing.T) {
 
 // TestTRLScaleBatchWeightsExtra: scale_rewards="batch" with
 // reward_weights=[1.0, 0.5] and a float log_extra column right after the
-// rewards (length), which weight 1 cannot tell apart: the warning's fitted
-// weights give length 0, and --match-logged reproduces every row.
+// rewards (length), which weight 1 cannot tell apart: the weighted sum of
+// the two rewards reproduces the log and length's does not, so length is
+// left out, the read-as line says the weights are not 1, and
+// --match-logged reproduces every row.
 func TestTRLScaleBatchWeightsExtra(t *testing.T) {
 	_, errOut := computeList(t, "", "--method", "grpo", trlFixture("scale_batch_weights_extra"))
-	if want := "a log_extra column of floats among them counts as a reward, even for a row whose rewards are all None: name the rewards with --objective NAME=NAME"; !strings.Contains(errOut, want) {
-		t.Errorf("the read-as line lacks the hint %q: %s", want, errOut)
+	if want := "objectives accuracy_reward, format_reward, a null reward adds nothing, logged advantage = advantage, rewards = the first 2 float columns, whose sum with weights other than 1 (fitted accuracy_reward 1, format_reward 0.5; --match-logged fits them) reproduces the logged advantage; log_extra columns length, similarity left out;"; !strings.Contains(errOut, want) {
+		t.Errorf("the read-as line lacks %q: %s", want, errOut)
 	}
-	if want := "`--scale batch --weight accuracy_reward=1 --weight format_reward=0.5 --weight length=0` reproduces it to "; !strings.Contains(errOut, want) {
+	if want := "`--scale batch --weight accuracy_reward=1 --weight format_reward=0.5` reproduces it to "; !strings.Contains(errOut, want) {
 		t.Errorf("stderr lacks %q: %s", want, errOut)
 	}
 	recs, _ := computeList(t, "", "--match-logged", trlFixture("scale_batch_weights_extra"))
@@ -327,5 +329,57 @@ func TestTRLRewardWeightsFitted(t *testing.T) {
 	recs, _ := computeList(t, "", "--match-logged", trlFixture("reward_weights"))
 	if n, worst := trlReproduced(t, recs); n != 16 {
 		t.Errorf("--match-logged: %d of 16 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
+	}
+}
+
+// TestTRLRewardWeightsExtra: reward_weights=[1.0, 0.5] with a float
+// log_extra column, where accuracy alone reproduces more rows than the
+// plain sum: format_reward stays a reward, so --match-logged fits the
+// weights and reproduces every row.
+func TestTRLRewardWeightsExtra(t *testing.T) {
+	recs, errOut := computeList(t, "", "--match-logged", trlFixture("reward_weights_extra"))
+	if n, worst := trlReproduced(t, recs); n != 16 {
+		t.Errorf("--match-logged: %d of 16 rows reproduce TRL's advantage (max |diff| %.3g): %s", n, worst, errOut)
+	}
+}
+
+// TestTRLLogExtraPromptValue: a float log_extra column constant within
+// each prompt is not summed into the score: the objectives are the two
+// rewards, whose rewards reproduce TRL's advantage, and the read-as line
+// warns that the column could be either.
+func TestTRLLogExtraPromptValue(t *testing.T) {
+	recs, errOut := computeList(t, "", "--method", "grpo", trlFixture("log_extra_prompt_value"))
+	for i, r := range recs {
+		if _, extra := r.Objectives["gt_length"]; extra || len(r.Objectives) != 2 {
+			t.Fatalf("record %d: objectives %v, want accuracy_reward and format_reward", i, r.Objectives)
+		}
+	}
+	if n, worst := trlReproduced(t, recs); n != 16 {
+		t.Errorf("%d of 16 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
+	}
+	if want := "warning: gt_length could be a reward or a log_extra column"; !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q: %s", want, errOut)
+	}
+}
+
+// TestTRLRelogged: with num_iterations 2 and logging_steps 1 TRL writes
+// each generation's rows at two steps (the num_iterations_2 fixture,
+// TRL's own code): stats and compute leave out steps 2 and 4, which
+// repeat 1 and 3, say so once, and count each prompt's completions once.
+func TestTRLRelogged(t *testing.T) {
+	const warning = "rewardlens: warning: steps 2, 4 repeat the rollouts logged at steps 1, 3: TRL logs a generation again until the next one (num_iterations / steps_per_generation); left out ("
+	out, errOut, code := run(t, "", "stats", trlFixture("num_iterations_2"))
+	if code != 0 {
+		t.Fatalf("stats: exit %d: %s", code, errOut)
+	}
+	if strings.Count(errOut, warning) != 1 {
+		t.Errorf("stats: stderr lacks the warning once: %s", errOut)
+	}
+	if strings.Contains(out, "batch 2:") || strings.Contains(out, "batch 4:") || !strings.Contains(out, "batch 1: 16 trajectories") || !strings.Contains(out, "batch 3: 16 trajectories") {
+		t.Errorf("stats: batches 2 and 4 not left out:\n%s", out)
+	}
+	recs, errOut := computeList(t, "", trlFixture("num_iterations_2"))
+	if len(recs) != 32 || strings.Count(errOut, warning) != 1 {
+		t.Errorf("compute: %d records, want 32; stderr %s", len(recs), errOut)
 	}
 }

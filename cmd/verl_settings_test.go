@@ -380,3 +380,27 @@ func TestVerlDictScoreInFloat32(t *testing.T) {
 		}
 	}
 }
+
+// TestVerlValidationDump: _validate's dump (trainer.validation_data_dir)
+// has reward beside score, the same scores, at step 0 before training,
+// one sample per prompt: the read-as line says it looks like validation
+// output, on which verl computed no advantage; a training dump whose
+// reward function logs a reward of its own, not the score, is not taken
+// for one.
+func TestVerlValidationDump(t *testing.T) {
+	const note = "warning: this looks like a verl validation dump (trainer.validation_data_dir: _validate writes each score again as reward), not training rollouts: verl computed no advantage on it"
+	validation := writeFiles(t, map[string]string{"0.jsonl": `{"input": "What is 3+4?", "output": "7", "gts": "7", "score": 1.0, "step": 0, "reward": 1.0, "acc": 1.0}
+{"input": "Integrate x dx", "output": "x", "gts": "x^2/2", "score": 0.0, "step": 0, "reward": 0.0, "acc": 0.0}
+`})
+	_, errOut := computeList(t, "", validation)
+	if !strings.Contains(errOut, note) {
+		t.Errorf("a validation dump: stderr lacks %q: %s", note, errOut)
+	}
+	training := writeFiles(t, map[string]string{"1.jsonl": `{"input": "What is 3+4?", "output": "7", "gts": "7", "score": 1.0, "step": 1, "reward": 0.5, "acc": 1.0}
+{"input": "What is 3+4?", "output": "8", "gts": "7", "score": 0.0, "step": 1, "reward": 0.0, "acc": 0.0}
+`})
+	_, errOut = computeList(t, "", training)
+	if strings.Contains(errOut, "validation") {
+		t.Errorf("a training dump with a reward of its own is taken for validation output: %s", errOut)
+	}
+}

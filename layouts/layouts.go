@@ -78,6 +78,10 @@ type trainerLayout struct {
 	// rowCap what --max-rows did to the reading (the group it cut is not
 	// the trainer's doing).
 	warnings func(cfg engine.Config, res *engine.Result, rowCap scoring.RowCap, batches []int) []string
+	// relogField, when set, is the field the trainer changes alone when
+	// it logs one generation's rows again under a new step: the inputs
+	// that repeat the one before are left out (loaders.Options.RelogField).
+	relogField string
 	// warningsRead returns the options warnings reads, the others zero:
 	// two results of one evaluation whose options it maps to equal ones
 	// (engine.Options.Equal) have the same warnings, which the dashboard
@@ -508,6 +512,16 @@ func Warnings(cfg engine.Config, rowCap scoring.RowCap) func(*engine.Result, []i
 		return func(res *engine.Result, batches []int) []string { return l.warnings(cfg, res, rowCap, batches) }
 	}
 	return nil
+}
+
+// RelogField returns the field of cfg's layout (Apply sets From) that
+// its trainer changes alone when it logs one generation's rows again
+// (loaders.Options.RelogField), "" for none.
+func RelogField(cfg engine.Config) string {
+	if l := findLayout(cfg.From); l != nil {
+		return l.relogField
+	}
+	return ""
 }
 
 // WarningsRead returns the options the warnings of cfg's layout

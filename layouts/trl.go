@@ -39,7 +39,10 @@ var trlLayout = trainerLayout{
 	response:     trlCompletion,
 	promptBy:     trlPrompt,
 	defaults:     trlDefaults,
-	warnings:     trlGroupWarnings,
+	// log() writes the deques of the last generation at every logging
+	// step until the next generation (loaders' Relogged).
+	relogField: stepField,
+	warnings:   trlGroupWarnings,
 	// The groups of scope group (diagnose.GroupSummaries) whatever the
 	// scope.
 	warningsRead: readsNoOptions,

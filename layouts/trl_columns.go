@@ -1,6 +1,7 @@
 package layouts
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -44,11 +45,9 @@ func trlRewardColumns(first loaders.FileFields) (rewards []string, note string, 
 // may hold floats. So the float columns after a column of another type
 // are log_extra's; among the float columns that follow completion, the
 // rewards are the first k, k being found with the logged advantage over
-// TRL's settings (trlVariants; trlTable.rewardCount). Without a logged
-// advantage, or when the table does not confirm a k (no row tells the
-// candidates apart, or reward_weights other than 1), they are all
-// rewards. A file of another format (no column order) has all its float
-// columns but advantage and step as rewards.
+// TRL's settings (trlTable.rewardCount). Without a logged advantage the
+// leading floats are all rewards. A file of another format (no column
+// order) has all its float columns but advantage and step as rewards.
 func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note string, err error) {
 	lead, after := trlLeadingFloats(first)
 	if first.Columns == nil {
@@ -60,30 +59,60 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 		return rewards, "", nil
 	}
 	k := len(lead)
+	var count trlRewardCount
 	if len(lead) > 1 && slices.Contains(first.Columns, trlAdvantage) {
 		table, err := readTRLTable(first, lead)
 		if err != nil {
 			return nil, "", err
 		}
-		var confirmed bool
-		var telling int
-		k, telling, confirmed = table.rewardCount(len(lead))
-		switch {
-		case telling == 0:
-			note = fmt.Sprintf("rewards = %s, all the float columns after completion: no row of %s tells which of them are rewards, the first ones of them reproducing its logged advantage alike (a log_extra column of floats among them counts as a reward: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), sourceOf(first))
-		case !confirmed:
-			note = fmt.Sprintf("rewards = %s, all the float columns after completion: with weight 1 in none of TRL's settings do the first ones of them reproduce the logged advantage of %s (reward_weights? --match-logged fits them; a log_extra column of floats among them counts as a reward, even for a row whose rewards are all None: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), sourceOf(first))
-		}
+		count = table.rewardCount(len(lead))
+		k = count.k
 	}
 	extras := append(slices.Clone(lead[k:]), after...)
+	source := sourceOf(first)
+	var notes []string
 	switch {
-	case note != "":
+	case count.every:
+		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: no row of %s tells which of them are rewards, the first ones of them reproducing its logged advantage alike (a log_extra column of floats among them counts as a reward: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), source))
+	case count.weighted && k < len(lead):
+		notes = append(notes, fmt.Sprintf("rewards = the first %d float columns, whose sum with weights other than 1 (fitted %s; --match-logged fits them) reproduces the logged advantage; log_extra columns %s left out", k, trlWeightsText(lead[:k], count.weights), strings.Join(extras, ", ")))
+	case count.weighted:
+		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion, whose sum with weights other than 1 (fitted %s; --match-logged fits them) reproduces the logged advantage of %s", strings.Join(lead, ", "), trlWeightsText(lead, count.weights), source))
+	case count.unknown:
+		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: no sum of the first ones of them, weighted or not, reproduces the logged advantage of %s in TRL's settings (%d of its %d rows differ, at the fewest, with weight 1): the reward weights are unknown, --match-logged fits them (a log_extra column of floats among them counts as a reward, even for a row whose rewards are all None: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), source, count.differ, count.rows))
 	case k < len(lead):
-		note = fmt.Sprintf("rewards = the first %d float columns, whose sum reproduces the logged advantage; log_extra columns %s left out", k, strings.Join(extras, ", "))
+		notes = append(notes, fmt.Sprintf("rewards = the first %d float columns, whose sum reproduces the logged advantage; log_extra columns %s left out", k, strings.Join(extras, ", ")))
 	case len(extras) > 0:
-		note = fmt.Sprintf("log_extra columns %s left out (they follow a column that is not a float)", strings.Join(extras, ", "))
+		notes = append(notes, fmt.Sprintf("log_extra columns %s left out (they follow a column that is not a float)", strings.Join(extras, ", ")))
 	}
-	return lead[:k], note, nil
+	if count.kmin < count.kmax && !count.every {
+		notes = append(notes, trlEitherWarning(count, lead, source))
+	}
+	return lead[:k], strings.Join(notes, ", "), nil
+}
+
+// trlEitherWarning says which columns count may read as rewards or as
+// log_extra columns alike (those between the smallest and the largest k
+// that reproduce the log), how it read them, and the --objective flags
+// that read them the other way.
+func trlEitherWarning(count trlRewardCount, lead []string, source string) string {
+	either := lead[count.kmin:count.kmax]
+	what, subject, changes, reward := "a reward or a log_extra column", "it", "it changes", "a reward"
+	if len(either) > 1 {
+		what, subject, changes, reward = "rewards or log_extra columns", "them", "they change", "rewards"
+	}
+	read := "read as log_extra, being constant within each prompt but not across them: a reward of the prompt alone gives GRPO no signal, and TRL writes the rewards' columns before log_extra's"
+	other, otherWay := lead[:count.kmax], "to take "+subject+" as "+reward
+	if count.k == count.kmax {
+		read = "read as " + reward + ", being constant in every row read, as a reward can be early in a run"
+		other, otherWay = lead[:count.kmin], "to leave "+subject+" out"
+	}
+	objectives := make([]string, len(other))
+	for i, col := range other {
+		objectives[i] = "--objective " + col + "=" + col
+	}
+	return fmt.Sprintf("warning: %s could be %s: the logged advantage of %s is reproduced with or without %s (constant within each prompt, %s no advantage); %s; %s, give %s",
+		strings.Join(either, ", "), what, source, subject, changes, read, otherWay, strings.Join(objectives, " "))
 }
 
 // trlNullColumns returns first with the columns null in its first record
@@ -151,6 +180,7 @@ func trlLeadingFloats(first loaders.FileFields) (lead, after []string) {
 // logged advantage.
 type trlTable struct {
 	groups    [][]int
+	groupOf   []int
 	columns   [][]float64
 	advantage []float64
 }
@@ -177,6 +207,7 @@ func readTRLTable(first loaders.FileFields, columns []string) (*trlTable, error)
 			t.groups = append(t.groups, nil)
 		}
 		t.groups[g] = append(t.groups[g], i)
+		t.groupOf = append(t.groupOf, g)
 		for k, col := range columns {
 			t.columns[k] = append(t.columns[k], floatOrNaN(tr.Metadata[col]))
 		}
@@ -210,54 +241,160 @@ var trlVariants = []trlVariant{{scale: "group"}, {scale: "batch"}, {scale: "none
 // one and still reproduce it: TRL computes in float32.
 const trlTolerance = 1e-4
 
-// rewardCount returns how many of the first lead columns are rewards: the
-// largest k whose rows reproduced (reproducedRows) are the most among the
-// rows that tell the candidates apart; how many rows tell them apart; and
-// whether the table confirms k, k reproducing at least half of those
-// rows. A row tells them apart when its logged advantage is not 0 and
-// some k in 1..lead does not reproduce it. A zero advantage (a group
-// TRL's weighted sum ties, as reward_weights other than 1 can make it
-// where the plain sum does not) is reproduced by any candidate whose sum
-// is constant in the group, a column constant there among them: counted,
-// it would let a k that leaves rewards out win where half the groups tie.
-// A row every k reproduces tells nothing either. Unconfirmed (no row
-// tells them apart, or the rows that do are not reproduced: weights other
-// than 1, which no plain sum reproduces), k is lead: every column is
-// taken as a reward rather than a reward dropped.
-func (t *trlTable) rewardCount(lead int) (k, telling int, confirmed bool) {
-	rows := make([][]bool, lead+1)
-	for n := 1; n <= lead; n++ {
-		rows[n] = t.reproducedRows(n)
+// trlRewardCount is what rewardCount found of the reward columns.
+type trlRewardCount struct {
+	// k is how many of the leading float columns are rewards.
+	k int
+	// kmin and kmax are the smallest and the largest k that reproduce
+	// every row with weight 1 (0 when none does); every, that each k
+	// does (no row tells them apart) and k took them all.
+	kmin, kmax int
+	every      bool
+	// weighted says that no k reproduces the log with weight 1 but the
+	// first k weighted do, with weights (the first reward's 1).
+	weighted bool
+	weights  []float64
+	// unknown says that no k reproduces the log, weighted or not: differ
+	// of the rows compared (rows) differ with weight 1, under the k and
+	// the setting that leaves the fewest.
+	unknown      bool
+	differ, rows int
+}
+
+// rewardCount returns how many of the first lead columns are rewards,
+// from the rows of the table's groups of the commonest size (trainRows:
+// evaluation rows and a group the deque cut are grouped otherwise by
+// TRL), each with a finite logged advantage.
+//
+// A k reproduces the log when its columns' sum, weight 1 each, gives
+// every such row's logged advantage in one of TRL's settings
+// (reproducedRows). A column constant within each prompt changes no
+// advantage, so several k may: the evidence is then ambiguous, and the
+// column order decides what it can (_generate_and_score_completions
+// extends _logs["rewards"] before _logs["extra"], and log() writes them
+// in that order: after one log_extra column all are). From the smallest such k, each next column is taken as a reward
+// unless it varies between the prompts (constant within each, not
+// across them: a value of the prompt, which as a reward would give GRPO
+// no signal, is read as log_extra, and so are the columns after it). A
+// column constant throughout, as a reward can be early in a run, stays
+// a reward. When no k reproduces with weight 1, the first k whose
+// weighted sum does (fitWeights: TRL's reward_weights) is taken; when
+// none does, every leading column is a reward, the weights unknown.
+func (t *trlTable) rewardCount(lead int) trlRewardCount {
+	rows := t.trainRows()
+	var c trlRewardCount
+	c.rows = len(rows)
+	if !slices.ContainsFunc(rows, func(i int) bool { return math.Abs(t.advantage[i]) > trlTolerance }) {
+		// Every advantage 0 (each group's weighted sum ties) is reproduced
+		// by any k whose sum is constant in each group: none tells.
+		return trlRewardCount{k: lead, kmin: 1, kmax: lead, every: true, rows: len(rows)}
 	}
-	score := make([]int, lead+1)
-	for i, logged := range t.advantage {
-		if !(math.Abs(logged) > trlTolerance) {
-			continue // zero (or NaN): any sum at its group's mean reproduces it
+	c.differ = len(rows)
+	for n := 1; n <= lead; n++ {
+		reproduced := t.reproducedRows(n)
+		differ := 0
+		for _, i := range rows {
+			if !reproduced[i] {
+				differ++
+			}
 		}
-		every := true
-		for n := 1; n <= lead; n++ {
-			every = every && rows[n][i]
+		c.differ = min(c.differ, differ)
+		if differ == 0 {
+			c.kmin = cmp.Or(c.kmin, n)
+			c.kmax = n
 		}
-		if every {
-			continue
+	}
+	if c.kmin > 0 {
+		c.k = c.kmin
+		for c.k < c.kmax && !t.promptValue(c.k, rows) {
+			c.k++
 		}
-		telling++
-		for n := 1; n <= lead; n++ {
-			if rows[n][i] {
-				score[n]++
+		c.every = c.kmin == 1 && c.kmax == lead && c.k == lead
+		if t.allNaN(c.kmin, c.kmax, rows) {
+			c.kmin = c.kmax // null throughout: trlRewardColumns says so
+		}
+		return c
+	}
+	for n := 1; n <= lead; n++ {
+		if w, ok := t.fitWeights(n, rows); ok {
+			c.k, c.weighted, c.weights = n, true, w
+			return c
+		}
+	}
+	c.k, c.unknown = lead, true
+	return c
+}
+
+// promptValue reports whether column col is constant within each group
+// of rows but not across them (NaN counting as a value of its own).
+func (t *trlTable) promptValue(col int, rows []int) bool {
+	x := t.columns[col]
+	same := func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+	groupValue := map[int]float64{}
+	varies := false
+	var firstValue float64
+	for n, i := range rows {
+		g := t.groupOf[i]
+		v, seen := groupValue[g]
+		switch {
+		case !seen:
+			groupValue[g] = x[i]
+		case !same(v, x[i]):
+			return false
+		}
+		if n == 0 {
+			firstValue = x[i]
+		} else if !same(firstValue, x[i]) {
+			varies = true
+		}
+	}
+	return varies
+}
+
+// allNaN reports whether columns from to to (not included) are NaN in
+// every row of rows.
+func (t *trlTable) allNaN(from, to int, rows []int) bool {
+	for _, col := range t.columns[from:to] {
+		for _, i := range rows {
+			if !math.IsNaN(col[i]) {
+				return false
 			}
 		}
 	}
-	k = lead
-	for n := lead - 1; n >= 1; n-- {
-		if score[n] > score[k] {
-			k = n
+	return true
+}
+
+// trainRows returns the rows of the groups of the usual size, those with
+// a finite logged advantage: the usual size is the commonest (the smaller
+// on a tie) among the groups that start in the first half of the rows,
+// as trlGroupWarnings takes it (evaluation rows come last, and the first
+// group may be cut by the deque).
+func (t *trlTable) trainRows() []int {
+	count := map[int]int{}
+	for _, g := range t.groups {
+		if 2*g[0] < len(t.advantage) {
+			count[len(g)]++
 		}
 	}
-	if score[k] == 0 || 2*score[k] < telling {
-		return lead, telling, false
+	size := 0
+	for n, c := range count {
+		if c > count[size] || c == count[size] && n < size {
+			size = n
+		}
 	}
-	return k, telling, true
+	var rows []int
+	for _, g := range t.groups {
+		if len(g) != size {
+			continue
+		}
+		for _, i := range g {
+			if !math.IsNaN(t.advantage[i]) && !math.IsInf(t.advantage[i], 0) {
+				rows = append(rows, i)
+			}
+		}
+	}
+	slices.Sort(rows)
+	return rows
 }
 
 // reproducedRows returns, for each row, whether the first k columns

@@ -196,7 +196,8 @@ func writeTRLTable(t *testing.T, rows [][4][3]float64, weights [3]float64) strin
 // 1, groups whose weighted sum ties (advantage 0) with accuracy constant
 // in them are reproduced by accuracy alone, and no plain sum reproduces
 // the others: the three reward columns are all taken, none dropped as
-// log_extra, and the note does not say that a sum reproduces the log.
+// log_extra, and the note says that their weighted sum reproduces the
+// log, with the weights fitted; where every group ties, nothing tells.
 func TestTRLRewardColumnsWithWeightsAndTies(t *testing.T) {
 	weights := [3]float64{1, 0.5, 1}
 	// Weighted, format 1 and length 0.5 weigh alike: the group ties.
@@ -207,7 +208,7 @@ func TestTRLRewardColumnsWithWeightsAndTies(t *testing.T) {
 		rows [][4][3]float64
 		note string
 	}{
-		"half the groups tie": {[][4][3]float64{tie, spread, tie, spread}, "with weight 1 in none of TRL's settings"},
+		"half the groups tie": {[][4][3]float64{tie, spread, tie, spread}, "whose sum with weights other than 1 (fitted accuracy_reward 1, format_reward 0.5, length_reward 1; --match-logged fits them) reproduces the logged advantage"},
 		"every group ties":    {[][4][3]float64{tie, tie}, "no row of"},
 	} {
 		path := writeTRLTable(t, c.rows, weights)
@@ -239,5 +240,85 @@ func TestTRLStdinNotTRL(t *testing.T) {
 	_, _, err := Apply(context.Background(), engine.Config{From: "trl"}, []string{"-"}, loaders.Options{}, stdin, nil)
 	if want := "standard input: not TRL completions (--from trl): its first record has fields input, output, score, step, TRL completions has completion, prompt, step"; err == nil || err.Error() != want {
 		t.Errorf("error %v\nwant %s", err, want)
+	}
+}
+
+// TestTRLRewardColumnsEither: a float log_extra column constant within
+// each prompt (gt_length, TRL's own code wrote the table) changes no
+// advantage, so the rewards with it and without it reproduce the log
+// alike: it is read as log_extra, a value of the prompt, and a warning
+// names it with the flags that take it as a reward. A column constant
+// throughout (a reward still 0 everywhere) is kept as a reward, warned
+// of with the flags that leave it out.
+func TestTRLRewardColumnsEither(t *testing.T) {
+	files, err := loaders.Peek([]string{trlFixture("log_extra_prompt_value")}, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rewards, note, err := trlRewardColumns(files[0])
+	for _, want := range []string{"log_extra columns gt_length left out", "warning: gt_length could be a reward or a log_extra column", "read as log_extra, being constant within each prompt but not across them", "to take it as a reward, give --objective accuracy_reward=accuracy_reward --objective format_reward=format_reward --objective gt_length=gt_length"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("note lacks %q: %q", want, note)
+		}
+	}
+	if err != nil || !slices.Equal(rewards, []string{"accuracy_reward", "format_reward"}) {
+		t.Errorf("rewards %v, error %v", rewards, err)
+	}
+	spread := [4][3]float64{{1, 0, 0}, {0, 1, 0}, {1, 0.5, 0}, {0, 0, 0}}
+	other := [4][3]float64{{0, 1, 0}, {1, 1, 0}, {0, 0.25, 0}, {1, 0, 0}}
+	path := writeTRLTable(t, [][4][3]float64{spread, other}, [3]float64{1, 1, 1})
+	if files, err = loaders.Peek([]string{path}, loaders.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	rewards, note, err = trlRewardColumns(files[0])
+	if want := "warning: length_reward could be a reward or a log_extra column"; !strings.Contains(note, want) || !strings.Contains(note, "read as a reward, being constant in every row read") || !strings.Contains(note, "to leave it out, give --objective accuracy_reward=accuracy_reward --objective format_reward=format_reward") {
+		t.Errorf("a column 0 throughout: note %q", note)
+	}
+	if err != nil || !slices.Equal(rewards, []string{"accuracy_reward", "format_reward", "length_reward"}) {
+		t.Errorf("a column 0 throughout: rewards %v, error %v", rewards, err)
+	}
+}
+
+// TestTRLRewardColumnsWeighted: reward_weights=[1.0, 0.5] with a float
+// log_extra column (TRL's own code wrote the table), where accuracy alone
+// reproduces more rows than the plain sum: the weighted sum of the first
+// two reproduces every row, so both are rewards and the note says the
+// weights are not 1 and never that a plain sum reproduces the log.
+func TestTRLRewardColumnsWeighted(t *testing.T) {
+	files, err := loaders.Peek([]string{trlFixture("reward_weights_extra")}, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rewards, note, err := trlRewardColumns(files[0])
+	want := "rewards = the first 2 float columns, whose sum with weights other than 1 (fitted accuracy_reward 1, format_reward 0.5; --match-logged fits them) reproduces the logged advantage; log_extra columns num_tokens left out"
+	if err != nil || !slices.Equal(rewards, []string{"accuracy_reward", "format_reward"}) || note != want {
+		t.Errorf("rewards %v, note %q, error %v", rewards, note, err)
+	}
+}
+
+// TestTRLRewardColumnsUnknownWeights: advantages that no sum of the
+// leading columns gives, weighted or not, in any of TRL's settings: every
+// leading column is a reward, and the note says the weights are unknown,
+// suggesting --match-logged, not that a sum reproduces the log.
+func TestTRLRewardColumnsUnknownWeights(t *testing.T) {
+	var lines []string
+	for i := range 16 {
+		lines = append(lines, fmt.Sprintf(`[1, "prompt %d", "completion %d", %d, %g, %d, %.9g]`, i/4, i, i%2, float64(i%3)/2, 40+i*7, math.Sin(float64(i*i))))
+	}
+	path := filepath.Join(t.TempDir(), "completions_1_0123456789.table.json")
+	text := `{"columns": ["step", "prompt", "completion", "accuracy_reward", "format_reward", "num_tokens", "advantage"], "data": [` + strings.Join(lines, ", ") + "]}"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files, err := loaders.Peek([]string{path}, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rewards, note, err := trlRewardColumns(files[0])
+	if err != nil || !slices.Equal(rewards, []string{"accuracy_reward", "format_reward", "num_tokens"}) {
+		t.Errorf("rewards %v, error %v", rewards, err)
+	}
+	if !strings.Contains(note, "no sum of the first ones of them, weighted or not, reproduces the logged advantage") || !strings.Contains(note, "the reward weights are unknown, --match-logged fits them") || strings.Contains(note, "whose sum") {
+		t.Errorf("note %q", note)
 	}
 }

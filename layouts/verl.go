@@ -216,6 +216,9 @@ func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, s
 		cfg.TaskMetric = verlAcc
 	}
 	notes := verlNotes(cfg)
+	if verlIsValidation(first, peek) {
+		notes = append(notes, verlValidationNote)
+	}
 	if len(cfg.Objectives) == 1 && strings.HasSuffix(cfg.Objectives[0].Expr, verlPenalty) {
 		if text := verlRoundedPenalty(peek); text != "" {
 			notes = append(notes, fmt.Sprintf("overlong_reward is torch's four-decimal text (%s): a penalty that is not a multiple of 1/16 (DAPO's overlong_buffer.len 4096 gives k/4096) reads rounded, the reward up to 5e-5 from verl's", text))
@@ -280,4 +283,38 @@ func verlNotes(cfg engine.Config) []string {
 // group's torch.mean and torch.std take the NaN in).
 func verlNaNGroups(_ engine.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
 	return nanGroups(res, batches, verlScore, "verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)")
+}
+
+// verlValidationReward is the key _validate adds to the validation
+// dump's reward_extra_infos_dict, its scores again
+// (reward_extra_infos_dict["reward"].extend(scores), RayPPOTrainer._validate
+// in verl/trainer/ppo/ray_trainer.py, read at verl-project/verl
+// b178a3cd56f58b2d502255daba591e92833930a7), which _dump_generations
+// writes into trainer.validation_data_dir beside score: the training
+// dump (_log_rollout_data) has no such key unless a reward function
+// returns one.
+const verlValidationReward = "reward"
+
+// verlValidationNote says, in the "read as" line, that the dump looks
+// like validation output.
+const verlValidationNote = "warning: this looks like a verl validation dump (trainer.validation_data_dir: _validate writes each score again as reward), not training rollouts: verl computed no advantage on it, and its prompts have val_kwargs.n samples each (1 by default), so the rewards here are no trainer's"
+
+// verlIsValidation reports whether first's file looks like a validation
+// dump: its first record has reward, a number, and in the first records
+// (up to peekRows) reward is score wherever both are numbers, as
+// _validate writes the same scores under both keys.
+func verlIsValidation(first loaders.FileFields, peek *firstRecords) bool {
+	if !slices.Contains(first.Floats, verlValidationReward) || !slices.Contains(first.Floats, verlScore) {
+		return false
+	}
+	records := peek.records()
+	for i := range records {
+		m := records[i].Metadata
+		reward, ok1 := m[verlValidationReward].(float64)
+		score, ok2 := m[verlScore].(float64)
+		if ok1 && ok2 && reward != score {
+			return false
+		}
+	}
+	return len(records) > 0
 }

@@ -146,3 +146,42 @@ func BenchmarkFollowGrow(b *testing.B) {
 	}
 	ff.closeFile()
 }
+
+// BenchmarkStreamRelogged streams 64 TRL-like tables of 256 rows each
+// (JSONL: prompt, completion, two rewards, advantage, step), each step a
+// new generation, without and with Options.RelogField: the price of
+// hashing every record, which the TRL layout pays.
+func BenchmarkStreamRelogged(b *testing.B) {
+	dir := b.TempDir()
+	rng := rand.New(rand.NewPCG(3, 4))
+	size := int64(0)
+	var paths []string
+	for step := 1; step <= 64; step++ {
+		var buf bytes.Buffer
+		for i := range 256 {
+			fmt.Fprintf(&buf, `{"step": %d, "prompt": "<|im_start|>user\nQuestion %d of step %d<|im_end|>\n<|im_start|>assistant\n", "completion": "<think>Attempt %d: %x</think> The answer is %d.", "accuracy_reward": %d, "format_reward": %.2f, "advantage": %.6f}`+"\n",
+				step, i/8, step, i%8, rng.Uint64(), rng.IntN(100), rng.IntN(2), rng.Float64(), rng.NormFloat64())
+		}
+		path := filepath.Join(dir, fmt.Sprintf("completions_%05d.jsonl", step))
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		paths = append(paths, path)
+		size += int64(buf.Len())
+	}
+	fields, err := scoring.NewRecordFields("prompt", "step", "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, field := range []string{"", "step"} {
+		b.Run("relog="+field, func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Stream(paths, Options{Fields: fields, RelogField: field}, func([]scoring.Trajectory) error { return nil }); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

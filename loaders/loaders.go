@@ -79,6 +79,12 @@ type Options struct {
 	// at most, in input order over all inputs: past them the reading stops
 	// and the Result is Capped (Follow does not take it).
 	MaxRows int
+	// RelogField, when not "", is the field a trainer changes alone when
+	// it logs one generation's rows again under a new step (TRL's step):
+	// Load and Stream leave out an input whose records repeat those of the
+	// input read before it, in order, every other field equal, and
+	// Result.Relogged names it. Follow does not.
+	RelogField string
 	// capLeft, when capped (MaxRows above 0), is how many rows of the next
 	// input the cap leaves (input.Loader.CapLeft).
 	capLeft func() int
@@ -127,6 +133,9 @@ type Result struct {
 	// (see Load), or, following, the Parquet files without their footer
 	// yet (see Follow): a warning each.
 	Unfinished []Unfinished
+	// Relogged are the inputs left out as repeating the one read before
+	// them (Options.RelogField): a warning (ReloggedWarning).
+	Relogged []Relogged
 	// Unterminated are the CSV files whose last row, without a line end,
 	// was read as complete (see Load): a warning each.
 	Unterminated []Unterminated
@@ -226,6 +235,10 @@ func load(paths []string, opts Options, each func([]scoring.Trajectory) error) (
 	}
 	progress := newProgress(paths, opts.Progress)
 	anyRead := false // whether a file was read, not only left out
+	var relog *relogCheck
+	if opts.RelogField != "" {
+		relog = newRelogCheck(opts.RelogField, each != nil)
+	}
 	for i, f := range files {
 		limit := int64(-1)
 		var u *Unfinished
@@ -241,7 +254,10 @@ func load(paths []string, opts Options, each func([]scoring.Trajectory) error) (
 			}
 		}
 		anyRead = true
-		res, err := loadPrefix(f.path, i, opts, progress, each, limit)
+		res, err := loadPrefix(f.path, i, opts, progress, relog.of(each), limit)
+		if err == nil && relog != nil {
+			err = relog.end(f.path, each, res)
+		}
 		if errors.Is(err, errRowsCapped) {
 			total.Capped = true
 			if res != nil {
@@ -264,6 +280,9 @@ func load(paths []string, opts Options, each func([]scoring.Trajectory) error) (
 	}
 	if opts.MaxRows > 0 && kept != nil {
 		total.Trajectories = kept
+	}
+	if relog != nil {
+		total.Relogged = relog.found
 	}
 	return total, nil
 }

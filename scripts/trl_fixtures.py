@@ -254,6 +254,39 @@ def eval_only(trainer, logs):
     logs.score(eval_trainer, ["accuracy_reward", "format_reward"], eval_prompts, list(zip(ACC, FMT)), 2)
 
 
+def with_prompt_extra(trainer, logs):
+    # A reward function's log_extra of a value of the prompt (its ground
+    # truth's length): a float column constant within each prompt, which
+    # changes no group-normalised advantage.
+    extra = {"gt_length": [float(len(q)) for q in QUESTIONS[:4] for _ in range(G)]}
+    train(trainer, logs, extra=extra)
+
+
+def with_token_count(trainer, logs):
+    # A reward function's log_extra of each completion's token count, with
+    # rewards where, weighted 1 and 0.5, three groups' sums have the shape
+    # of accuracy's alone (format constant, or moving against accuracy):
+    # accuracy alone reproduces more rows than the plain sum of both.
+    extra = {"num_tokens": [float(20 + (37 * i) % 280) for i in range(16)]}
+    acc = [0, 1, 0, 1, 0, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1, 0]
+    fmt = [1, 1, 1, 1, 1, 0, 1, 1, 0.5, 1, 1, 0, 1, 1, 0.5, 1]
+    train(trainer, logs, acc=acc, fmt=fmt, extra=extra)
+
+
+def relogged(name, what):
+    """num_iterations=2 (or steps_per_generation above
+    gradient_accumulation_steps) with logging_steps=1: _prepare_inputs
+    generates every steps_per_generation * num_iterations micro-steps, and
+    log() at every step writes the deques, which nothing clears: steps 1
+    and 2 write the rollouts of one generation, 3 and 4 of the next."""
+    trainer, logs, tables = Trainer(2), Logs(generation_batch_size=16), []
+    for step, build in ((1, train), (3, lambda trainer, logs: train(trainer, logs, questions=QUESTIONS[2:], acc=ACC[::-1], fmt=FMT[::-1]))):
+        build(trainer, logs)
+        for logged in (step, step + 1):
+            tables.append({"name": name, "setting": what if logged == 1 else "", "step": logged, "columns": logs.table(logged)})
+    return tables
+
+
 FIXTURES = [
     fixture("group", "scale_rewards='group', sum_then_normalize, reward_weights None (TRL's defaults)", Trainer(2)),
     fixture("scale_batch", "scale_rewards='batch'", Trainer(2, scale_rewards="batch")),
@@ -275,6 +308,11 @@ FIXTURES = [
     fixture("eval_overwrite", "", Trainer(2), step=3, build=eval_only),
     fixture("duplicate_prompt", "one prompt twice in the batch (a duplicated dataset row)", Trainer(2),
             build=duplicate_prompt),
+    fixture("log_extra_prompt_value", "a float log_extra column constant within each prompt (gt_length)", Trainer(2),
+            build=with_prompt_extra),
+    fixture("reward_weights_extra", "reward_weights=[1.0, 0.5] and a float log_extra column (num_tokens)",
+            Trainer(2, reward_weights=[1.0, 0.5]), build=with_token_count),
+    *relogged("num_iterations_2", "num_iterations=2, logging_steps=1: each generation logged at two steps"),
 ]
 
 if __name__ == "__main__":

@@ -100,7 +100,7 @@ func TestCommittedTRLFixturesMatchGenerator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n != 13 {
-		t.Errorf("%d tables written, want 13", n)
+	if n != 19 {
+		t.Errorf("%d tables written, want 19", n)
 	}
 }

@@ -151,6 +151,9 @@ func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []stri
 	for _, u := range res.Unfinished {
 		s.Warnings = append(s.Warnings, u.String())
 	}
+	if w := res.ReloggedWarning(); w != "" {
+		s.Warnings = append(s.Warnings, w)
+	}
 }
 
 // warnMixedPrompts, in a trainer's layout (mixedPrompts), warns of the

@@ -1,0 +1,213 @@
+package layouts
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// fitWeights returns weights of the first k columns, the first nonzero
+// one 1, under which one of TRL's settings (trlVariants) reproduces the
+// logged advantage of every row of rows, and whether some do: TRL's
+// reward_weights (_generate_and_score_completions: rewards_per_func times
+// reward_weights, nansum), which no plain sum reproduces.
+//
+// Each setting's advantage is linear in the weights w up to a scale: A_i
+// = sum_j w_j X_ij / s_u(i) (weightedTerms), s_u the std of the weighted
+// sum over row i's unit plus 1e-4 (its group under scale group, the
+// table under scale batch, normalize_then_sum and RLOO's
+// normalize_advantages), 1 when unscaled (scale none, RLOO). With the
+// scales unknown, sum_j w_j X_ij - s_u(i) A_i = 0 is solved by least
+// squares with the first weight whose column is not all 0 fixed to 1
+// (unscaled: sum_j w_j X_ij = A_i, every weight free); a column of zeros
+// (constant within each group) gets weight 0, and a group whose logged
+// advantages are all 0 no scale of its own. The fit reproduces when every
+// row is within trlTolerance, and the system has more rows than unknowns.
+func (t *trlTable) fitWeights(k int, rows []int) ([]float64, bool) {
+	for _, v := range trlVariants {
+		if w, ok := t.fitVariant(k, rows, v); ok {
+			return w, true
+		}
+	}
+	return nil, false
+}
+
+// fitVariant is fitWeights under the one setting v.
+func (t *trlTable) fitVariant(k int, rows []int, v trlVariant) ([]float64, bool) {
+	x := t.weightedTerms(k, v)
+	var cols []int // the columns not all 0 on rows
+	for j := range k {
+		for _, i := range rows {
+			if math.Abs(x[j][i]) > 1e-12 {
+				cols = append(cols, j)
+				break
+			}
+		}
+	}
+	if len(cols) == 0 {
+		return nil, false
+	}
+	unscaled := v.scale == "none" || v.rloo && !v.normalizeRLOO
+	// The scales' units: one per group with an advantage not 0 under
+	// scale group, one for the table when scaled otherwise.
+	unit := map[int]int{}
+	for _, i := range rows {
+		g := 0
+		if v.scale == "group" && !v.rloo && !v.normalizeThenSum {
+			g = t.groupOf[i]
+		}
+		if _, ok := unit[g]; !ok && !unscaled && math.Abs(t.advantage[i]) > trlTolerance {
+			unit[g] = len(unit)
+		}
+	}
+	free := cols
+	if !unscaled {
+		free = cols[1:]
+	}
+	unknowns := len(free) + len(unit)
+	if len(rows) <= unknowns || unknowns == 0 {
+		return nil, false
+	}
+	m := mat.NewDense(len(rows), unknowns, nil)
+	b := mat.NewVecDense(len(rows), nil)
+	groupUnit := func(i int) (int, bool) {
+		g := 0
+		if v.scale == "group" && !v.rloo && !v.normalizeThenSum {
+			g = t.groupOf[i]
+		}
+		u, ok := unit[g]
+		return u, ok
+	}
+	for r, i := range rows {
+		for c, j := range free {
+			m.Set(r, c, x[j][i])
+		}
+		if unscaled {
+			b.SetVec(r, t.advantage[i])
+			continue
+		}
+		b.SetVec(r, -x[cols[0]][i])
+		if u, ok := groupUnit(i); ok {
+			m.Set(r, len(free)+u, -t.advantage[i])
+		}
+	}
+	var sol mat.VecDense
+	if err := sol.SolveVec(m, b); err != nil {
+		return nil, false
+	}
+	w := make([]float64, k)
+	if !unscaled {
+		w[cols[0]] = 1
+	}
+	for c, j := range free {
+		w[j] = sol.AtVec(c)
+	}
+	for _, i := range rows {
+		sum := 0.0
+		for _, j := range cols {
+			sum += w[j] * x[j][i]
+		}
+		scale := 1.0
+		if u, ok := groupUnit(i); ok && !unscaled {
+			scale = sol.AtVec(len(free) + u)
+		}
+		a := sum / scale
+		if !unscaled {
+			if _, ok := groupUnit(i); !ok {
+				a = sum // a unit whose advantages are all 0: its sum must be 0
+			}
+		}
+		if !(math.Abs(a-t.advantage[i]) <= trlTolerance) {
+			return nil, false
+		}
+	}
+	return w, true
+}
+
+// weightedTerms returns X_kj of each of the first k columns under v: the
+// term of column j in row i's advantage, which TRL's weighted sum (nansum,
+// a None adding nothing) makes sum_j w_j X_ij before the scale. Under
+// sum_then_normalize X is the column centred on the mean of its group's
+// scorable rows (a row whose every reward is None left out, its term 0);
+// under RLOO that times n / (n - 1), n the group's scorable rows (r_i
+// minus the mean of the others); under normalize_then_sum the column's
+// z-score in its group (nanmean, nanstd + 1e-4) centred on the table's
+// scorable rows.
+func (t *trlTable) weightedTerms(k int, v trlVariant) [][]float64 {
+	n := len(t.advantage)
+	scorable := make([]bool, n)
+	for i := range scorable {
+		for _, col := range t.columns[:k] {
+			scorable[i] = scorable[i] || !math.IsNaN(col[i])
+		}
+	}
+	x := make([][]float64, k)
+	for j, col := range t.columns[:k] {
+		term := make([]float64, n)
+		for _, g := range t.groups {
+			var mean, std float64
+			count := 0
+			if v.normalizeThenSum {
+				mean, std = nanMeanStd(col, g)
+			} else {
+				for _, i := range g {
+					if scorable[i] {
+						mean += zeroNaN(col[i])
+						count++
+					}
+				}
+				mean /= float64(max(count, 1))
+			}
+			for _, i := range g {
+				switch {
+				case !scorable[i]:
+				case v.normalizeThenSum:
+					term[i] = zeroNaN((col[i] - mean) / (std + 1e-4))
+				case v.rloo && count < 2:
+					// A lone scorable reward: TRL's 0 / 0, NaN, then 0.
+				case v.rloo:
+					term[i] = (zeroNaN(col[i]) - mean) * float64(count) / float64(count-1)
+				default:
+					term[i] = zeroNaN(col[i]) - mean
+				}
+			}
+		}
+		if v.normalizeThenSum {
+			mean, count := 0.0, 0
+			for i := range term {
+				if scorable[i] {
+					mean += term[i]
+					count++
+				}
+			}
+			mean /= float64(max(count, 1))
+			for i := range term {
+				if scorable[i] {
+					term[i] -= mean
+				}
+			}
+		}
+		x[j] = term
+	}
+	return x
+}
+
+// zeroNaN returns x, 0 for NaN: nansum's None adding nothing.
+func zeroNaN(x float64) float64 {
+	if math.IsNaN(x) {
+		return 0
+	}
+	return x
+}
+
+// trlWeightsText says fitted weights of columns for the "read as" line:
+// "code_reward 1, format_reward 0.5", each to 3 significant digits.
+func trlWeightsText(columns []string, weights []float64) string {
+	parts := make([]string, len(columns))
+	for i, col := range columns {
+		parts[i] = col + " " + strconv.FormatFloat(weights[i], 'g', 3, 64)
+	}
+	return strings.Join(parts, ", ")
+}
