@@ -202,6 +202,8 @@ func TestVerlAdvantageSettings(t *testing.T) {
 		{"grpo_no_std", trl, "`--scale none --group-of-one score`"},
 		{"rloo", nil, "`--method rloo`"},
 		{"rloo", trl, "`--method rloo --group-of-one score`"},
+		{"rpp_baseline", nil, "`--method rpp-baseline`"},
+		{"rpp_baseline", trl, "`--method rpp-baseline`"},
 	} {
 		path := filepath.Join("testdata", "TestVerlAdvantageSettings", tc.name+".jsonl")
 		args := append(append([]string{"compute", "--method", "grpo", "--logged-advantage", "advantage"}, tc.flags...), path)
@@ -216,6 +218,53 @@ func TestVerlAdvantageSettings(t *testing.T) {
 		}
 		if !strings.Contains(errOut, `warning: step 1: groups of unequal size: 3 of 4 groups have 4 trajectories, …"Question 3?\nassistant\n" 1 (`) {
 			t.Errorf("%s: the group of one is not warned of:\n%s", tc.name, errOut)
+		}
+	}
+}
+
+// TestWhitenedTrainerMethods runs compute with the methods whitened over
+// the batch on batches logged by the trainers' own code: rpp-baseline on
+// verl's compute_reinforce_plus_plus_baseline_outcome_advantage
+// (testdata/TestVerlAdvantageSettings/gen_whitened.py, verl at commit
+// b178a3cd56f5) and rloo-whitened on TRL's RLOOTrainer with
+// normalize_advantages=True (testdata/TestTRLAdvantageSettings/
+// gen_rloo.py, TRL at commit f2cd57710ae3), both under torch, in float32,
+// on groups with ties, of one score throughout, of one (valid) member,
+// and, for TRL, with unscorable rows and a None reward. Every valid
+// row's reward is the trainer's to 1e-6 (its float32 rounding), and with
+// grpo's settings --match-logged finds the method.
+func TestWhitenedTrainerMethods(t *testing.T) {
+	trl := []string{"--group-by", "prompt", "--batch-by", "step", "--objective", "accuracy=accuracy", "--objective", "format=format",
+		"--weight", "accuracy=1", "--weight", "format=1", "--nansum", "--logged-advantage", "advantage"}
+	for _, tc := range []struct {
+		method, path string
+		args         []string
+		valid        int
+	}{
+		{"rpp-baseline", filepath.Join("testdata", "TestVerlAdvantageSettings", "rpp_baseline.jsonl"), []string{"--logged-advantage", "advantage"}, 13},
+		{"rloo-whitened", filepath.Join("testdata", "TestTRLAdvantageSettings", "rloo_normalized.jsonl"), trl, 16},
+	} {
+		recs, errOut := computeList(t, "", append(append([]string{"--method", tc.method}, tc.args...), tc.path)...)
+		valid := 0
+		for i, r := range recs {
+			if !r.Valid {
+				continue
+			}
+			valid++
+			if r.Logged == nil || math.Abs(r.Reward-*r.Logged) > 1e-6 {
+				t.Errorf("%s: record %d: reward %v, the trainer's %v (%s)", tc.method, i, r.Reward, r.Logged, errOut)
+			}
+		}
+		if valid != tc.valid || strings.Contains(errOut, "logged advantage by") {
+			t.Errorf("%s: %d valid rows, want %d; stderr\n%s", tc.method, valid, tc.valid, errOut)
+		}
+		// The trainer fixes the std and its epsilon: --epsilon is ignored.
+		if _, errOut = computeList(t, "", append(append([]string{"--method", tc.method, "--epsilon", "1e-6"}, tc.args...), tc.path)...); !strings.Contains(errOut, "warning: --epsilon 1e-06 ignored: method "+tc.method+" divides by ") {
+			t.Errorf("%s --epsilon 1e-6: stderr\n%s", tc.method, errOut)
+		}
+		_, errOut = computeList(t, "", append(append([]string{"--method", "grpo", "--match-logged"}, tc.args...), tc.path)...)
+		if want := "--match-logged: `--method " + tc.method + "` (" + tc.method + ") reproduces the logged advantage to "; !strings.Contains(errOut, want) {
+			t.Errorf("%s: --match-logged: stderr\n%s\nwant %q", tc.method, errOut, want)
 		}
 	}
 }

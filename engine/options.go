@@ -21,6 +21,8 @@ const (
 	Pareto         Method = "pareto"
 	ParetoCrowding Method = "pareto-crowding"
 	GDPO           Method = "gdpo"
+	RPPBaseline    Method = "rpp-baseline"
+	RLOOWhitened   Method = "rloo-whitened"
 )
 
 // Scope says what a comparison group is: trajectories sharing a group within

@@ -21,12 +21,11 @@ import (
 const Reproduces = 1e-5
 
 // TrainerOptions returns opts as a trainer computes its advantages: a
-// method of the grpo family (grpo, gdpo, rloo) is kept, any other becomes
-// grpo, with opts' other settings.
+// method a trainer computes (engine.MethodSpec.Trainer: grpo, rloo, gdpo,
+// rpp-baseline, rloo-whitened) is kept, any other becomes grpo, with
+// opts' other settings.
 func TrainerOptions(opts engine.Options) engine.Options {
-	switch opts.Method {
-	case engine.GRPO, engine.GDPO, engine.RLOO:
-	default:
+	if spec := engine.Spec(opts.Method); spec == nil || spec.Trainer == "" {
 		opts.Method = engine.GRPO
 	}
 	return opts
@@ -42,7 +41,10 @@ type trainerSetting func(o *engine.Options, objectives []scoring.Objective)
 // use, as read in TRL's grpo_trainer.py (GRPOTrainer.__init__ and
 // _generate_and_score_completions, commit f2cd57710ae3), verl's
 // core_algos.py (compute_grpo_outcome_advantage,
-// compute_rloo_outcome_advantage, commit b178a3cd56f5) and OpenRLHF's
+// compute_rloo_outcome_advantage,
+// compute_reinforce_plus_plus_baseline_outcome_advantage, commit
+// b178a3cd56f5), TRL's rloo_trainer.py (normalize_advantages, commit
+// f2cd57710ae3) and OpenRLHF's
 // experience_maker.py (the group_norm estimator, commit 3c3be6234e0c).
 // MatchLogged tries every combination of one value of each setting or the
 // value as given, then weights fitted to the log (fitWeights); a row adds a value (a new setting also needs its flag in
@@ -55,12 +57,14 @@ var trainerSettings = [][]trainerSetting{
 		equalWeights(func(m int) float64 { return 1 / float64(m) }), // rewardlens's default for several objectives
 	},
 	{ // the advantage's formula
-		grpoScale(engine.ScaleGroup), // TRL scale_rewards="group"; verl's GRPO; OpenRLHF group_norm
-		grpoScale(engine.ScaleBatch), // TRL scale_rewards="batch"
-		grpoScale(engine.ScaleNone),  // TRL scale_rewards="none"; verl norm_adv_by_std_in_grpo=False; OpenRLHF dr_grpo
-		grpoPopulation,               // open-instruct advantage_normalization_type="standard" (numpy's std: n)
-		useGDPO,                      // TRL multi_objective_aggregation="normalize_then_sum"
-		useRLOO,                      // verl's and OpenRLHF's rloo; TRL's RLOOTrainer
+		grpoScale(engine.ScaleGroup),   // TRL scale_rewards="group"; verl's GRPO; OpenRLHF group_norm
+		grpoScale(engine.ScaleBatch),   // TRL scale_rewards="batch"
+		grpoScale(engine.ScaleNone),    // TRL scale_rewards="none"; verl norm_adv_by_std_in_grpo=False; OpenRLHF dr_grpo
+		grpoPopulation,                 // open-instruct advantage_normalization_type="standard" (numpy's std: n)
+		useGDPO,                        // TRL multi_objective_aggregation="normalize_then_sum"
+		useRLOO,                        // verl's and OpenRLHF's rloo; TRL's RLOOTrainer
+		useMethod(engine.RPPBaseline),  // verl's reinforce_plus_plus_baseline
+		useMethod(engine.RLOOWhitened), // TRL's RLOOTrainer, normalize_advantages=True
 	},
 	{ // the epsilon added to the std
 		epsilon(1e-4), // TRL
@@ -101,6 +105,12 @@ func grpoPopulation(o *engine.Options, _ []scoring.Objective) {
 func useGDPO(o *engine.Options, _ []scoring.Objective) { o.Method, o.Normalize = engine.GDPO, true }
 
 func useRLOO(o *engine.Options, _ []scoring.Objective) { o.Method = engine.RLOO }
+
+// useMethod is method m, which reads none of the settings of the rows
+// below (its trainer fixes them).
+func useMethod(m engine.Method) trainerSetting {
+	return func(o *engine.Options, _ []scoring.Objective) { o.Method = m }
+}
 
 func epsilon(eps float64) trainerSetting {
 	return func(o *engine.Options, _ []scoring.Objective) { o.Epsilon = eps }
@@ -415,7 +425,8 @@ func compareLoggedBatches(res *engine.Result, n int) (Diff, []Diff) {
 // effectiveSettings returns o with what its method does not read cleared
 // and its weights written out, so that two settings that give the same
 // rewards compare equal: grpo unscaled (scale none or normalize off) reads
-// no epsilon, gdpo no scale nor group of one, rloo none of them.
+// no epsilon, gdpo no scale nor group of one, rloo none of them but the
+// group of one, rpp-baseline and rloo-whitened none at all.
 func effectiveSettings(o engine.Options, objectives []scoring.Objective) engine.Options {
 	if o.Weights == nil {
 		o.Weights = make([]float64, len(objectives))
@@ -436,6 +447,8 @@ func effectiveSettings(o engine.Options, objectives []scoring.Objective) engine.
 		o.Scale, o.GroupOfOne = "", ""
 	case engine.RLOO:
 		o.Scale, o.Normalize, o.Epsilon, o.Std = "", true, 0, ""
+	case engine.RPPBaseline, engine.RLOOWhitened:
+		o.Scale, o.Normalize, o.Epsilon, o.Std, o.GroupOfOne = "", true, 0, "", ""
 	}
 	return o
 }
@@ -677,14 +690,14 @@ func (m *Match) nothingFits() string {
 			m.Tried, m.regrouped)
 	}
 	if a := m.agreeing(); a != nil {
-		return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, epsilon, group of one, weights, weights fitted to the log) reproduces it to float32's noise (%g, relative beyond 1), the closest being %s (max |diff| %s), which agrees with every row within %g: the trainer's are likely those or near them (weights of more digits than tried?)",
+		return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, rpp-baseline, rloo-whitened, epsilon, group of one, weights, weights fitted to the log) reproduces it to float32's noise (%g, relative beyond 1), the closest being %s (max |diff| %s), which agrees with every row within %g: the trainer's are likely those or near them (weights of more digits than tried?)",
 			m.Tried, Reproduces, a.Flags(), shortNumber(a.Overall.MaxAbsDiff), Tolerance)
 	}
 	closest := "none closer than the settings as given"
 	if m.Closest != nil {
 		closest = fmt.Sprintf("the closest being %s (max |diff| %s)", m.Closest.Flags(), shortNumber(m.Closest.Overall.MaxAbsDiff))
 	}
-	return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, epsilon, group of one, weights, weights fitted to the log) reproduces it, %s: the logged advantage is not computed from these objectives as any of them does",
+	return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, rpp-baseline, rloo-whitened, epsilon, group of one, weights, weights fitted to the log) reproduces it, %s: the logged advantage is not computed from these objectives as any of them does",
 		m.Tried, closest)
 }
 

@@ -1,0 +1,62 @@
+"""Writes rpp_baseline.jsonl: one step of a verl rollout dump logged by
+verl's reinforce_plus_plus_baseline estimator, each row with the
+advantage verl's own code computes for it (a field that verl's dump does
+not have, read with --logged-advantage advantage).
+
+The advantages are computed by
+compute_reinforce_plus_plus_baseline_outcome_advantage of
+verl/trainer/ppo/core_algos.py, with masked_sum, masked_mean, masked_var
+and masked_whiten of verl/utils/torch_functional.py (its verl_F), read from
+verl's source at commit b178a3cd56f58b2d502255daba591e92833930a7 and run
+as they are, under torch, on float32 scores of one token each (a mask of
+ones: masked_whiten then counts each response once).
+
+    /usr/bin/python3 gen_whitened.py PATH/TO/verl
+
+PATH/TO/verl is a checkout of volcengine/verl at that commit.
+"""
+
+import json
+import sys
+import types
+from collections import defaultdict
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+import torch
+
+
+def function(source, name):
+    """The top-level function name of source: its def line and the
+    indented, closing or blank lines after it."""
+    lines = source.splitlines()
+    first = lines.index(next(line for line in lines if line.startswith(f"def {name}(")))
+    last = first + 1
+    while last < len(lines) and (not lines[last].strip() or lines[last][0] in " )"):
+        last += 1
+    return "\n".join(lines[first:last])
+
+
+verl = Path(sys.argv[1])
+core_algos = (verl / "verl/trainer/ppo/core_algos.py").read_text()
+torch_functional = (verl / "verl/utils/torch_functional.py").read_text()
+verl_F = {"torch": torch}
+for name in ("masked_sum", "masked_mean", "masked_var", "masked_whiten"):
+    exec(function(torch_functional, name), verl_F)
+namespace = {"torch": torch, "np": np, "defaultdict": defaultdict, "Optional": Optional, "AlgoConfig": object,
+             "verl_F": types.SimpleNamespace(**verl_F)}
+exec(function(core_algos, "compute_reinforce_plus_plus_baseline_outcome_advantage"), namespace)
+
+# A group with a tie, a group of one score throughout (zero spread), a
+# group of distinct scores and a group of one rollout (verl's mean 0).
+groups = [[0.5, 0.5, 0.7, 0.9], [1.0, 1.0, 1.0, 1.0], [0.1, 0.4, 0.25, 0.6], [0.8]]
+prompts = [f"user\nQuestion {p}?\nassistant\n" for p in range(len(groups))]
+rows = [(p, s) for p, scores in enumerate(groups) for s in scores]
+scores = torch.tensor([[s] for _, s in rows], dtype=torch.float32)
+mask = torch.ones_like(scores)
+index = np.array([prompts[p] for p, _ in rows], dtype=object)
+advantages, _ = namespace["compute_reinforce_plus_plus_baseline_outcome_advantage"](scores.clone(), mask, index)
+with open(Path(__file__).parent / "rpp_baseline.jsonl", "w") as f:
+    for (p, _), score, advantage in zip(rows, scores[:, 0].tolist(), advantages[:, 0].tolist()):
+        f.write(json.dumps({"input": prompts[p], "output": "42", "score": score, "step": 1, "advantage": advantage}) + "\n")
