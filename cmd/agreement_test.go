@@ -222,18 +222,21 @@ func TestVerlAdvantageSettings(t *testing.T) {
 	}
 }
 
-// TestWhitenedTrainerMethods runs compute with the methods whitened over
-// the batch on batches logged by the trainers' own code: rpp-baseline on
-// verl's compute_reinforce_plus_plus_baseline_outcome_advantage
-// (testdata/TestVerlAdvantageSettings/gen_whitened.py, verl at commit
+// TestTrainerEstimators runs compute with the methods of the trainers'
+// other estimators on batches logged by the trainers' own code:
+// rpp-baseline, grpo-passk and gpg on verl's
+// compute_reinforce_plus_plus_baseline_outcome_advantage,
+// compute_grpo_passk_outcome_advantage and compute_gpg_outcome_advantage
+// (testdata/TestVerlAdvantageSettings/gen_estimators.py, verl at commit
 // b178a3cd56f5) and rloo-whitened on TRL's RLOOTrainer with
 // normalize_advantages=True (testdata/TestTRLAdvantageSettings/
-// gen_rloo.py, TRL at commit f2cd57710ae3), both under torch, in float32,
-// on groups with ties, of one score throughout, of one (valid) member,
-// and, for TRL, with unscorable rows and a None reward. Every valid
-// row's reward is the trainer's to 1e-6 (its float32 rounding), and with
-// grpo's settings --match-logged finds the method.
-func TestWhitenedTrainerMethods(t *testing.T) {
+// gen_rloo.py, TRL at commit f2cd57710ae3), all under torch, in float32,
+// on groups with ties (for the best too), of one score throughout, of one
+// (valid) member (but for grpo_passk, which refuses it), and, for TRL,
+// with unscorable rows and a None reward. Every valid row's reward is the
+// trainer's to 1e-6 (its float32 rounding), and with grpo's settings
+// --match-logged finds the method.
+func TestTrainerEstimators(t *testing.T) {
 	trl := []string{"--group-by", "prompt", "--batch-by", "step", "--objective", "accuracy=accuracy", "--objective", "format=format",
 		"--weight", "accuracy=1", "--weight", "format=1", "--nansum", "--logged-advantage", "advantage"}
 	for _, tc := range []struct {
@@ -243,6 +246,8 @@ func TestWhitenedTrainerMethods(t *testing.T) {
 	}{
 		{"rpp-baseline", filepath.Join("testdata", "TestVerlAdvantageSettings", "rpp_baseline.jsonl"), []string{"--logged-advantage", "advantage"}, 13},
 		{"rloo-whitened", filepath.Join("testdata", "TestTRLAdvantageSettings", "rloo_normalized.jsonl"), trl, 16},
+		{"grpo-passk", filepath.Join("testdata", "TestVerlAdvantageSettings", "grpo_passk.jsonl"), []string{"--logged-advantage", "advantage"}, 16},
+		{"gpg", filepath.Join("testdata", "TestVerlAdvantageSettings", "gpg.jsonl"), []string{"--logged-advantage", "advantage"}, 17},
 	} {
 		recs, errOut := computeList(t, "", append(append([]string{"--method", tc.method}, tc.args...), tc.path)...)
 		valid := 0
@@ -258,12 +263,13 @@ func TestWhitenedTrainerMethods(t *testing.T) {
 		if valid != tc.valid || strings.Contains(errOut, "logged advantage by") {
 			t.Errorf("%s: %d valid rows, want %d; stderr\n%s", tc.method, valid, tc.valid, errOut)
 		}
-		// The trainer fixes the std and its epsilon: --epsilon is ignored.
-		if _, errOut = computeList(t, "", append(append([]string{"--method", tc.method, "--epsilon", "1e-6"}, tc.args...), tc.path)...); !strings.Contains(errOut, "warning: --epsilon 1e-06 ignored: method "+tc.method+" divides by ") {
+		// rpp-baseline's and rloo-whitened's trainer fixes the std and its
+		// epsilon, gpg divides by none: --epsilon is ignored.
+		if _, errOut = computeList(t, "", append(append([]string{"--method", tc.method, "--epsilon", "1e-6"}, tc.args...), tc.path)...); tc.method != "grpo-passk" && !strings.Contains(errOut, "warning: --epsilon 1e-06 ignored: method "+tc.method+" divides by ") {
 			t.Errorf("%s --epsilon 1e-6: stderr\n%s", tc.method, errOut)
 		}
 		_, errOut = computeList(t, "", append(append([]string{"--method", "grpo", "--match-logged"}, tc.args...), tc.path)...)
-		if want := "--match-logged: `--method " + tc.method + "` (" + tc.method + ") reproduces the logged advantage to "; !strings.Contains(errOut, want) {
+		if want := "--match-logged: `--method " + tc.method + "` (" + tc.method; !strings.Contains(errOut, want) || !strings.Contains(errOut, " reproduces the logged advantage to ") {
 			t.Errorf("%s: --match-logged: stderr\n%s\nwant %q", tc.method, errOut, want)
 		}
 	}

@@ -391,6 +391,62 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 // 0 for a batch of one. masked_whiten weighs a response by its tokens;
 // here each counts once, as a response of one token does there.
 func (rw *rewarder) rppBaseline(res *Result, b *Batch) {
+	rw.centreOnGroups(res, b)
+	res.eachSource(res.ValidOf(b), func(idx []int) {
+		whitenBatch(res, idx, nil, func(c []float64) (float64, bool) {
+			std1 := stats.SampleStd(c)
+			return math.Hypot(std1, rppWhitenEpsilon), !math.IsNaN(std1)
+		})
+	})
+}
+
+// grpoPassK writes verl's grpo_passk advantage
+// (compute_grpo_passk_outcome_advantage, verl/trainer/ppo/core_algos.py)
+// for one comparison group of scores s (sorted: s ascending): 0 for every
+// member but the first of the highest score, which gets the margin of the
+// highest over the second highest, divided by std + epsilon (the std
+// Options.Std names) when normalised (verl's norm_adv_by_std_in_grpo);
+// tied highest scores give 0. A group of one gets 0: verl refuses it
+// (ValueError, Pass@k needs two samples).
+func grpoPassK(u, s, sorted []float64, opts Options) {
+	clear(u)
+	n := len(s)
+	if n < 2 {
+		return
+	}
+	margin := stats.Centered(sorted[n-1], sorted[n-2], 1)
+	if opts.Normalize {
+		margin = stats.Centered(sorted[n-1], sorted[n-2], opts.StdOf(sorted)+opts.EpsilonOrDefault())
+	}
+	u[slices.Index(s, sorted[n-1])] = margin
+}
+
+// gpg writes verl's gpg advantage for batch b
+// (compute_gpg_outcome_advantage, verl/trainer/ppo/core_algos.py, with
+// its default f_norm 1): A = alpha (s - mean(s)) over each comparison
+// group (mean 0 in a group of one, as verl), alpha = N / max(M, 1) over
+// the batch's valid trajectories (each source's, with sources), N of them
+// and M of a score not 0 (verl's count_nonzero over the batch).
+func (rw *rewarder) gpg(res *Result, b *Batch) {
+	rw.centreOnGroups(res, b)
+	res.eachSource(res.ValidOf(b), func(idx []int) {
+		nonzero := 0
+		for _, i := range idx {
+			if res.Scores[i] != 0 {
+				nonzero++
+			}
+		}
+		alpha := float64(len(idx)) / float64(max(nonzero, 1))
+		for _, i := range idx {
+			res.Rewards[i] = stats.Saturate(alpha * res.Rewards[i])
+		}
+	})
+}
+
+// centreOnGroups writes the rewards c = s - mean(s) of the valid
+// trajectories of each comparison group of batch b, the mean 0 in a group
+// of one, as verl's outcome estimators take it.
+func (rw *rewarder) centreOnGroups(res *Result, b *Batch) {
 	rw.eachGroup(b, func(w *rewarder, g *Group) {
 		w.idx = ValidMembers(w.idx, g.Members, res.Evaluation.Valid)
 		if len(w.idx) == 0 {
@@ -405,12 +461,6 @@ func (rw *rewarder) rppBaseline(res *Result, b *Batch) {
 		for j, i := range w.idx {
 			res.Rewards[i] = stats.Centered(s[j], mean, 1)
 		}
-	})
-	res.eachSource(res.ValidOf(b), func(idx []int) {
-		whitenBatch(res, idx, nil, func(c []float64) (float64, bool) {
-			std1 := stats.SampleStd(c)
-			return math.Hypot(std1, rppWhitenEpsilon), !math.IsNaN(std1)
-		})
 	})
 }
 

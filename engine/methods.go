@@ -34,7 +34,7 @@ type MethodSpec struct {
 	// then carries Normalize: not normalised is scale none.
 	ReadsScale bool
 	// Divides says whether the method divides by a std (Options.Std) plus
-	// Options.Epsilon (gdpo; grpo but under scale none).
+	// Options.Epsilon (gdpo; grpo but under scale none; grpo-passk, normalised).
 	Divides bool
 	// ReadsGroupOfOne says whether the method reads Options.GroupOfOne.
 	ReadsGroupOfOne bool
@@ -201,6 +201,39 @@ var methodSpecs = []MethodSpec{
 		RewardsScore:    true,
 		RewardsWeighted: true,
 		batch:           (*rewarder).rlooWhitened,
+	},
+	{
+		Method: GRPOPassK,
+		Formula: func(o Options) string {
+			std, which := stdText(o)
+			return "the best: (max(s) - 2nd max(s)) / (" + std + "(s) + " + epsilonText(o.EpsilonOrDefault()) + "), " + std + " the " + which + " std (normalize off: unscaled); the others, a group of one: 0"
+		},
+		Note: func(o Options) string {
+			if !o.Normalize {
+				return perScope(o, "the best's margin over the second, unscaled")
+			}
+			return perScope(o, "the best's margin over the second, scaled by the group std")
+		},
+		Divides:         true,
+		Trainer:         "verl grpo_passk",
+		RewardsScore:    true,
+		RewardsWeighted: true,
+		group: func(rw *rewarder, u, s []float64, res *Result, _ []int, _ float64) bool {
+			grpoPassK(u, s, rw.ascending(s), res.Options)
+			return true
+		},
+	},
+	{
+		Method: GPG,
+		Formula: func(Options) string {
+			return "A = alpha (s - mean(s)), mean(s) = 0 for a group of one; alpha = N / max(M, 1) over the batch, N its valid members, M those with s != 0"
+		},
+		Note:            func(o Options) string { return perScope(o, "centred, scaled by the batch's share of nonzero scores") },
+		Unnormalised:    "its reward is verl's gpg advantage, scaled by the batch's share of nonzero scores whatever the settings",
+		Trainer:         "verl gpg",
+		RewardsScore:    true,
+		RewardsWeighted: true,
+		batch:           (*rewarder).gpg,
 	},
 	{
 		Method: Lexicographic,

@@ -23,6 +23,8 @@ const (
 	GDPO           Method = "gdpo"
 	RPPBaseline    Method = "rpp-baseline"
 	RLOOWhitened   Method = "rloo-whitened"
+	GRPOPassK      Method = "grpo-passk"
+	GPG            Method = "gpg"
 )
 
 // Scope says what a comparison group is: trajectories sharing a group within

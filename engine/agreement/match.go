@@ -22,7 +22,7 @@ const Reproduces = 1e-5
 
 // TrainerOptions returns opts as a trainer computes its advantages: a
 // method a trainer computes (engine.MethodSpec.Trainer: grpo, rloo, gdpo,
-// rpp-baseline, rloo-whitened) is kept, any other becomes grpo, with
+// rpp-baseline, rloo-whitened, grpo-passk, gpg) is kept, any other becomes grpo, with
 // opts' other settings.
 func TrainerOptions(opts engine.Options) engine.Options {
 	if spec := engine.Spec(opts.Method); spec == nil || spec.Trainer == "" {
@@ -42,7 +42,8 @@ type trainerSetting func(o *engine.Options, objectives []scoring.Objective)
 // _generate_and_score_completions, commit f2cd57710ae3), verl's
 // core_algos.py (compute_grpo_outcome_advantage,
 // compute_rloo_outcome_advantage,
-// compute_reinforce_plus_plus_baseline_outcome_advantage, commit
+// compute_reinforce_plus_plus_baseline_outcome_advantage,
+// compute_grpo_passk_outcome_advantage, compute_gpg_outcome_advantage, commit
 // b178a3cd56f5), TRL's rloo_trainer.py (normalize_advantages, commit
 // f2cd57710ae3) and OpenRLHF's
 // experience_maker.py (the group_norm estimator, commit 3c3be6234e0c).
@@ -65,6 +66,8 @@ var trainerSettings = [][]trainerSetting{
 		useRLOO,                        // verl's and OpenRLHF's rloo; TRL's RLOOTrainer
 		useMethod(engine.RPPBaseline),  // verl's reinforce_plus_plus_baseline
 		useMethod(engine.RLOOWhitened), // TRL's RLOOTrainer, normalize_advantages=True
+		useGRPOPassK,                   // verl's grpo_passk
+		useMethod(engine.GPG),          // verl's gpg
 	},
 	{ // the epsilon added to the std
 		epsilon(1e-4), // TRL
@@ -105,6 +108,12 @@ func grpoPopulation(o *engine.Options, _ []scoring.Objective) {
 func useGDPO(o *engine.Options, _ []scoring.Objective) { o.Method, o.Normalize = engine.GDPO, true }
 
 func useRLOO(o *engine.Options, _ []scoring.Objective) { o.Method = engine.RLOO }
+
+// useGRPOPassK is verl's grpo_passk with its default
+// norm_adv_by_std_in_grpo: normalised, torch's sample std.
+func useGRPOPassK(o *engine.Options, _ []scoring.Objective) {
+	o.Method, o.Normalize, o.Std = engine.GRPOPassK, true, engine.StdSample
+}
 
 // useMethod is method m, which reads none of the settings of the rows
 // below (its trainer fixes them).
@@ -344,11 +353,12 @@ func forEachCombination(base engine.Options, objectives []scoring.Objective, fn 
 	walk(base, 0)
 }
 
-// best returns the fit of fits that reproduces the rows of of with the
-// fewest changes, then the weights of the fewest significant digits (grpo
-// unscaled with [3, 0.7] and rloo with [2.25, 0.525] are one advantage
-// when every group has 4 members: the trainer wrote the short one), then
-// the smallest max |diff|; nil when none does.
+// best returns the fit of fits that reproduces the rows of of, a gpg fit
+// only when no other does (gpgAlias), then with the fewest changes, then
+// the weights of the fewest significant digits (grpo unscaled with [3,
+// 0.7] and rloo with [2.25, 0.525] are one advantage when every group has
+// 4 members: the trainer wrote the short one), then the smallest max
+// |diff|; nil when none does.
 func best(fits []*Fit, of func(*Fit) Diff) *Fit {
 	var found *Fit
 	for _, f := range fits {
@@ -360,11 +370,23 @@ func best(fits []*Fit, of func(*Fit) Diff) *Fit {
 			found = f
 			continue
 		}
-		if n := cmp.Or(cmp.Compare(len(f.Changes), len(found.Changes)), cmp.Compare(weightDigits(f), weightDigits(found)), cmp.Compare(c.MaxAbsDiff, of(found).MaxAbsDiff)); n < 0 {
+		if n := cmp.Or(cmp.Compare(gpgAlias(f), gpgAlias(found)), cmp.Compare(len(f.Changes), len(found.Changes)), cmp.Compare(weightDigits(f), weightDigits(found)), cmp.Compare(c.MaxAbsDiff, of(found).MaxAbsDiff)); n < 0 {
 			found = f
 		}
 	}
 	return found
+}
+
+// gpgAlias is 1 for a fit of gpg, else 0: gpg's advantage is grpo's
+// unscaled (a group of one given its score) times the batch's valid
+// members over those of a score not 0, the same wherever no score is 0,
+// where verl's grpo with norm_adv_by_std_in_grpo=False, the likelier run,
+// reproduces the log as well.
+func gpgAlias(f *Fit) int {
+	if f.Options.Method == engine.GPG {
+		return 1
+	}
+	return 0
 }
 
 // weightDigits counts the significant digits of f's weights (0 for the
@@ -426,7 +448,8 @@ func compareLoggedBatches(res *engine.Result, n int) (Diff, []Diff) {
 // and its weights written out, so that two settings that give the same
 // rewards compare equal: grpo unscaled (scale none or normalize off) reads
 // no epsilon, gdpo no scale nor group of one, rloo none of them but the
-// group of one, rpp-baseline and rloo-whitened none at all.
+// group of one, grpo-passk no scale nor group of one (nor, unnormalised,
+// epsilon and std), rpp-baseline, rloo-whitened and gpg none at all.
 func effectiveSettings(o engine.Options, objectives []scoring.Objective) engine.Options {
 	if o.Weights == nil {
 		o.Weights = make([]float64, len(objectives))
@@ -447,7 +470,12 @@ func effectiveSettings(o engine.Options, objectives []scoring.Objective) engine.
 		o.Scale, o.GroupOfOne = "", ""
 	case engine.RLOO:
 		o.Scale, o.Normalize, o.Epsilon, o.Std = "", true, 0, ""
-	case engine.RPPBaseline, engine.RLOOWhitened:
+	case engine.GRPOPassK:
+		o.Scale, o.GroupOfOne = "", ""
+		if !o.Normalize {
+			o.Epsilon, o.Std = 0, ""
+		}
+	case engine.RPPBaseline, engine.RLOOWhitened, engine.GPG:
 		o.Scale, o.Normalize, o.Epsilon, o.Std, o.GroupOfOne = "", true, 0, "", ""
 	}
 	return o
@@ -475,8 +503,8 @@ func settingsChanges(base, o engine.Options, objectives []scoring.Objective) []s
 		if e.Scale != scale && (e.Scale != engine.ScaleNone || base.Normalize) {
 			changes = append(changes, "--scale "+string(e.Scale))
 		}
-	case engine.GDPO:
-		if !base.Normalize {
+	case engine.GDPO, engine.GRPOPassK:
+		if e.Normalize && !base.Normalize {
 			changes = append(changes, "--no-normalize=false")
 		}
 	}
@@ -690,14 +718,14 @@ func (m *Match) nothingFits() string {
 			m.Tried, m.regrouped)
 	}
 	if a := m.agreeing(); a != nil {
-		return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, rpp-baseline, rloo-whitened, epsilon, group of one, weights, weights fitted to the log) reproduces it to float32's noise (%g, relative beyond 1), the closest being %s (max |diff| %s), which agrees with every row within %g: the trainer's are likely those or near them (weights of more digits than tried?)",
+		return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, rpp-baseline, rloo-whitened, grpo-passk, gpg, epsilon, group of one, weights, weights fitted to the log) reproduces it to float32's noise (%g, relative beyond 1), the closest being %s (max |diff| %s), which agrees with every row within %g: the trainer's are likely those or near them (weights of more digits than tried?)",
 			m.Tried, Reproduces, a.Flags(), shortNumber(a.Overall.MaxAbsDiff), Tolerance)
 	}
 	closest := "none closer than the settings as given"
 	if m.Closest != nil {
 		closest = fmt.Sprintf("the closest being %s (max |diff| %s)", m.Closest.Flags(), shortNumber(m.Closest.Overall.MaxAbsDiff))
 	}
-	return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, rpp-baseline, rloo-whitened, epsilon, group of one, weights, weights fitted to the log) reproduces it, %s: the logged advantage is not computed from these objectives as any of them does",
+	return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, rpp-baseline, rloo-whitened, grpo-passk, gpg, epsilon, group of one, weights, weights fitted to the log) reproduces it, %s: the logged advantage is not computed from these objectives as any of them does",
 		m.Tried, closest)
 }
 
