@@ -275,6 +275,19 @@ func TestTrainerEstimators(t *testing.T) {
 	}
 }
 
+// TestVerlOPONotReproduced: a verl dump logged by verl's opo estimator
+// (compute_opo_outcome_advantage, testdata/TestVerlAdvantageSettings/
+// gen_estimators.py: responses of 1 to 4 tokens), whose baseline weighs
+// each response by its token count, which the dump lacks: no setting
+// reproduces it, and the warning says that opo is not among them.
+func TestVerlOPONotReproduced(t *testing.T) {
+	path := filepath.Join("testdata", "TestVerlAdvantageSettings", "opo.jsonl")
+	_, errOut, code := run(t, "", "compute", "--logged-advantage", "advantage", path)
+	if code != 0 || !strings.Contains(errOut, "trainer settings tried") || !strings.Contains(errOut, "(nor as verl's opo does, which weighs each response by its token count, not in the records)") {
+		t.Errorf("status %d, stderr\n%s", code, errOut)
+	}
+}
+
 // TestVerlSettingsChangedMidRun: steps 1 and 2 logged with verl's GRPO,
 // step 3 without the std (norm_adv_by_std_in_grpo=False): compute names
 // step 3 and the flag that reproduces it rather than calling the log

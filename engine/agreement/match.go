@@ -725,7 +725,7 @@ func (m *Match) nothingFits() string {
 	if m.Closest != nil {
 		closest = fmt.Sprintf("the closest being %s (max |diff| %s)", m.Closest.Flags(), shortNumber(m.Closest.Overall.MaxAbsDiff))
 	}
-	return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, rpp-baseline, rloo-whitened, grpo-passk, gpg, epsilon, group of one, weights, weights fitted to the log) reproduces it, %s: the logged advantage is not computed from these objectives as any of them does",
+	return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, rpp-baseline, rloo-whitened, grpo-passk, gpg, epsilon, group of one, weights, weights fitted to the log) reproduces it, %s: the logged advantage is not computed from these objectives as any of them does (nor as verl's opo does, which weighs each response by its token count, not in the records)",
 		m.Tried, closest)
 }
 
