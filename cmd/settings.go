@@ -329,8 +329,12 @@ func (s *settings) warnIgnoredDivisor(cfg engine.Config) {
 		return
 	}
 	why := "method " + string(opts.Method) + " divides by no std"
-	if fixed := engine.Spec(opts.Method).FixedDivisor; fixed != "" {
-		why = "method " + string(opts.Method) + " divides by " + fixed + ", fixed"
+	spec := engine.Spec(opts.Method)
+	switch {
+	case spec.FixedDivisor != "":
+		why = "method " + string(opts.Method) + " divides by " + spec.FixedDivisor + ", fixed"
+	case spec.Divides && m.Normalize != nil && !*m.Normalize:
+		why = "method " + string(opts.Method) + " divides by no std when not normalised"
 	}
 	if m.Scale == engine.ScaleNone {
 		why = "method " + string(opts.Method) + " under scale none divides by no std (--scale group divides by the group's std)"
