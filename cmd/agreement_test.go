@@ -202,6 +202,8 @@ func TestVerlAdvantageSettings(t *testing.T) {
 		{"grpo_no_std", trl, "`--scale none --group-of-one score`"},
 		{"rloo", nil, "`--method rloo`"},
 		{"rloo", trl, "`--method rloo --group-of-one score`"},
+		{"rpp_baseline", nil, "`--method rpp-baseline`"},
+		{"rpp_baseline", trl, "`--method rpp-baseline`"},
 	} {
 		path := filepath.Join("testdata", "TestVerlAdvantageSettings", tc.name+".jsonl")
 		args := append(append([]string{"compute", "--method", "grpo", "--logged-advantage", "advantage"}, tc.flags...), path)
@@ -217,6 +219,77 @@ func TestVerlAdvantageSettings(t *testing.T) {
 		if !strings.Contains(errOut, `warning: step 1: groups of unequal size: 3 of 4 groups have 4 trajectories, …"Question 3?\nassistant\n" 1 (`) {
 			t.Errorf("%s: the group of one is not warned of:\n%s", tc.name, errOut)
 		}
+	}
+}
+
+// TestTrainerEstimators runs compute with the methods of the trainers'
+// other estimators on batches logged by the trainers' own code:
+// rpp-baseline, grpo-passk and gpg on verl's
+// compute_reinforce_plus_plus_baseline_outcome_advantage,
+// compute_grpo_passk_outcome_advantage and compute_gpg_outcome_advantage
+// (testdata/TestVerlAdvantageSettings/gen_estimators.py, verl at commit
+// b178a3cd56f5) and rloo-whitened on TRL's RLOOTrainer with
+// normalize_advantages=True (testdata/TestTRLAdvantageSettings/
+// gen_rloo.py, TRL at commit f2cd57710ae3), all under torch, in float32,
+// on groups with ties (for the best too), of one score throughout, of one
+// (valid) member (but for grpo_passk, which refuses it), and, for TRL,
+// with unscorable rows and a None reward. Every valid row's reward is the
+// trainer's to 1e-6 (its float32 rounding), and with grpo's settings
+// --match-logged finds the method.
+func TestTrainerEstimators(t *testing.T) {
+	trl := []string{"--group-by", "prompt", "--batch-by", "step", "--objective", "accuracy=accuracy", "--objective", "format=format",
+		"--weight", "accuracy=1", "--weight", "format=1", "--nansum", "--logged-advantage", "advantage"}
+	for _, tc := range []struct {
+		method, path string
+		args         []string
+		valid        int
+	}{
+		{"rpp-baseline", filepath.Join("testdata", "TestVerlAdvantageSettings", "rpp_baseline.jsonl"), []string{"--logged-advantage", "advantage"}, 13},
+		{"rloo-whitened", filepath.Join("testdata", "TestTRLAdvantageSettings", "rloo_normalized.jsonl"), trl, 16},
+		{"grpo-passk", filepath.Join("testdata", "TestVerlAdvantageSettings", "grpo_passk.jsonl"), []string{"--logged-advantage", "advantage"}, 16},
+		{"gpg", filepath.Join("testdata", "TestVerlAdvantageSettings", "gpg.jsonl"), []string{"--logged-advantage", "advantage"}, 17},
+	} {
+		recs, errOut := computeList(t, "", append(append([]string{"--method", tc.method}, tc.args...), tc.path)...)
+		valid := 0
+		for i, r := range recs {
+			if !r.Valid {
+				continue
+			}
+			valid++
+			if r.Logged == nil || math.Abs(r.Reward-*r.Logged) > 1e-6 {
+				t.Errorf("%s: record %d: reward %v, the trainer's %v (%s)", tc.method, i, r.Reward, r.Logged, errOut)
+			}
+		}
+		if valid != tc.valid || strings.Contains(errOut, "logged advantage by") {
+			t.Errorf("%s: %d valid rows, want %d; stderr\n%s", tc.method, valid, tc.valid, errOut)
+		}
+		// rpp-baseline's and rloo-whitened's trainer fixes the std and its
+		// epsilon, gpg divides by none, grpo-passk none unnormalised:
+		// --epsilon is ignored.
+		ignoring := []string{"--method", tc.method, "--epsilon", "1e-6"}
+		if tc.method == "grpo-passk" {
+			ignoring = append(ignoring, "--no-normalize")
+		}
+		if _, errOut = computeList(t, "", append(append(ignoring, tc.args...), tc.path)...); !strings.Contains(errOut, "warning: --epsilon 1e-06 ignored: method "+tc.method+" divides by ") {
+			t.Errorf("%s --epsilon 1e-6: stderr\n%s", tc.method, errOut)
+		}
+		_, errOut = computeList(t, "", append(append([]string{"--method", "grpo", "--match-logged"}, tc.args...), tc.path)...)
+		if want := "--match-logged: `--method " + tc.method + "` (" + tc.method; !strings.Contains(errOut, want) || !strings.Contains(errOut, " reproduces the logged advantage to ") {
+			t.Errorf("%s: --match-logged: stderr\n%s\nwant %q", tc.method, errOut, want)
+		}
+	}
+}
+
+// TestVerlOPONotReproduced: a verl dump logged by verl's opo estimator
+// (compute_opo_outcome_advantage, testdata/TestVerlAdvantageSettings/
+// gen_estimators.py: responses of 1 to 4 tokens), whose baseline weighs
+// each response by its token count, which the dump lacks: no setting
+// reproduces it, and the warning says that opo is not among them.
+func TestVerlOPONotReproduced(t *testing.T) {
+	path := filepath.Join("testdata", "TestVerlAdvantageSettings", "opo.jsonl")
+	_, errOut, code := run(t, "", "compute", "--logged-advantage", "advantage", path)
+	if code != 0 || !strings.Contains(errOut, "trainer settings tried") || !strings.Contains(errOut, "(nor as verl's opo does, which weighs each response by its token count, not in the records)") {
+		t.Errorf("status %d, stderr\n%s", code, errOut)
 	}
 }
 

@@ -314,7 +314,8 @@ func (s *settings) resolveConfig(ctx context.Context, cfg engine.Config, args []
 
 // warnIgnoredDivisor warns of an explicit --std or --epsilon that cfg's
 // method does not read with its settings (the layout's defaults applied,
-// checked): grpo under scale none, or a method that divides by no std.
+// checked): grpo under scale none, a method that divides by no std, or
+// one whose trainer fixes its std and epsilon (MethodSpec.FixedDivisor).
 func (s *settings) warnIgnoredDivisor(cfg engine.Config) {
 	if len(s.divisorFlags) == 0 || cfg.MatchLogged != nil && *cfg.MatchLogged {
 		return // --match-logged may compute with them: it says what it computes with
@@ -328,6 +329,13 @@ func (s *settings) warnIgnoredDivisor(cfg engine.Config) {
 		return
 	}
 	why := "method " + string(opts.Method) + " divides by no std"
+	spec := engine.Spec(opts.Method)
+	switch {
+	case spec.FixedDivisor != "":
+		why = "method " + string(opts.Method) + " divides by " + spec.FixedDivisor + ", fixed"
+	case spec.Divides && m.Normalize != nil && !*m.Normalize:
+		why = "method " + string(opts.Method) + " divides by no std when not normalised"
+	}
 	if m.Scale == engine.ScaleNone {
 		why = "method " + string(opts.Method) + " under scale none divides by no std (--scale group divides by the group's std)"
 	}

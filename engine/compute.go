@@ -362,20 +362,179 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 	})
 	// The batch's valid members and a scratch array, not the rewarder's,
 	// which would keep a batch-sized array for every group after.
-	if res.Evaluation.sourceOf != nil {
-		for _, idx := range res.bySource(res.ValidOf(b)) {
-			gdpoNormalize(res, idx, eps)
+	var penalty func(i int, r float64) float64
+	if res.Evaluation.Violation != nil {
+		penalty = func(i int, r float64) float64 {
+			return stats.Saturate(r - res.Options.Penalty*res.Evaluation.Violation[i])
 		}
-		return
 	}
-	gdpoNormalize(res, res.ValidOf(b), eps)
+	res.eachSource(res.ValidOf(b), func(idx []int) {
+		whitenBatch(res, idx, penalty, func(r []float64) (float64, bool) {
+			switch {
+			case !res.Options.Normalize:
+				return 1, true
+			case len(r) < 2:
+				return 0, false
+			}
+			return res.Options.StdOf(r) + eps, true
+		})
+	})
 }
 
-// gdpoNormalize normalises the per-objective sums of idx, the valid
-// members of a batch (of one source, with sources), minus the penalty:
-// gdpo's last step.
-func gdpoNormalize(res *Result, idx []int, eps float64) {
-	// Gathered and written back on every core, a range of members each.
+// rppBaseline writes verl's reinforce_plus_plus_baseline advantage for
+// batch b (compute_reinforce_plus_plus_baseline_outcome_advantage,
+// verl/trainer/ppo/core_algos.py): each valid trajectory's score centred
+// on its comparison group's mean, c = s - mean(s) (mean 0 in a group of
+// one, as verl), then whitened over the batch's valid trajectories (each
+// source's, with sources) as verl_F.masked_whiten does,
+// A = (c - mean(c)) / sqrt(var1(c) + 1e-8), var1 the sample variance;
+// 0 for a batch of one. masked_whiten weighs a response by its tokens;
+// here each counts once, as a response of one token does there.
+func (rw *rewarder) rppBaseline(res *Result, b *Batch) {
+	rw.centreOnGroups(res, b)
+	res.eachSource(res.ValidOf(b), func(idx []int) {
+		whitenBatch(res, idx, nil, func(c []float64) (float64, bool) {
+			std1 := stats.SampleStd(c)
+			return math.Hypot(std1, rppWhitenEpsilon), !math.IsNaN(std1)
+		})
+	})
+}
+
+// grpoPassK writes verl's grpo_passk advantage
+// (compute_grpo_passk_outcome_advantage, verl/trainer/ppo/core_algos.py)
+// for one comparison group of scores s (sorted: s ascending): 0 for every
+// member but the first of the highest score, which gets the margin of the
+// highest over the second highest, divided by std + epsilon (the std
+// Options.Std names) when normalised (verl's norm_adv_by_std_in_grpo);
+// tied highest scores give 0. A group of one gets 0: verl refuses it
+// (ValueError, Pass@k needs two samples).
+func grpoPassK(u, s, sorted []float64, opts Options) {
+	clear(u)
+	n := len(s)
+	if n < 2 {
+		return
+	}
+	margin := stats.Centered(sorted[n-1], sorted[n-2], 1)
+	if opts.Normalize {
+		margin = stats.Centered(sorted[n-1], sorted[n-2], opts.StdOf(sorted)+opts.EpsilonOrDefault())
+	}
+	u[slices.Index(s, sorted[n-1])] = margin
+}
+
+// gpg writes verl's gpg advantage for batch b
+// (compute_gpg_outcome_advantage, verl/trainer/ppo/core_algos.py, with
+// its default f_norm 1): A = alpha (s - mean(s)) over each comparison
+// group (mean 0 in a group of one, as verl), alpha = N / max(M, 1) over
+// the batch's valid trajectories (each source's, with sources), N of them
+// and M of a score not 0 (verl's count_nonzero over the batch).
+func (rw *rewarder) gpg(res *Result, b *Batch) {
+	rw.centreOnGroups(res, b)
+	res.eachSource(res.ValidOf(b), func(idx []int) {
+		nonzero := 0
+		for _, i := range idx {
+			if res.Scores[i] != 0 {
+				nonzero++
+			}
+		}
+		alpha := float64(len(idx)) / float64(max(nonzero, 1))
+		for _, i := range idx {
+			res.Rewards[i] = stats.Saturate(alpha * res.Rewards[i])
+		}
+	})
+}
+
+// centreOnGroups writes the rewards c = s - mean(s) of the valid
+// trajectories of each comparison group of batch b, the mean 0 in a group
+// of one, as verl's outcome estimators take it.
+func (rw *rewarder) centreOnGroups(res *Result, b *Batch) {
+	rw.eachGroup(b, func(w *rewarder, g *Group) {
+		w.idx = ValidMembers(w.idx, g.Members, res.Evaluation.Valid)
+		if len(w.idx) == 0 {
+			return
+		}
+		s := parallel.Gather(w.x, res.Scores, w.idx)
+		w.x = s
+		mean := 0.0
+		if len(s) > 1 {
+			mean = stats.Mean(w.ascending(s))
+		}
+		for j, i := range w.idx {
+			res.Rewards[i] = stats.Centered(s[j], mean, 1)
+		}
+	})
+}
+
+// rppWhitenEpsilon is the square root of the 1e-8 verl_F.masked_whiten
+// adds to the variance: sqrt(var + 1e-8) is hypot(std, 1e-4).
+const rppWhitenEpsilon = 1e-4
+
+// rlooWhitened writes the advantage of TRL's RLOOTrainer with
+// normalize_advantages=True (_generate_and_score_completions,
+// trl/trainer/rloo_trainer.py) for batch b: rloo's c = n / (n - 1)
+// (s - mean(s)) in each comparison group of two or more valid
+// trajectories, then over those of the batch (each source's, with
+// sources) A = (c - mean(c)) / (std1(c) + 1e-4), std1 the sample std
+// (TRL's nanstd); 0 for all when fewer than two. A group of one valid
+// trajectory gets 0 and is left out of the mean and std: TRL's
+// leave-one-out baseline is 0/0 there, NaN, which nanmean and nanstd
+// skip and nan_to_num makes 0.
+func (rw *rewarder) rlooWhitened(res *Result, b *Batch) {
+	rw.eachGroup(b, func(w *rewarder, g *Group) {
+		w.idx = ValidMembers(w.idx, g.Members, res.Evaluation.Valid)
+		n := len(w.idx)
+		if n == 1 {
+			res.Rewards[w.idx[0]] = 0
+		}
+		if n < 2 {
+			return
+		}
+		s := parallel.Gather(w.x, res.Scores, w.idx)
+		w.x = s
+		u := parallel.Grow(w.u, n)
+		w.u = u
+		rloo(u, s, w.ascending(s), GroupOfOneZero)
+		for j, i := range w.idx {
+			res.Rewards[i] = u[j]
+		}
+	})
+	kept := make([]int, 0, len(res.ValidOf(b)))
+	for gi := range b.Groups {
+		rw.idx = ValidMembers(rw.idx, b.Groups[gi].Members, res.Evaluation.Valid)
+		if len(rw.idx) > 1 {
+			kept = append(kept, rw.idx...)
+		}
+	}
+	res.eachSource(kept, func(idx []int) {
+		whitenBatch(res, idx, nil, func(c []float64) (float64, bool) {
+			std1 := stats.SampleStd(c)
+			return std1 + rlooWhitenEpsilon, !math.IsNaN(std1)
+		})
+	})
+}
+
+// rlooWhitenEpsilon is what TRL's RLOOTrainer adds to the std it whitens
+// the advantages by, a literal there.
+const rlooWhitenEpsilon = 1e-4
+
+// eachSource calls fn on idx, trajectories of res, or, with sources, on
+// those of each source in turn: a batch-wide mean or std is one source's.
+func (res *Result) eachSource(idx []int, fn func(idx []int)) {
+	if res.Evaluation.sourceOf == nil {
+		fn(idx)
+		return
+	}
+	for _, of := range res.bySource(idx) {
+		fn(of)
+	}
+}
+
+// whitenBatch replaces the rewards of idx, members of one batch, by
+// (r - mean(r)) / d: r is each one's reward, or adjust(i, reward) when
+// adjust is not nil (gdpo's penalty), and d what divisor gives for them
+// all; every reward is 0 when divisor has none (ok false: fewer than two
+// values). Gathered and written back on every core, a range of members
+// each.
+func whitenBatch(res *Result, idx []int, adjust func(i int, r float64) float64, divisor func(r []float64) (d float64, ok bool)) {
 	buf := parallel.GetFloats(len(idx))
 	defer parallel.PutFloats(buf)
 	r := (*buf)[:len(idx)]
@@ -383,21 +542,19 @@ func gdpoNormalize(res *Result, idx []int, eps float64) {
 	parallel.Chunks(len(idx), RewardChunk, nw, func(_, lo, hi int) {
 		for j, i := range idx[lo:hi] {
 			r[lo+j] = res.Rewards[i]
-			if res.Evaluation.Violation != nil {
-				r[lo+j] = stats.Saturate(r[lo+j] - res.Options.Penalty*res.Evaluation.Violation[i])
+			if adjust != nil {
+				r[lo+j] = adjust(i, r[lo+j])
 			}
 		}
 	})
-	mean, std1 := stats.Mean(r), res.Options.StdOf(r)
+	mean := stats.Mean(r)
+	d, ok := divisor(r)
 	parallel.Chunks(len(idx), RewardChunk, nw, func(_, lo, hi int) {
 		for j, i := range idx[lo:hi] {
-			switch {
-			case !res.Options.Normalize:
-				res.Rewards[i] = stats.Centered(r[lo+j], mean, 1)
-			case len(idx) < 2:
+			if ok {
+				res.Rewards[i] = stats.Centered(r[lo+j], mean, d)
+			} else {
 				res.Rewards[i] = 0
-			default:
-				res.Rewards[i] = stats.Centered(r[lo+j], mean, std1+eps)
 			}
 		}
 	})

@@ -53,6 +53,17 @@ func TestMethodsOnOneGroup(t *testing.T) {
 		{"grpo normalize off", Options{Method: GRPO, Scale: ScaleGroup}, []float64{-1.5, -0.5, -0.5, 2.5}},
 		{"rloo", Options{Method: RLOO, Normalize: true}, []float64{-2, -2.0 / 3, -2.0 / 3, 10.0 / 3}},
 		{"rloo raw", Options{Method: RLOO}, []float64{-2, -2.0 / 3, -2.0 / 3, 10.0 / 3}},
+		// The group is the batch: c = s - 2.5 has mean 0 and sample
+		// variance 3; verl whitens by sqrt(var + 1e-8), normalize or not.
+		{"rpp-baseline", Options{Method: RPPBaseline}, []float64{-1.5 / math.Sqrt(3+1e-8), -0.5 / math.Sqrt(3+1e-8), -0.5 / math.Sqrt(3+1e-8), 2.5 / math.Sqrt(3+1e-8)}},
+		// Only the best, 5, gets its margin over the second, 2.
+		{"grpo-passk", Options{Method: GRPOPassK, Normalize: true}, []float64{0, 0, 0, 3 / (sqrt3 + 1e-4)}},
+		{"grpo-passk unscaled", Options{Method: GRPOPassK}, []float64{0, 0, 0, 3}},
+		// No score is 0: alpha = 4 / 4.
+		{"gpg", Options{Method: GPG, Normalize: true}, []float64{-1.5, -0.5, -0.5, 2.5}},
+		// rloo's c has mean 0 and sample std 4/3 sqrt(3); TRL adds 1e-4.
+		{"rloo-whitened", Options{Method: RLOOWhitened, Normalize: true},
+			[]float64{-2 / (4*sqrt3/3 + 1e-4), -2.0 / 3 / (4*sqrt3/3 + 1e-4), -2.0 / 3 / (4*sqrt3/3 + 1e-4), 10.0 / 3 / (4*sqrt3/3 + 1e-4)}},
 		// One objective: ranks 2, 1, 1, 0 (the copies share one) of R = 3
 		// fronts -> u = 1 - rank / 2.
 		{"pareto raw", Options{Method: Pareto}, []float64{0, 0.5, 0.5, 1}},
@@ -83,6 +94,16 @@ func TestGroupOfOneAndAllEqual(t *testing.T) {
 		{Options{Method: Pareto, Normalize: true}, []float64{0, 0, 0, 0}},
 		{Options{Method: ParetoCrowding}, []float64{0.5, 0.5, 0.5, 0.5}},
 		{Options{Method: GDPO, Normalize: true}, []float64{0, 0, 0, 0}},
+		// verl's group of one has mean 0: c = 3, 0, 0, 0 over the batch,
+		// mean 0.75, sample variance 2.25.
+		{Options{Method: RPPBaseline}, []float64{2.25 / math.Sqrt(2.25+1e-8), -0.75 / math.Sqrt(2.25+1e-8), -0.75 / math.Sqrt(2.25+1e-8), -0.75 / math.Sqrt(2.25+1e-8)}},
+		// TRL leaves the group of one out (its baseline is 0/0) and the
+		// equal group whitens to 0.
+		{Options{Method: RLOOWhitened}, []float64{0, 0, 0, 0}},
+		// verl refuses a group of one; the equal group's best has no margin.
+		{Options{Method: GRPOPassK, Normalize: true}, []float64{0, 0, 0, 0}},
+		// verl's group of one has mean 0; no score is 0: alpha 1.
+		{Options{Method: GPG}, []float64{3, 0, 0, 0}},
 	}
 	for _, c := range cases {
 		t.Run(string(c.opts.Method), func(t *testing.T) {

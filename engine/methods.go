@@ -26,14 +26,23 @@ type MethodSpec struct {
 	// method, "" for a method that reads it: "its reward is s minus the
 	// others' mean".
 	Unnormalised string
+	// FixedDivisor says what the method divides by when it divides by a
+	// std whose kind and epsilon are its trainer's, not Options.Std and
+	// Options.Epsilon: "TRL's sample std plus 1e-4"; "" for any other.
+	FixedDivisor string
 	// ReadsScale says whether the method reads Options.Scale (grpo), which
 	// then carries Normalize: not normalised is scale none.
 	ReadsScale bool
 	// Divides says whether the method divides by a std (Options.Std) plus
-	// Options.Epsilon (gdpo; grpo but under scale none).
+	// Options.Epsilon (gdpo; grpo but under scale none; grpo-passk, normalised).
 	Divides bool
 	// ReadsGroupOfOne says whether the method reads Options.GroupOfOne.
 	ReadsGroupOfOne bool
+	// Trainer names the trainers' advantages the method computes, "" for
+	// a method no trainer computes: the trainer agreement check
+	// (agreement.TrainerOptions) keeps such a method and replaces any
+	// other by grpo.
+	Trainer string
 	// RewardsScore says whether the rewards follow the weighted score s.
 	RewardsScore bool
 	// RewardsWeighted says whether the weights enter the rewards: gdpo
@@ -101,6 +110,7 @@ var methodSpecs = []MethodSpec{
 		ReadsScale:      true,
 		Divides:         true,
 		ReadsGroupOfOne: true,
+		Trainer:         "TRL GRPOTrainer; verl grpo; OpenRLHF group_norm; open-instruct",
 		RewardsScore:    true,
 		RewardsWeighted: true,
 		group: func(rw *rewarder, u, s []float64, res *Result, _ []int, batchStd1 float64) bool {
@@ -116,6 +126,7 @@ var methodSpecs = []MethodSpec{
 		Note:            func(o Options) string { return perScope(o, "leave-one-out baseline") },
 		Unnormalised:    "its reward is s minus the others' mean",
 		ReadsGroupOfOne: true,
+		Trainer:         "TRL RLOOTrainer; verl rloo; OpenRLHF rloo",
 		RewardsScore:    true,
 		RewardsWeighted: true,
 		group: func(rw *rewarder, u, s []float64, res *Result, _ []int, _ float64) bool {
@@ -161,8 +172,68 @@ var methodSpecs = []MethodSpec{
 			return perScope(o, "objectives z-scored per group, then centred over the batch")
 		},
 		Divides:         true,
+		Trainer:         "TRL GRPOTrainer, normalize_then_sum",
 		RewardsWeighted: true,
 		batch:           (*rewarder).gdpo,
+	},
+	{
+		Method: RPPBaseline,
+		Formula: func(Options) string {
+			return "c = s - mean(s), mean(s) = 0 for a group of one; A = (c - mean(c)) / sqrt(var1(c) + 1e-8) over the batch, var1 the sample variance; 0 for a batch of one"
+		},
+		Note:            func(o Options) string { return perScope(o, "centred, then whitened over the batch") },
+		Unnormalised:    "it is whitened over the batch, as verl's reinforce_plus_plus_baseline is whatever its settings",
+		FixedDivisor:    "the sample std of the batch with 1e-8 added to its variance, as verl's masked_whiten",
+		Trainer:         "verl reinforce_plus_plus_baseline",
+		RewardsScore:    true,
+		RewardsWeighted: true,
+		batch:           (*rewarder).rppBaseline,
+	},
+	{
+		Method: RLOOWhitened,
+		Formula: func(Options) string {
+			return "c = n / (n - 1) (s - mean(s)) (rloo; a group of one 0, left out of the batch's mean and std); A = (c - mean(c)) / (std1(c) + 1e-4) over the batch; 0 for fewer than two"
+		},
+		Note:            func(o Options) string { return perScope(o, "leave-one-out baseline, whitened over the batch") },
+		Unnormalised:    "it is whitened over the batch, as TRL's RLOOTrainer with normalize_advantages=True is",
+		FixedDivisor:    "TRL's sample std of the batch plus 1e-4",
+		Trainer:         "TRL RLOOTrainer, normalize_advantages=True",
+		RewardsScore:    true,
+		RewardsWeighted: true,
+		batch:           (*rewarder).rlooWhitened,
+	},
+	{
+		Method: GRPOPassK,
+		Formula: func(o Options) string {
+			std, which := stdText(o)
+			return "the best: (max(s) - 2nd max(s)) / (" + std + "(s) + " + epsilonText(o.EpsilonOrDefault()) + "), " + std + " the " + which + " std (normalize off: unscaled); the others, a group of one: 0"
+		},
+		Note: func(o Options) string {
+			if !o.Normalize {
+				return perScope(o, "the best's margin over the second, unscaled")
+			}
+			return perScope(o, "the best's margin over the second, scaled by the group std")
+		},
+		Divides:         true,
+		Trainer:         "verl grpo_passk",
+		RewardsScore:    true,
+		RewardsWeighted: true,
+		group: func(rw *rewarder, u, s []float64, res *Result, _ []int, _ float64) bool {
+			grpoPassK(u, s, rw.ascending(s), res.Options)
+			return true
+		},
+	},
+	{
+		Method: GPG,
+		Formula: func(Options) string {
+			return "A = alpha (s - mean(s)), mean(s) = 0 for a group of one; alpha = N / max(M, 1) over the batch, N its valid members, M those with s != 0"
+		},
+		Note:            func(o Options) string { return perScope(o, "centred, scaled by the batch's share of nonzero scores") },
+		Unnormalised:    "its reward is verl's gpg advantage, scaled by the batch's share of nonzero scores whatever the settings",
+		Trainer:         "verl gpg",
+		RewardsScore:    true,
+		RewardsWeighted: true,
+		batch:           (*rewarder).gpg,
 	},
 	{
 		Method: Lexicographic,

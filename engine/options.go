@@ -21,6 +21,10 @@ const (
 	Pareto         Method = "pareto"
 	ParetoCrowding Method = "pareto-crowding"
 	GDPO           Method = "gdpo"
+	RPPBaseline    Method = "rpp-baseline"
+	RLOOWhitened   Method = "rloo-whitened"
+	GRPOPassK      Method = "grpo-passk"
+	GPG            Method = "gpg"
 )
 
 // Scope says what a comparison group is: trajectories sharing a group within

@@ -11,7 +11,8 @@ import (
 // reads it (Method.ReadsNormalize) other than through its scale; the
 // Scale of a method that reads it (grpo), ScaleNone when not normalised;
 // the Epsilon and Std of a method that divides by std + epsilon (gdpo;
-// grpo but under scale none); what a group of one is given (grpo, rloo).
+// grpo but under scale none; grpo-passk normalised); what a group of one
+// is given (grpo, rloo).
 // Those not read are nil, 0 or "". stats, the trainer-agreement warnings
 // and the "read as" line (ChangedSettings) say these.
 type MethodSettings struct {
@@ -38,6 +39,9 @@ func (o Options) MethodSettings() MethodSettings {
 	case spec.Unnormalised == "":
 		normalize := o.Normalize
 		m.Normalize = &normalize
+		// A method computed group by group divides only to normalise
+		// (grpo-passk); gdpo, by batch, divides its objectives either way.
+		divides = divides && (normalize || spec.batch != nil)
 	}
 	if divides {
 		m.Epsilon, m.Std = o.EpsilonOrDefault(), cmp.Or(o.Std, StdSample)

@@ -82,6 +82,13 @@ func TestMethodSettings(t *testing.T) {
 		{Options{Method: GDPO, Epsilon: 1e-6, Std: StdPopulation, GroupOfOne: GroupOfOneScore}, MethodSettings{Normalize: &no, Epsilon: 1e-6, Std: StdPopulation}},
 		{Options{Method: RLOO, Scale: ScaleBatch, Epsilon: 1e-6}, MethodSettings{GroupOfOne: GroupOfOneZero}},
 		{Options{Method: Pareto, Normalize: true, Epsilon: 1e-6, GroupOfOne: GroupOfOneScore}, MethodSettings{Normalize: &yes}},
+		// grpo-passk divides by the group's std only when normalised.
+		{Options{Method: GRPOPassK, Normalize: true, Epsilon: 1e-6, GroupOfOne: GroupOfOneScore}, MethodSettings{Normalize: &yes, Epsilon: 1e-6, Std: StdSample}},
+		{Options{Method: GRPOPassK, Epsilon: 1e-6, Std: StdPopulation}, MethodSettings{Normalize: &no}},
+		// The trainers fix what these divide by, or they divide by nothing.
+		{Options{Method: RPPBaseline, Normalize: true, Epsilon: 1e-6, GroupOfOne: GroupOfOneScore}, MethodSettings{}},
+		{Options{Method: RLOOWhitened, Normalize: true, Epsilon: 1e-6, Std: StdPopulation}, MethodSettings{}},
+		{Options{Method: GPG, Scale: ScaleBatch, Epsilon: 1e-6, GroupOfOne: GroupOfOneScore}, MethodSettings{}},
 	}
 	for _, c := range cases {
 		got := c.o.MethodSettings()

@@ -29,7 +29,11 @@ import (
 // penalty; epsilon 1e-6 and a group of one rewarded as verl does (mean 0,
 // std 1); the dashboard shows input and output as the prompt and the
 // completion. A dump with neither input nor uid is refused unless
-// --group-by says how to group.
+// --group-by says how to group. verl's other outcome estimators
+// (algorithm.adv_estimator) are methods: rloo, rpp-baseline
+// (reinforce_plus_plus_baseline), grpo-passk and gpg; opo is not, its
+// baseline weighing each response by its token count, which the dump
+// lacks (the trainer agreement's warning says so).
 var verlLayout = trainerLayout{
 	name:         "verl",
 	description:  "a verl rollout dump",

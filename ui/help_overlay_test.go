@@ -89,9 +89,10 @@ func TestHelpOverlayListsEveryMethodAndGlobalKey(t *testing.T) {
 }
 
 // TestHelpOverlayUsesTheEpsilon: the grpo and gdpo formulas add the
-// session's epsilon (--epsilon), not the default.
+// session's epsilon (--epsilon), not the default (which the methods whose
+// trainer fixes it keep).
 func TestHelpOverlayUsesTheEpsilon(t *testing.T) {
-	v := helpUnder(t, func(o *engine.Options) { o.Epsilon = 1e-6 })
+	v := withoutFixedDivisors(helpUnder(t, func(o *engine.Options) { o.Epsilon = 1e-6 }))
 	for _, want := range []string{"(std1(s) + 1e-6)", "(std1 + 1e-6) per objective", "(std1(R) + 1e-6)"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the help does not give %q:\n%s", want, v)
@@ -103,9 +104,10 @@ func TestHelpOverlayUsesTheEpsilon(t *testing.T) {
 }
 
 // TestHelpOverlayUsesTheStd: under --std population the grpo and gdpo
-// formulas divide by std0, the population std, not std1.
+// formulas divide by std0, the population std, not std1 (which the
+// methods whose trainer fixes it keep).
 func TestHelpOverlayUsesTheStd(t *testing.T) {
-	v := helpUnder(t, func(o *engine.Options) { o.Std = engine.StdPopulation })
+	v := withoutFixedDivisors(helpUnder(t, func(o *engine.Options) { o.Std = engine.StdPopulation }))
 	for _, want := range []string{"(std0(s) + 1e-4), std0 the population std", "(std0 + 1e-4) per objective", "(std0(R) + 1e-4)"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the help does not give %q:\n%s", want, v)
@@ -326,6 +328,22 @@ func TestObjectivesHelpScrollsOnlyWhenItCan(t *testing.T) {
 
 // helpUnder returns the help overlay at 200x60 on the sample under the
 // options set changes.
+// withoutFixedDivisors returns the help's screen v without the lines of
+// the methods whose std and epsilon their trainer fixes
+// (engine.MethodSpec.FixedDivisor), which no option changes.
+func withoutFixedDivisors(v string) string {
+	lines := strings.Split(v, "\n")
+	lines = slices.DeleteFunc(lines, func(line string) bool {
+		for _, m := range engine.AllMethods() {
+			if engine.Spec(m).FixedDivisor != "" && strings.HasPrefix(strings.TrimLeft(line, "│ "), string(m)+" ") {
+				return true
+			}
+		}
+		return false
+	})
+	return strings.Join(lines, "\n")
+}
+
 func helpUnder(t *testing.T, set func(*engine.Options)) string {
 	t.Helper()
 	s := uitest.SampleSession(t)

@@ -21,12 +21,11 @@ import (
 const Reproduces = 1e-5
 
 // TrainerOptions returns opts as a trainer computes its advantages: a
-// method of the grpo family (grpo, gdpo, rloo) is kept, any other becomes
-// grpo, with opts' other settings.
+// method a trainer computes (engine.MethodSpec.Trainer: grpo, rloo, gdpo,
+// rpp-baseline, rloo-whitened, grpo-passk, gpg) is kept, any other becomes grpo, with
+// opts' other settings.
 func TrainerOptions(opts engine.Options) engine.Options {
-	switch opts.Method {
-	case engine.GRPO, engine.GDPO, engine.RLOO:
-	default:
+	if spec := engine.Spec(opts.Method); spec == nil || spec.Trainer == "" {
 		opts.Method = engine.GRPO
 	}
 	return opts
@@ -42,7 +41,11 @@ type trainerSetting func(o *engine.Options, objectives []scoring.Objective)
 // use, as read in TRL's grpo_trainer.py (GRPOTrainer.__init__ and
 // _generate_and_score_completions, commit f2cd57710ae3), verl's
 // core_algos.py (compute_grpo_outcome_advantage,
-// compute_rloo_outcome_advantage, commit b178a3cd56f5) and OpenRLHF's
+// compute_rloo_outcome_advantage,
+// compute_reinforce_plus_plus_baseline_outcome_advantage,
+// compute_grpo_passk_outcome_advantage, compute_gpg_outcome_advantage, commit
+// b178a3cd56f5), TRL's rloo_trainer.py (normalize_advantages, commit
+// f2cd57710ae3) and OpenRLHF's
 // experience_maker.py (the group_norm estimator, commit 3c3be6234e0c).
 // MatchLogged tries every combination of one value of each setting or the
 // value as given, then weights fitted to the log (fitWeights); a row adds a value (a new setting also needs its flag in
@@ -55,12 +58,16 @@ var trainerSettings = [][]trainerSetting{
 		equalWeights(func(m int) float64 { return 1 / float64(m) }), // rewardlens's default for several objectives
 	},
 	{ // the advantage's formula
-		grpoScale(engine.ScaleGroup), // TRL scale_rewards="group"; verl's GRPO; OpenRLHF group_norm
-		grpoScale(engine.ScaleBatch), // TRL scale_rewards="batch"
-		grpoScale(engine.ScaleNone),  // TRL scale_rewards="none"; verl norm_adv_by_std_in_grpo=False; OpenRLHF dr_grpo
-		grpoPopulation,               // open-instruct advantage_normalization_type="standard" (numpy's std: n)
-		useGDPO,                      // TRL multi_objective_aggregation="normalize_then_sum"
-		useRLOO,                      // verl's and OpenRLHF's rloo; TRL's RLOOTrainer
+		grpoScale(engine.ScaleGroup),   // TRL scale_rewards="group"; verl's GRPO; OpenRLHF group_norm
+		grpoScale(engine.ScaleBatch),   // TRL scale_rewards="batch"
+		grpoScale(engine.ScaleNone),    // TRL scale_rewards="none"; verl norm_adv_by_std_in_grpo=False; OpenRLHF dr_grpo
+		grpoPopulation,                 // open-instruct advantage_normalization_type="standard" (numpy's std: n)
+		useGDPO,                        // TRL multi_objective_aggregation="normalize_then_sum"
+		useRLOO,                        // verl's and OpenRLHF's rloo; TRL's RLOOTrainer
+		useMethod(engine.RPPBaseline),  // verl's reinforce_plus_plus_baseline
+		useMethod(engine.RLOOWhitened), // TRL's RLOOTrainer, normalize_advantages=True
+		useGRPOPassK,                   // verl's grpo_passk
+		useMethod(engine.GPG),          // verl's gpg
 	},
 	{ // the epsilon added to the std
 		epsilon(1e-4), // TRL
@@ -101,6 +108,18 @@ func grpoPopulation(o *engine.Options, _ []scoring.Objective) {
 func useGDPO(o *engine.Options, _ []scoring.Objective) { o.Method, o.Normalize = engine.GDPO, true }
 
 func useRLOO(o *engine.Options, _ []scoring.Objective) { o.Method = engine.RLOO }
+
+// useGRPOPassK is verl's grpo_passk with its default
+// norm_adv_by_std_in_grpo: normalised, torch's sample std.
+func useGRPOPassK(o *engine.Options, _ []scoring.Objective) {
+	o.Method, o.Normalize, o.Std = engine.GRPOPassK, true, engine.StdSample
+}
+
+// useMethod is method m, which reads none of the settings of the rows
+// below (its trainer fixes them).
+func useMethod(m engine.Method) trainerSetting {
+	return func(o *engine.Options, _ []scoring.Objective) { o.Method = m }
+}
 
 func epsilon(eps float64) trainerSetting {
 	return func(o *engine.Options, _ []scoring.Objective) { o.Epsilon = eps }
@@ -336,11 +355,12 @@ func forEachCombination(base engine.Options, objectives []scoring.Objective, fn 
 	walk(base, 0)
 }
 
-// best returns the fit of fits that reproduces the rows of of with the
-// fewest changes, then the weights of the fewest significant digits (grpo
-// unscaled with [3, 0.7] and rloo with [2.25, 0.525] are one advantage
-// when every group has 4 members: the trainer wrote the short one), then
-// the smallest max |diff|; nil when none does.
+// best returns the fit of fits that reproduces the rows of of, a gpg fit
+// only when no other does (gpgAlias), then with the fewest changes, then
+// the weights of the fewest significant digits (grpo unscaled with [3,
+// 0.7] and rloo with [2.25, 0.525] are one advantage when every group has
+// 4 members: the trainer wrote the short one), then the smallest max
+// |diff|; nil when none does.
 func best(fits []*Fit, of func(*Fit) Diff) *Fit {
 	var found *Fit
 	for _, f := range fits {
@@ -352,11 +372,23 @@ func best(fits []*Fit, of func(*Fit) Diff) *Fit {
 			found = f
 			continue
 		}
-		if n := cmp.Or(cmp.Compare(len(f.Changes), len(found.Changes)), cmp.Compare(weightDigits(f), weightDigits(found)), cmp.Compare(c.MaxAbsDiff, of(found).MaxAbsDiff)); n < 0 {
+		if n := cmp.Or(cmp.Compare(gpgAlias(f), gpgAlias(found)), cmp.Compare(len(f.Changes), len(found.Changes)), cmp.Compare(weightDigits(f), weightDigits(found)), cmp.Compare(c.MaxAbsDiff, of(found).MaxAbsDiff)); n < 0 {
 			found = f
 		}
 	}
 	return found
+}
+
+// gpgAlias is 1 for a fit of gpg, else 0: gpg's advantage is grpo's
+// unscaled (a group of one given its score) times the batch's valid
+// members over those of a score not 0, the same wherever no score is 0,
+// where verl's grpo with norm_adv_by_std_in_grpo=False, the likelier run,
+// reproduces the log as well.
+func gpgAlias(f *Fit) int {
+	if f.Options.Method == engine.GPG {
+		return 1
+	}
+	return 0
 }
 
 // weightDigits counts the significant digits of f's weights (0 for the
@@ -446,7 +478,9 @@ func compareLoggedBatches(res *engine.Result, n int) (Diff, []Diff) {
 // effectiveSettings returns o with what its method does not read cleared
 // and its weights written out, so that two settings that give the same
 // rewards compare equal: grpo unscaled (scale none or normalize off) reads
-// no epsilon, gdpo no scale nor group of one, rloo none of them.
+// no epsilon, gdpo no scale nor group of one, rloo none of them but the
+// group of one, grpo-passk no scale nor group of one (nor, unnormalised,
+// epsilon and std), rpp-baseline, rloo-whitened and gpg none at all.
 func effectiveSettings(o engine.Options, objectives []scoring.Objective) engine.Options {
 	if o.Weights == nil {
 		o.Weights = make([]float64, len(objectives))
@@ -467,6 +501,13 @@ func effectiveSettings(o engine.Options, objectives []scoring.Objective) engine.
 		o.Scale, o.GroupOfOne = "", ""
 	case engine.RLOO:
 		o.Scale, o.Normalize, o.Epsilon, o.Std = "", true, 0, ""
+	case engine.GRPOPassK:
+		o.Scale, o.GroupOfOne = "", ""
+		if !o.Normalize {
+			o.Epsilon, o.Std = 0, ""
+		}
+	case engine.RPPBaseline, engine.RLOOWhitened, engine.GPG:
+		o.Scale, o.Normalize, o.Epsilon, o.Std, o.GroupOfOne = "", true, 0, "", ""
 	}
 	return o
 }
@@ -493,8 +534,8 @@ func settingsChanges(base, o engine.Options, objectives []scoring.Objective) []s
 		if e.Scale != scale && (e.Scale != engine.ScaleNone || base.Normalize) {
 			changes = append(changes, "--scale "+string(e.Scale))
 		}
-	case engine.GDPO:
-		if !base.Normalize {
+	case engine.GDPO, engine.GRPOPassK:
+		if e.Normalize && !base.Normalize {
 			changes = append(changes, "--no-normalize=false")
 		}
 	}
@@ -711,7 +752,7 @@ func (m *Match) nothingFits() string {
 		if m.regrouped != "" {
 			regrouped = fmt.Sprintf("; the rows that differ under the settings as given are all in %s, which the trainer may have grouped otherwise, but the closest agrees with them too", m.regrouped)
 		}
-		return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, epsilon, group of one, weights, weights fitted to the log) reproduces it to float32's noise (%g, relative beyond 1), the closest being %s (max |diff| %s), which agrees with every row within %g%s: the trainer's are likely those or near them (weights of more digits than tried?)",
+		return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, rpp-baseline, rloo-whitened, grpo-passk, gpg, epsilon, group of one, weights, weights fitted to the log) reproduces it to float32's noise (%g, relative beyond 1), the closest being %s (max |diff| %s), which agrees with every row within %g%s: the trainer's are likely those or near them (weights of more digits than tried?)",
 			m.Tried, Reproduces, a.Flags(), shortNumber(a.Overall.MaxAbsDiff), Tolerance, regrouped)
 	}
 	if m.regrouped != "" {
@@ -722,7 +763,7 @@ func (m *Match) nothingFits() string {
 	if m.Closest != nil {
 		closest = fmt.Sprintf("the closest being %s (max |diff| %s)", m.Closest.Flags(), shortNumber(m.Closest.Overall.MaxAbsDiff))
 	}
-	return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, epsilon, group of one, weights, weights fitted to the log) reproduces it, %s: the logged advantage is not computed from these objectives as any of them does",
+	return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, rpp-baseline, rloo-whitened, grpo-passk, gpg, epsilon, group of one, weights, weights fitted to the log) reproduces it, %s: the logged advantage is not computed from these objectives as any of them does (nor as verl's opo does, which weighs each response by its token count, not in the records)",
 		m.Tried, closest)
 }
 

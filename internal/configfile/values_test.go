@@ -27,7 +27,7 @@ func TestValueErrorsSayTheirLine(t *testing.T) {
 		{"scope", "method = \"pareto\"\nscope = \"groop\"\n",
 			`PATH:2: unknown scope "groop"; did you mean group? (valid: group, batch)`},
 		{"method", "method = \"paretto\"\n",
-			`PATH:1: unknown method "paretto"; did you mean pareto? (valid: absolute, relative, grpo, rloo, pareto, pareto-crowding, gdpo, lexicographic)`},
+			`PATH:1: unknown method "paretto"; did you mean pareto? (valid: absolute, relative, grpo, rloo, pareto, pareto-crowding, gdpo, rpp-baseline, rloo-whitened, grpo-passk, gpg, lexicographic)`},
 		{"computer", "\ncomputer = \"svlr\"\n", `PATH:2: unknown computer "svlr"; did you mean svrl? (valid: pareto, svrl)`},
 		{"lexicographic without priority", "method = \"lexicographic\"\n" + twoObjectives,
 			`PATH:1: method lexicographic needs --priority a,b,... (the objectives in order of priority)`},
