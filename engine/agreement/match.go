@@ -71,6 +71,9 @@ var trainerSettings = [][]trainerSetting{
 		groupOfOne(engine.GroupOfOneZero),  // TRL (only its evaluation has one)
 		groupOfOne(engine.GroupOfOneScore), // verl: mean 0, std 1
 	},
+	{ // the objectives' normalisation (--normalize-objectives)
+		withoutObjectiveNorm, // every trainer: the rewards are summed as returned
+	},
 }
 
 func equalWeights(w func(m int) float64) trainerSetting {
@@ -104,6 +107,12 @@ func useRLOO(o *engine.Options, _ []scoring.Objective) { o.Method = engine.RLOO 
 
 func epsilon(eps float64) trainerSetting {
 	return func(o *engine.Options, _ []scoring.Objective) { o.Epsilon = eps }
+}
+
+// withoutObjectiveNorm leaves the objectives' values raw: no trainer
+// normalises them before weighting.
+func withoutObjectiveNorm(o *engine.Options, _ []scoring.Objective) {
+	o.NormalizeObjectives = engine.NormNone
 }
 
 func groupOfOne(g engine.GroupOfOne) trainerSetting {
@@ -269,6 +278,9 @@ func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowC
 			o := effectiveSettings(base, ev.Objectives)
 			o.Epsilon = base.Epsilon
 			set(&o, ev.Objectives)
+			// The weights are fitted to the raw objectives, as the
+			// trainers weight them.
+			withoutObjectiveNorm(&o, ev.Objectives)
 			fitted, ok := fitWeights(reuse, o, m.leftOut)
 			if !ok {
 				continue
@@ -458,6 +470,7 @@ func effectiveSettings(o engine.Options, objectives []scoring.Objective) engine.
 	o.GroupOfOne = cmp.Or(o.GroupOfOne, engine.GroupOfOneZero)
 	o.Scale = cmp.Or(o.Scale, engine.ScaleGroup)
 	o.Std = cmp.Or(o.Std, engine.StdSample)
+	o.NormalizeObjectives = cmp.Or(o.NormalizeObjectives, engine.NormNone)
 	switch o.Method {
 	case engine.GRPO:
 		if !o.Normalize || o.Scale == engine.ScaleNone {
@@ -506,6 +519,9 @@ func settingsChanges(base, o engine.Options, objectives []scoring.Objective) []s
 	}
 	if e.GroupOfOne != "" && e.GroupOfOne != cmp.Or(base.GroupOfOne, engine.GroupOfOneZero) {
 		changes = append(changes, "--group-of-one "+string(e.GroupOfOne))
+	}
+	if e.NormalizeObjectives != cmp.Or(base.NormalizeObjectives, engine.NormNone) {
+		changes = append(changes, "--normalize-objectives "+string(e.NormalizeObjectives))
 	}
 	if !slices.Equal(e.Weights, effectiveSettings(base, objectives).Weights) {
 		ws := make([]string, len(e.Weights))
@@ -842,9 +858,11 @@ func (m *Match) computedWith() *Match {
 
 // describeSettings names the method of o and the settings of it that it
 // reads (engine.MethodSettings): its scale and epsilon, and its std,
-// normalize and group of one where not the defaults: "grpo, scale group,
-// epsilon 0.0001", "gdpo, normalize false, epsilon 0.0001, population
-// std", "rloo, group of one score".
+// normalize and group of one where not the defaults, and the objectives'
+// normalisation when there is one: "grpo, scale group, epsilon 0.0001",
+// "gdpo, normalize false, epsilon 0.0001, population std", "rloo, group
+// of one score", "grpo, scale group, epsilon 0.0001, objectives
+// normalised by minmax".
 func describeSettings(o engine.Options) string {
 	m := o.MethodSettings()
 	parts := []string{string(o.Method)}
@@ -862,6 +880,9 @@ func describeSettings(o engine.Options) string {
 	}
 	if m.GroupOfOne == engine.GroupOfOneScore {
 		parts = append(parts, "group of one score")
+	}
+	if n := o.NormalizeObjectives; n != "" && n != engine.NormNone {
+		parts = append(parts, "objectives normalised by "+string(n))
 	}
 	return strings.Join(parts, ", ")
 }
