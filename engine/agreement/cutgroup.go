@@ -91,8 +91,7 @@ func CutGroupOf(res *engine.Result, rowCap scoring.RowCap) *CutGroup {
 }
 
 // CutGroupWarning returns warning, the warning that res's rewards differ
-// from the logged advantage (Match.Warning, LoggedWarning, without
-// "warning: "), reworded when a cap on the rows read (rowCap) cut a
+// from the logged advantage (Match.Warning, without "warning: "), reworded when a cap on the rows read (rowCap) cut a
 // group (CutGroupOf) that holds rows that differ: that group's rewards are
 // computed without its members not read, which no trainer setting
 // reproduces, so the warning's settings tried would blame the wrong thing.

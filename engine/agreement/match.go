@@ -221,9 +221,14 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 	return matchLogged(ev, opts, scoring.Uncapped)
 }
 
-// matchLogged is MatchLogged of rows read under rowCap: the group the cap
-// cut (CutGroupOf) is left out of the weights fitted, as the groups of
-// another size than their step's are (Match.leftOut).
+// MatchLoggedCapped is MatchLogged of rows read under rowCap: the group
+// the cap cut (CutGroupOf) is left out of the weights fitted, as the
+// groups of another size than their step's are (Match.leftOut).
+func MatchLoggedCapped(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowCap) *Match {
+	return matchLogged(ev, opts, rowCap)
+}
+
+// matchLogged is MatchLoggedCapped.
 func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowCap) *Match {
 	if ev.Logged == nil {
 		return nil
@@ -534,7 +539,7 @@ func settingsChanges(base, o engine.Options, objectives []scoring.Objective) []s
 }
 
 // noLoggedRows is the warning of a comparison with no logged advantage to
-// compare the rewards with (Match.Warning, LoggedWarning).
+// compare the rewards with (Match.Warning).
 const noLoggedRows = "no row has a logged advantage (a finite number): the rewards are compared with nothing"
 
 // Warning says, when the trainer-style rewards differ from the logged
@@ -564,52 +569,6 @@ func (m *Match) Warning() string {
 		return text + steps
 	}
 	return text + "; " + m.nothingFits()
-}
-
-// LoggedWarning compares ev's logged advantages with the rewards of opts
-// as a trainer computes them (TrainerOptions) over every batch: "" when
-// they agree within Tolerance, else how many rows differ, by how much,
-// under which settings and in which steps ("25 of 192 rows differ ...
-// under grpo, scale group, in steps 1–2 only"); that no row has a logged
-// advantage when none has. It is Match.Warning without the search for
-// settings that reproduce the log: one computation, cheap enough to say
-// again whenever the settings or the rows change. res, when not nil, is a
-// result of ev under TrainerOptions(opts), reused. ok is false when ev
-// has no logged advantages.
-func LoggedWarning(ev *engine.Evaluation, opts engine.Options, res *engine.Result) (warning string, ok bool) {
-	if ev.Logged == nil {
-		return "", false
-	}
-	base := TrainerOptions(opts)
-	if res == nil {
-		res = ev.Compute(base)
-	}
-	res.Finish()
-	m := &Match{Base: Fit{Options: base}}
-	m.Base.Overall, m.Base.Batches = compareLoggedBatches(res, len(res.Ranking.Batches))
-	c := m.Base.Overall
-	switch {
-	case c.Rows == 0:
-		return noLoggedRows, true
-	case c.Differing == 0:
-		return "", true
-	}
-	var differing []int
-	withRows := 0
-	for bi, b := range m.Base.Batches {
-		m.Steps = append(m.Steps, res.Ranking.Batches[bi].Step)
-		if b.Rows > 0 {
-			withRows++
-		}
-		if b.Differing > 0 {
-			differing = append(differing, bi)
-		}
-	}
-	text := DifferingRows(c) + " under " + describeSettings(base) + ", in " + m.stepList(differing)
-	if len(differing) < withRows {
-		text += " only"
-	}
-	return text, true
 }
 
 // maxAnswersNamed is how many sets of steps stepsNote names, and

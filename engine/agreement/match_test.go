@@ -461,34 +461,6 @@ func TestLoggedPerBatch(t *testing.T) {
 	}
 }
 
-// TestLoggedWarningRecounts: LoggedWarning counts the rows of the whole
-// run under the settings given, names the steps that differ, and says
-// nothing under the settings that reproduce the log.
-func TestLoggedWarningRecounts(t *testing.T) {
-	trl := refSettings{method: engine.GRPO, scale: engine.ScaleGroup, eps: 1e-4, weights: []float64{1, 1}}
-	batch := trl
-	batch.scale = engine.ScaleBatch
-	ts := matchTrajectories(map[int64][][][]float64{1: matchBatch(1), 2: matchBatch(2)}, map[int64]refSettings{1: batch, 2: batch})
-	c := trlComputer(t, false)
-	ev := evaluateWith(c, ts)
-	w, ok := LoggedWarning(ev, c.Options, nil)
-	m := MatchLogged(ev, c.Options)
-	want := DifferingRows(m.Base.Overall) + " under grpo, scale group, epsilon 0.0001, in steps 1–2"
-	if !ok || w != want {
-		t.Errorf("warning %q, want %q", w, want)
-	}
-	o := c.Options
-	o.Scale = engine.ScaleBatch
-	if w, ok := LoggedWarning(ev, o, ev.Compute(o)); !ok || w != "" {
-		t.Errorf("under the log's settings: %q", w)
-	}
-	// One step of two differs: it alone is named.
-	ts = matchTrajectories(map[int64][][][]float64{1: matchBatch(1), 2: matchBatch(2)}, map[int64]refSettings{1: batch, 2: trl})
-	if w, _ := LoggedWarning(evaluateWith(c, ts), c.Options, nil); !strings.HasSuffix(w, ", in step 1 only") {
-		t.Errorf("step 1 differs: %q", w)
-	}
-}
-
 // TestLoggedStepsNamed: steps that differ each in its own way are named by
 // ranges, grouped by the setting that reproduces them, and a step that no
 // setting reproduces is said so.
