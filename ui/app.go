@@ -637,6 +637,9 @@ func (m *Model) handleWeightKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool)
 		m.weights.move(-1, objectives)
 	case key.Matches(msg, k.NextObjective):
 		m.weights.move(1, objectives)
+	case (key.Matches(msg, k.IncreaseWeight) || key.Matches(msg, k.DecreaseWeight) || key.Matches(msg, k.TypeWeight)) && m.common.Session.Evaluation.HasSources():
+		m.weights.err = sourceWeightsRefused
+		return m.layout(), true
 	case key.Matches(msg, k.IncreaseWeight):
 		return m.changeWeight(weightStep), true
 	case key.Matches(msg, k.DecreaseWeight):
