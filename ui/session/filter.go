@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/prompts"
 )
 
@@ -76,13 +77,7 @@ func FilterOf(base *engine.Evaluation, objective string, k int, on bool) (*engin
 		return base, nil
 	}
 	f := prompts.FilterGroups(base, k)
-	return base.Without(func(i int) bool { return !f.Kept[i] }, filterCause(objective)), f
-}
-
-// filterCause is the cause of the trajectories the filter on objective
-// drops.
-func filterCause(objective string) string {
-	return fmt.Sprintf("dropped by the group filter (zero spread of %s)", objective)
+	return base.Without(func(i int) bool { return !f.Kept[i] }, invalid.FilterCause(objective)), f
 }
 
 // FilterObjective returns the filter's objective and its index.
@@ -123,7 +118,7 @@ func (s *Session) filterSince(base *engine.Evaluation) bool {
 	if !ok {
 		return false
 	}
-	s.Evaluation = base.WithoutSince(s.Evaluation, changed, func(i int) bool { return !kept.Kept[i] }, filterCause(f.Objective))
+	s.Evaluation = base.WithoutSince(s.Evaluation, changed, func(i int) bool { return !kept.Kept[i] }, invalid.FilterCause(f.Objective))
 	f.set(base, kept)
 	return true
 }
