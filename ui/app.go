@@ -173,6 +173,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.layoutNotesDone(msg)
 	case loggedCountedMsg:
 		return m, m.loggedCounted(msg)
+	case quietMsg:
+		return m, m.quiet(msg)
 	case recomputeDueMsg:
 		return m, m.startRecompute()
 	case statusline.ExpiredMsg:
