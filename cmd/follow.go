@@ -33,9 +33,10 @@ import (
 )
 
 // followQuiet is how long stats --follow waits, once nothing arrives, to
-// take the newest batch for complete and print it: the other batches are
-// printed when a later one starts.
-var followQuiet = 1500 * time.Millisecond
+// take the newest batch for complete and print it (follow.Quiet; a
+// variable for the tests): the other batches are printed when a later one
+// starts.
+var followQuiet = follow.Quiet
 
 // unendedWait is how long a followed file's last line may stay without
 // its line end before it is warned of (loaders.FollowOptions.UnendedWait).

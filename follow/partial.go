@@ -1,9 +1,16 @@
 package follow
 
 import (
+	"time"
+
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 )
+
+// Quiet is how long nothing must arrive for the newest step to be taken
+// as complete: stats --follow then prints it, and the dashboard stops
+// saying it is probably read in part.
+const Quiet = 1500 * time.Millisecond
 
 // ProbablyPartial reports whether batch b of res, the newest (no later
 // step has started), is probably still being written: it has fewer

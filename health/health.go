@@ -518,17 +518,31 @@ func (h *healthRun) withoutCut(batch *engine.Batch) (*engine.Batch, string) {
 // trajectories that are invalid, above.
 const invalidWarn, invalidAlert = 0.1, invalid.Mostly
 
+// invalidFraction grades the batch's invalid trajectories; those of the
+// groups the dashboard's group filter dropped are not invalid data, and
+// are left out of the count (invalid.Batch.Dropped), as stats, which keeps
+// them valid, leaves them out.
 func (h *healthRun) invalidFraction(t *diagnose.Trend) (Finding, bool) {
 	if t.Trajectories == 0 {
 		return Finding{}, false
 	}
-	v := float64(t.Invalid) / float64(t.Trajectories)
-	msg := fmt.Sprintf("%d of %d %s invalid (%s)", t.Invalid, t.Trajectories, english.Plural(t.Trajectories, "trajectory"), english.Percent(v))
+	n := t.Invalid
+	var ib invalid.Batch
+	found := false
+	if n > 0 {
+		ib, found = invalid.Step(h.res, t.Step)
+		if found {
+			n -= ib.Dropped
+		}
+	}
+	v := float64(n) / float64(t.Trajectories)
+	msg := fmt.Sprintf("%d of %d %s invalid (%s)", n, t.Trajectories, english.Plural(t.Trajectories, "trajectory"), english.Percent(v))
 	f, ok := finding(CheckInvalidFraction, "", v, invalidWarn, invalidAlert, false, msg)
-	if ok {
-		if ib, found := invalid.Step(h.res, t.Step); found && ib.MainCount > 0 {
+	if ok && found {
+		if ib.MainCount > 0 {
 			f.Message += fmt.Sprintf(", mostly %s (%d)", ib.MainCause, ib.MainCount)
 		}
+		f.Message += ib.DroppedNote()
 	}
 	return f, ok
 }

@@ -178,6 +178,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.writtenDone(msg)
 	case loggedCountedMsg:
 		return m, m.loggedCounted(msg)
+	case quietMsg:
+		return m, m.quiet(msg)
 	case recomputeDueMsg:
 		return m, m.startRecompute()
 	case statusline.ExpiredMsg:
@@ -642,6 +644,9 @@ func (m *Model) handleWeightKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool)
 		m.weights.move(-1, objectives)
 	case key.Matches(msg, k.NextObjective):
 		m.weights.move(1, objectives)
+	case (key.Matches(msg, k.IncreaseWeight) || key.Matches(msg, k.DecreaseWeight) || key.Matches(msg, k.TypeWeight)) && m.common.Session.Evaluation.HasSources():
+		m.weights.err = sourceWeightsRefused
+		return m.layout(), true
 	case key.Matches(msg, k.IncreaseWeight):
 		return m.changeWeight(weightStep), true
 	case key.Matches(msg, k.DecreaseWeight):

@@ -16,6 +16,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/prompts"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -542,5 +543,43 @@ func TestFilterTrajectoriesSortedWhilePending(t *testing.T) {
 	press(m, "S")
 	if !sortedByScore() {
 		t.Errorf("S does not sort by score once they landed:\n%s", screen(m))
+	}
+}
+
+// TestFilterDroppedNotInvalid: the groups the filter drops on purpose are
+// not invalid data: the health's invalid_fraction and the status line's
+// mostly-invalid warning leave them out, as stats --health
+// --filter-groups does (it keeps them valid), and a batch invalid for
+// another cause says the dropped apart. The dashboard raised an ALERT,
+// "4 of 6 trajectories invalid (67%), mostly dropped by the group filter".
+func TestFilterDroppedNotInvalid(t *testing.T) {
+	m := filterModel(t)
+	settle(m)
+	s := m.Session()
+	for _, f := range s.Findings() {
+		if f.Check == health.CheckInvalidFraction {
+			t.Errorf("the dropped groups graded invalid: %+v", f)
+		}
+	}
+	if v := screen(m); strings.Contains(v, "trajectories invalid") {
+		t.Errorf("the screen grades the dropped groups invalid:\n%s", v)
+	}
+	// y1 lacks a: its group, of one valid trajectory, is kept; the
+	// step's one invalid trajectory of 6 is graded, the dropped said apart.
+	records := strings.Replace(filterRecords, `{"id":"y1","group":"y","batch":0,"metadata":{"a":0,"b":5}}`, `{"id":"y1","group":"y","batch":0,"metadata":{"b":5}}`, 1)
+	s = uitest.TextSession(t, records)
+	if err := s.SetFilterGroups("a"); err != nil {
+		t.Fatal(err)
+	}
+	m = openModel(s, 160, 40)
+	settle(m)
+	var got []string
+	for _, f := range s.Findings() {
+		if f.Check == health.CheckInvalidFraction {
+			got = append(got, f.Message)
+		}
+	}
+	if want := "1 of 6 trajectories invalid (17%), mostly a: missing (1); 4 dropped by the group filter"; !slices.Equal(got, []string{want}) {
+		t.Errorf("invalid_fraction %q, want %q", got, want)
 	}
 }

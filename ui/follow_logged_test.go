@@ -57,9 +57,10 @@ func TestFollowKeepsTheLoggedAdvantage(t *testing.T) {
 
 // TestFollowLoggedWarningFollowsTheRun: the warning that the logged
 // advantages differ from the rewards counts the rows of the whole run as
-// it grows, names its steps, and goes once the settings on screen
-// reproduce the log. It stayed the first batch's count, under the
-// settings of the open, whatever the user set.
+// it grows, names the settings that reproduce them, as compute does, and
+// goes once the settings on screen reproduce the log. It stayed the first
+// batch's count, under the settings of the open, whatever the user set,
+// then named the steps but not the settings.
 func TestFollowLoggedWarningFollowsTheRun(t *testing.T) {
 	// The log is Dr. GRPO's, x - mean(x) unscaled: grpo scale none.
 	line := func(i int) string {
@@ -85,7 +86,7 @@ func TestFollowLoggedWarningFollowsTheRun(t *testing.T) {
 	}
 	appendLogged(t, app, path, more.String(), 16)
 	app.Settle() // the health job, which counts the rows again
-	const run = "16 of 16 rows differ from the logged advantage by more than 0.0001 (max |diff| 0.338) under grpo, scale group, epsilon 0.0001, in steps 0–1"
+	const run = "16 of 16 rows differ from the logged advantage by more than 0.0001 (max |diff| 0.338) under grpo, scale group, epsilon 0.0001; `--scale none` reproduces it to 0 (--match-logged applies it)"
 	if v := help(); !strings.Contains(v, run) {
 		t.Errorf("after step 1 came, the help does not say %q:\n%s", run, v)
 	}
@@ -180,8 +181,7 @@ func TestFollowLoggedCountOffTheLoop(t *testing.T) {
 	app.Settle() // the health known: an update computes it, with no job
 	s := app.Session()
 	fromScratch := func() string {
-		w, _ := agreement.LoggedWarning(s.Result.Evaluation, s.Result.Options, nil)
-		return "warning: " + w
+		return "warning: " + agreement.MatchLogged(s.Result.Evaluation, s.Result.Options).Warning()
 	}
 	opened := s.LoggedWarning()
 	appendLogged(t, app, path, lines(8, 16), 16)
@@ -194,7 +194,7 @@ func TestFollowLoggedCountOffTheLoop(t *testing.T) {
 	}
 	appendLogged(t, app, path, lines(16, 24), 24)
 	app.Update(stale())
-	const behind = "16 of 16 rows differ from the logged advantage by more than 0.0001 (max |diff| 0.338) under grpo, scale group, epsilon 0.0001, in steps 0–1 (as of 16 rows; counting again)"
+	const behind = "16 of 16 rows differ from the logged advantage by more than 0.0001 (max |diff| 0.338) under grpo, scale group, epsilon 0.0001; `--scale none` reproduces it to 0 (--match-logged applies it) (as of 16 rows; counting again)"
 	if w := strings.Join(app.status.Warnings(), "\n"); !strings.Contains(w, behind) {
 		t.Errorf("the count of the update before, landed after the next, not shown as of its rows: %q", w)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -61,10 +62,15 @@ type liveState struct {
 	unended []loaders.Unended
 	// written holds the steps to which trajectories came while
 	// following; partial is set when the newest step, partialStep, is
-	// probably still being written (follow.ProbablyPartial).
+	// probably still being written (follow.ProbablyPartial), until nothing
+	// has arrived for follow.Quiet (quietFor): then the step is taken as
+	// complete (settled) until rows come to it again. received counts the
+	// updates, so that a quiet timer an update overtook is ignored.
 	written     map[int64]bool
+	settled     map[int64]bool
 	partial     bool
 	partialStep int64
+	received    int
 	// counting is the command that counts the rows differing from the log
 	// after an update (countLogged), until it lands.
 	counting tea.Cmd
@@ -91,13 +97,13 @@ func (m *Model) follow(updates <-chan loaders.Update, unended ...loaders.Unended
 	}
 	m.live.unfinished = slices.Clone(s.Unfinished)
 	m.live.unended = unended
-	m.live.written = map[int64]bool{}
+	m.live.written, m.live.settled = map[int64]bool{}, map[int64]bool{}
 	m.live.notePartial(s.Result)
 	s.Warnings = m.live.allWarnings()
 	m.keys.Follow.SetEnabled(true)
 	s.SetBatch(len(s.Result.Ranking.Batches) - 1)
 	m.header.Live = m.live.tag()
-	return tea.Batch(m.sessionChanged(), m.live.wait())
+	return tea.Batch(m.sessionChanged(), m.live.wait(), m.live.quietFor())
 }
 
 // wait returns the command that waits for the next update.
@@ -170,12 +176,42 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 	}
 	for i := range u.Trajectories {
 		l.written[u.Trajectories[i].Batch] = true
+		delete(l.settled, u.Trajectories[i].Batch)
 	}
+	l.received++
 	l.notePartial(s.Result)
 	newer := m.holdDetail(step)
 	s.SetBatch(l.batchToShow(s.Result, step))
 	s.Warnings = l.allWarnings()
-	return tea.Batch(m.sessionChanged(), l.wait(), expire, newer, m.countLogged())
+	return tea.Batch(m.sessionChanged(), l.wait(), expire, newer, m.countLogged(), l.quietFor())
+}
+
+// quietMsg says follow.Quiet has passed since the update-th update.
+type quietMsg struct{ update int }
+
+// quietFor returns the timer after which, when no update came meanwhile,
+// the newest step said probably read in part is taken as complete
+// (quiet); nil when none is said so.
+func (l *liveState) quietFor() tea.Cmd {
+	if !l.partial {
+		return nil
+	}
+	update := l.received
+	return tea.Tick(follow.Quiet, func(time.Time) tea.Msg { return quietMsg{update} })
+}
+
+// quiet takes the newest step as complete when nothing arrived since the
+// timer of msg started: its file has stopped growing, so the status line
+// no longer says it is probably read in part.
+func (m *Model) quiet(msg quietMsg) tea.Cmd {
+	l := m.live
+	if l == nil || msg.update != l.received || !l.partial {
+		return nil
+	}
+	l.settled[l.partialStep] = true
+	l.partial = false
+	m.common.Session.Warnings = l.allWarnings()
+	return m.sessionChanged()
 }
 
 // loggedCountedMsg is the count of a session.LoggedJob, done.
@@ -358,7 +394,7 @@ func (l *liveState) notePartial(res *engine.Result) {
 	l.partial = false
 	if last := len(res.Ranking.Batches) - 1; last > 0 {
 		l.partialStep = res.Ranking.Batches[last].Step
-		l.partial = follow.ProbablyPartial(res, last, l.written[l.partialStep])
+		l.partial = !l.settled[l.partialStep] && follow.ProbablyPartial(res, last, l.written[l.partialStep])
 	}
 }
 
@@ -366,7 +402,7 @@ func (l *liveState) notePartial(res *engine.Result) {
 func (l *liveState) allWarnings() []string {
 	out := slices.Clone(l.warnings)
 	if l.partial {
-		out = append(out, fmt.Sprintf("step %d probably read in part (fewer rows than the step before): its findings may go when the rest comes", l.partialStep))
+		out = append(out, fmt.Sprintf("step %d may be read in part (fewer rows than the step before; taken as complete once nothing comes for %gs): its findings may change", l.partialStep, follow.Quiet.Seconds()))
 	}
 	for _, p := range l.gone {
 		out = append(out, fmt.Sprintf("%s is gone; what was loaded from it stays", p))

@@ -204,19 +204,42 @@ func TestLiveEmptiedFileAmongOthers(t *testing.T) {
 }
 
 // TestLivePartialStep: a step of which fewer rows than the step before
-// came while following is said, in the status line, to be probably read
-// in part, its findings (the badge's) provisional, until the rest comes.
+// came while following is said, in the status line, to be maybe read
+// in part, its findings (the badge's) provisional, until the rest comes,
+// or until nothing has come for follow.Quiet: a short step complete (its
+// file written whole) is then taken as such. The note stayed for good on
+// a complete short last step.
 func TestLivePartialStep(t *testing.T) {
 	m, _ := newLiveModel(t)
 	_, step20 := sampleSteps(t, 20, 21)
 	m.Update(liveMsg{loaders.Update{Trajectories: step20[:40]}, true})
-	const note = "step 20 probably read in part"
+	const note = "step 20 may be read in part (fewer rows than the step before; taken as complete"
 	if v := screen(m); !strings.Contains(v, note) {
 		t.Fatalf("40 rows of step 20's 128:\n%s", v)
 	}
 	m.Update(liveMsg{loaders.Update{Trajectories: step20[40:]}, true})
-	if v := screen(m); strings.Contains(v, note) {
+	if v := screen(m); strings.Contains(v, "step 20 may be read in part") {
 		t.Fatalf("the rest of step 20 came:\n%s", v)
+	}
+
+	// The quiet timers of two updates land: the first's, which the
+	// second overtook, changes nothing.
+	m, _ = newLiveModel(t)
+	m.Update(liveMsg{loaders.Update{Trajectories: step20[:40]}, true})
+	overtaken := quietMsg{m.live.received}
+	m.Update(liveMsg{loaders.Update{Trajectories: step20[40:60]}, true})
+	m.Update(overtaken)
+	if v := screen(m); !strings.Contains(v, note) {
+		t.Fatalf("rows came after the quiet timer started, the note went:\n%s", v)
+	}
+	m.Update(quietMsg{m.live.received})
+	if v := screen(m); strings.Contains(v, "step 20 may be read in part") {
+		t.Fatalf("nothing came for the quiet interval, the note stays:\n%s", v)
+	}
+	// Rows come to it again: a guess again.
+	m.Update(liveMsg{loaders.Update{Trajectories: step20[60:70]}, true})
+	if v := screen(m); !strings.Contains(v, note) {
+		t.Fatalf("more rows of step 20 came, not said maybe read in part:\n%s", v)
 	}
 }
 

@@ -87,6 +87,41 @@ func TestStatusLineTrainerChecks(t *testing.T) {
 	}
 }
 
+// TestLoggedWarningSearchedAgain: once the settings on screen change (a
+// weight, the method, the scale), the result's health job checks the rows
+// against the log again with the search compute does, so the warning
+// still names the settings that reproduce the log, from those on screen
+// (README: the dashboard warns "with the settings that reproduce the
+// log"). It only counted the rows and named their steps.
+func TestLoggedWarningSearchedAgain(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(*engine.Options)
+		want   string
+	}{
+		{"scale none", func(o *engine.Options) { o.Scale = engine.ScaleNone },
+			"under grpo, scale none; `--method grpo --scale batch` reproduces it to "},
+		{"rloo", func(o *engine.Options) { o.Method = engine.RLOO },
+			"under rloo; `--method grpo --scale batch` reproduces it to "},
+		{"weight 0.5, scale none", func(o *engine.Options) { o.Weights, o.Scale = []float64{0.5}, engine.ScaleNone },
+			"under grpo, scale none; `--method grpo --scale batch --weight x=1` reproduces it to "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := trainerSession(t, false)
+			tc.change(&s.Options)
+			s.Recompute()
+			j := s.HealthJob()
+			j.Run()
+			if !s.HealthDone(j) {
+				t.Fatal("the health job is not of the result shown")
+			}
+			if got := s.LoggedWarning(); !strings.Contains(got, tc.want) || !strings.HasSuffix(got, " (--match-logged applies it)") {
+				t.Errorf("warning %q lacks %q", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestStatusLineStepsDiffer: a log whose step 0 is TRL's scale batch and
 // step 1 the settings as given: the status line names step 0 and the flags
 // that reproduce it, as compute's warning does, not a closest setting.

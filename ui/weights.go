@@ -60,6 +60,12 @@ func (e *weightEditor) startTyping(name string, weight float64) tea.Cmd {
 	return e.input.Focus()
 }
 
+// sourceWeightsRefused is the editor's answer to a weight's change with
+// sources (source_by): each source's trajectories are scored with the
+// weights of its own [sources.NAME] table, which the editor's do not
+// replace.
+const sourceWeightsRefused = "refused: with sources (source_by), each source's weights come from its [sources.NAME] table in the config; change them there and open again"
+
 // parseWeight reads a typed weight: a finite number of either sign (TRL's
 // reward_weights may be negative).
 func parseWeight(text string) (float64, error) {

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -346,5 +347,28 @@ func TestGoldenWeightNorm(t *testing.T) {
 			}
 			golden.RequireEqual(t, screen(m))
 		})
+	}
+}
+
+// TestWeightsRefusedWithSources: with sources each source's trajectories
+// are scored with its own weights, so +, - and = in the weights editor are
+// refused with where the weights come from, and the weights and rewards
+// stay as they were. The editor changed the stored weights, which scored
+// nothing: the rewards did not move.
+func TestWeightsRefusedWithSources(t *testing.T) {
+	s := uitest.NoDefaultTaskSession(t)
+	m := openModel(s, 400, 30)
+	settle(m)
+	weights, result := slices.Clone(s.Weights()), s.Result
+	for _, k := range []string{"+", "-", "="} {
+		press(m, "w", k)
+		settle(m)
+		if v := screen(m); !strings.Contains(v, "weights come from its [sources.NAME] table") {
+			t.Errorf("%s: the editor does not say where the weights come from:\n%s", k, v)
+		}
+		if m.weights.typing || !slices.Equal(s.Weights(), weights) || s.Result != result {
+			t.Errorf("%s: typing %v, weights %v (were %v), result changed %v", k, m.weights.typing, s.Weights(), weights, s.Result != result)
+		}
+		press(m, "esc")
 	}
 }

@@ -90,7 +90,7 @@ func CutGroupOf(res *engine.Result, rowCap scoring.RowCap) *CutGroup {
 }
 
 // CutGroupWarning returns warning, the warning that res's rewards differ
-// from the logged advantage (Match.Warning, LoggedWarning, or batch's:
+// from the logged advantage (Match.Warning, or batch's:
 // Match.BatchWarning; without "warning: "), reworded when c, the group a
 // cap on the rows read cut (CutGroupOf; nil for none), holds rows that
 // differ: that group's rewards are computed without its members not

@@ -78,6 +78,9 @@ var trainerSettings = [][]trainerSetting{
 		groupOfOne(engine.GroupOfOneZero),  // TRL (only its evaluation has one)
 		groupOfOne(engine.GroupOfOneScore), // verl: mean 0, std 1
 	},
+	{ // the objectives' normalisation (--normalize-objectives)
+		withoutObjectiveNorm, // every trainer: the rewards are summed as returned
+	},
 }
 
 func equalWeights(w func(m int) float64) trainerSetting {
@@ -123,6 +126,12 @@ func useMethod(m engine.Method) trainerSetting {
 
 func epsilon(eps float64) trainerSetting {
 	return func(o *engine.Options, _ []scoring.Objective) { o.Epsilon = eps }
+}
+
+// withoutObjectiveNorm leaves the objectives' values raw: no trainer
+// normalises them before weighting.
+func withoutObjectiveNorm(o *engine.Options, _ []scoring.Objective) {
+	o.NormalizeObjectives = engine.NormNone
 }
 
 func groupOfOne(g engine.GroupOfOne) trainerSetting {
@@ -231,9 +240,14 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 	return matchLogged(ev, opts, scoring.Uncapped)
 }
 
-// matchLogged is MatchLogged of rows read under rowCap: the group the cap
-// cut (CutGroupOf) is left out of the weights fitted, as the groups of
-// another size than their step's are (Match.leftOut).
+// MatchLoggedCapped is MatchLogged of rows read under rowCap: the group
+// the cap cut (CutGroupOf) is left out of the weights fitted, as the
+// groups of another size than their step's are (Match.leftOut).
+func MatchLoggedCapped(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowCap) *Match {
+	return matchLogged(ev, opts, rowCap)
+}
+
+// matchLogged is MatchLoggedCapped.
 func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowCap) *Match {
 	if ev.Logged == nil {
 		return nil
@@ -288,6 +302,9 @@ func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowC
 			o := effectiveSettings(base, ev.Objectives)
 			o.Epsilon = base.Epsilon
 			set(&o, ev.Objectives)
+			// The weights are fitted to the raw objectives, as the
+			// trainers weight them.
+			withoutObjectiveNorm(&o, ev.Objectives)
 			fitted, ok := fitWeights(reuse, o, m.leftOut)
 			if !ok {
 				continue
@@ -492,6 +509,7 @@ func effectiveSettings(o engine.Options, objectives []scoring.Objective) engine.
 	o.GroupOfOne = cmp.Or(o.GroupOfOne, engine.GroupOfOneZero)
 	o.Scale = cmp.Or(o.Scale, engine.ScaleGroup)
 	o.Std = cmp.Or(o.Std, engine.StdSample)
+	o.NormalizeObjectives = cmp.Or(o.NormalizeObjectives, engine.NormNone)
 	switch o.Method {
 	case engine.GRPO:
 		if !o.Normalize || o.Scale == engine.ScaleNone {
@@ -548,6 +566,9 @@ func settingsChanges(base, o engine.Options, objectives []scoring.Objective) []s
 	if e.GroupOfOne != "" && e.GroupOfOne != cmp.Or(base.GroupOfOne, engine.GroupOfOneZero) {
 		changes = append(changes, "--group-of-one "+string(e.GroupOfOne))
 	}
+	if e.NormalizeObjectives != cmp.Or(base.NormalizeObjectives, engine.NormNone) {
+		changes = append(changes, "--normalize-objectives "+string(e.NormalizeObjectives))
+	}
 	if !slices.Equal(e.Weights, effectiveSettings(base, objectives).Weights) {
 		ws := make([]string, len(e.Weights))
 		for k, w := range e.Weights {
@@ -559,7 +580,7 @@ func settingsChanges(base, o engine.Options, objectives []scoring.Objective) []s
 }
 
 // noLoggedRows is the warning of a comparison with no logged advantage to
-// compare the rewards with (Match.Warning, LoggedWarning).
+// compare the rewards with (Match.Warning).
 const noLoggedRows = "no row has a logged advantage (a finite number): the rewards are compared with nothing"
 
 // Warning says, when the trainer-style rewards differ from the logged
@@ -589,52 +610,6 @@ func (m *Match) Warning() string {
 		return text + steps
 	}
 	return text + "; " + m.nothingFits()
-}
-
-// LoggedWarning compares ev's logged advantages with the rewards of opts
-// as a trainer computes them (TrainerOptions) over every batch: "" when
-// they agree within Tolerance, else how many rows differ, by how much,
-// under which settings and in which steps ("25 of 192 rows differ ...
-// under grpo, scale group, in steps 1–2 only"); that no row has a logged
-// advantage when none has. It is Match.Warning without the search for
-// settings that reproduce the log: one computation, cheap enough to say
-// again whenever the settings or the rows change. res, when not nil, is a
-// result of ev under TrainerOptions(opts), reused. ok is false when ev
-// has no logged advantages.
-func LoggedWarning(ev *engine.Evaluation, opts engine.Options, res *engine.Result) (warning string, ok bool) {
-	if ev.Logged == nil {
-		return "", false
-	}
-	base := TrainerOptions(opts)
-	if res == nil {
-		res = ev.Compute(base)
-	}
-	res.Finish()
-	m := &Match{Base: Fit{Options: base}}
-	m.Base.Overall, m.Base.Batches = compareLoggedBatches(res, len(res.Ranking.Batches))
-	c := m.Base.Overall
-	switch {
-	case c.Rows == 0:
-		return noLoggedRows, true
-	case c.Differing == 0:
-		return "", true
-	}
-	var differing []int
-	withRows := 0
-	for bi, b := range m.Base.Batches {
-		m.Steps = append(m.Steps, res.Ranking.Batches[bi].Step)
-		if b.Rows > 0 {
-			withRows++
-		}
-		if b.Differing > 0 {
-			differing = append(differing, bi)
-		}
-	}
-	text := DifferingRows(c) + " under " + describeSettings(base) + ", in " + m.stepList(differing)
-	if len(differing) < withRows {
-		text += " only"
-	}
-	return text, true
 }
 
 // maxAnswersNamed is how many sets of steps stepsNote names, and
@@ -890,9 +865,11 @@ func (m *Match) computedWith() *Match {
 
 // describeSettings names the method of o and the settings of it that it
 // reads (engine.MethodSettings): its scale and epsilon, and its std,
-// normalize and group of one where not the defaults: "grpo, scale group,
-// epsilon 0.0001", "gdpo, normalize false, epsilon 0.0001, population
-// std", "rloo, group of one score".
+// normalize and group of one where not the defaults, and the objectives'
+// normalisation when there is one: "grpo, scale group, epsilon 0.0001",
+// "gdpo, normalize false, epsilon 0.0001, population std", "rloo, group
+// of one score", "grpo, scale group, epsilon 0.0001, objectives
+// normalised by minmax".
 func describeSettings(o engine.Options) string {
 	m := o.MethodSettings()
 	parts := []string{string(o.Method)}
@@ -910,6 +887,9 @@ func describeSettings(o engine.Options) string {
 	}
 	if m.GroupOfOne == engine.GroupOfOneScore {
 		parts = append(parts, "group of one score")
+	}
+	if n := o.NormalizeObjectives; n != "" && n != engine.NormNone {
+		parts = append(parts, "objectives normalised by "+string(n))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -261,6 +261,56 @@ func TestMatchLoggedFindsEachVariant(t *testing.T) {
 	}
 }
 
+// TestMatchLoggedWithoutObjectiveNorm: no trainer normalises the
+// objectives, so a log of TRL's advantages checked under
+// --normalize-objectives is reproduced by turning it off, alone or with
+// another setting, and --match-logged computes without it.
+func TestMatchLoggedWithoutObjectiveNorm(t *testing.T) {
+	trl := refSettings{method: engine.GRPO, scale: engine.ScaleGroup, eps: 1e-4, weights: []float64{1, 1}}
+	batch := refSettings{method: engine.GRPO, scale: engine.ScaleBatch, eps: 1e-4, weights: []float64{1, 1}}
+	for _, tc := range []struct {
+		name     string
+		settings refSettings
+		norm     engine.ObjectiveNorm
+		changes  []string
+	}{
+		{"minmax, TRL scale group", trl, engine.NormMinMax, []string{"--normalize-objectives none"}},
+		{"zscore, TRL scale group", trl, engine.NormZScore, []string{"--normalize-objectives none"}},
+		{"rank, TRL scale batch", batch, engine.NormRank, []string{"--scale batch", "--normalize-objectives none"}},
+		{"minmax, TRL reward_weights=[1, 0.5]", refSettings{method: engine.GRPO, scale: engine.ScaleGroup, eps: 1e-4, weights: []float64{1, 0.5}}, engine.NormMinMax,
+			[]string{"--normalize-objectives none", "--weight a=1 --weight b=0.5"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			batches := map[int64][][][]float64{1: matchBatch(1), 2: matchBatch(2)}
+			ts := matchTrajectories(batches, map[int64]refSettings{1: tc.settings, 2: tc.settings})
+			c := trlComputer(t, true)
+			c.Options.NormalizeObjectives = tc.norm
+			ev := evaluateWith(c, ts)
+			m := MatchLogged(ev, c.Options)
+			if m.Base.Overall.Differing == 0 {
+				t.Fatalf("the normalised objectives agree with the log: %+v", m.Base.Overall)
+			}
+			if m.Found == nil || !slices.Equal(m.Found.Changes, tc.changes) {
+				t.Fatalf("found %+v, want %q; warning %q", m.Found, tc.changes, m.Warning())
+			}
+			want := "`" + strings.Join(tc.changes, " ") + "` reproduces it to"
+			if w := m.Warning(); !strings.Contains(w, want) || !strings.Contains(w, "objectives normalised by "+string(tc.norm)) {
+				t.Errorf("warning %q lacks %q or the normalisation checked", w, want)
+			}
+			check := CheckTrainer(c, ev)
+			if check.Options.NormalizeObjectives != engine.NormNone {
+				t.Errorf("--match-logged computes with objectives normalised by %q", check.Options.NormalizeObjectives)
+			}
+			res := ev.Compute(check.Options)
+			for bi := range res.Ranking.Batches {
+				if got, _ := CompareLogged(res, &res.Ranking.Batches[bi]); got.Rows != len(ts)/2 || got.MaxAbsDiff > Reproduces {
+					t.Errorf("with the options applied, batch %d: %+v", bi, got)
+				}
+			}
+		})
+	}
+}
+
 // TestLoggedReproducesLarge: unscaled advantages in the hundreds, logged
 // in float32, are off by more than 1e-5 but reproduce: the tolerance is
 // relative beyond 1.
@@ -409,34 +459,6 @@ func TestLoggedPerBatch(t *testing.T) {
 	if !reflectEqualOptions(check.Options, c.Options) || len(check.Notes) != 1 ||
 		check.Notes[0] != "warning: --match-logged: "+w+"; computing with the settings as given" {
 		t.Errorf("options %+v, notes %q", check.Options, check.Notes)
-	}
-}
-
-// TestLoggedWarningRecounts: LoggedWarning counts the rows of the whole
-// run under the settings given, names the steps that differ, and says
-// nothing under the settings that reproduce the log.
-func TestLoggedWarningRecounts(t *testing.T) {
-	trl := refSettings{method: engine.GRPO, scale: engine.ScaleGroup, eps: 1e-4, weights: []float64{1, 1}}
-	batch := trl
-	batch.scale = engine.ScaleBatch
-	ts := matchTrajectories(map[int64][][][]float64{1: matchBatch(1), 2: matchBatch(2)}, map[int64]refSettings{1: batch, 2: batch})
-	c := trlComputer(t, false)
-	ev := evaluateWith(c, ts)
-	w, ok := LoggedWarning(ev, c.Options, nil)
-	m := MatchLogged(ev, c.Options)
-	want := DifferingRows(m.Base.Overall) + " under grpo, scale group, epsilon 0.0001, in steps 1–2"
-	if !ok || w != want {
-		t.Errorf("warning %q, want %q", w, want)
-	}
-	o := c.Options
-	o.Scale = engine.ScaleBatch
-	if w, ok := LoggedWarning(ev, o, ev.Compute(o)); !ok || w != "" {
-		t.Errorf("under the log's settings: %q", w)
-	}
-	// One step of two differs: it alone is named.
-	ts = matchTrajectories(map[int64][][][]float64{1: matchBatch(1), 2: matchBatch(2)}, map[int64]refSettings{1: batch, 2: trl})
-	if w, _ := LoggedWarning(evaluateWith(c, ts), c.Options, nil); !strings.HasSuffix(w, ", in step 1 only") {
-		t.Errorf("step 1 differs: %q", w)
 	}
 }
 
@@ -619,6 +641,8 @@ func TestDescribeSettings(t *testing.T) {
 		{engine.Options{Method: engine.GDPO, Normalize: true, GroupOfOne: engine.GroupOfOneScore}, "gdpo, epsilon 0.0001"},
 		{engine.Options{Method: engine.GDPO}, "gdpo, normalize false, epsilon 0.0001"},
 		{engine.Options{Method: engine.RLOO, Epsilon: 1e-6, GroupOfOne: engine.GroupOfOneScore}, "rloo, group of one score"},
+		{engine.Options{Method: engine.GRPO, Normalize: true, NormalizeObjectives: engine.NormMinMax}, "grpo, scale group, epsilon 0.0001, objectives normalised by minmax"},
+		{engine.Options{Method: engine.GRPO, Normalize: true, NormalizeObjectives: engine.NormNone}, "grpo, scale group, epsilon 0.0001"},
 	} {
 		if got := describeSettings(tc.o); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.o, got, tc.want)

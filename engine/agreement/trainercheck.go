@@ -41,7 +41,7 @@ type TrainerCheck struct {
 	Notes []string
 	// LoggedNote is the note of Notes that Logged's warning is ("" for
 	// none), for a caller that says it again as the settings change
-	// (LoggedWarning).
+	// (MatchLoggedCapped).
 	LoggedNote string
 	// unreproduced is why --match-logged found no setting that
 	// reproduces the logged advantage (Match.unreproduced), said by a

@@ -9,7 +9,9 @@ package invalid
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/english"
@@ -20,11 +22,30 @@ import (
 // check's ALERT).
 const Mostly = 0.5
 
+// FilterDropped begins the cause of the trajectories of the groups the
+// dashboard's group filter drops (FilterCause): invalid in the evaluation
+// it shows, so that no tab scores them, yet not invalid data, so not
+// counted as invalid (Batch.Dropped).
+const FilterDropped = "dropped by the group filter"
+
+// FilterCause is the cause of the trajectories the group filter on
+// objective drops.
+func FilterCause(objective string) string {
+	return fmt.Sprintf("%s (zero spread of %s)", FilterDropped, objective)
+}
+
+// Counts reports whether an invalid trajectory of cause counts as
+// invalid: every cause but FilterCause's.
+func Counts(cause string) bool { return !strings.HasPrefix(cause, FilterDropped) }
+
 // Batch tells how many of a batch's trajectories are invalid and
 // the most frequent cause.
 type Batch struct {
 	Step                  int64
 	Trajectories, Invalid int
+	// Dropped counts the trajectories of the groups the group filter
+	// dropped (FilterCause), which Invalid and MainCause leave out.
+	Dropped int
 	// MainCause is the most frequent cause among the invalid trajectories
 	// (the first in byte order among equals), MainCount its count.
 	MainCause string
@@ -35,26 +56,45 @@ type Batch struct {
 func (b Batch) Fraction() float64 { return float64(b.Invalid) / float64(b.Trajectories) }
 
 // String reads "step 7: 60 of 96 trajectories invalid (62%), mostly
-// acc: missing (58)".
+// acc: missing (58)", then "; 12 dropped by the group filter" when the
+// filter dropped some.
 func (b Batch) String() string {
-	return fmt.Sprintf("step %d: %d of %d %s invalid (%s), mostly %s (%d)",
+	text := fmt.Sprintf("step %d: %d of %d %s invalid (%s), mostly %s (%d)",
 		b.Step, b.Invalid, b.Trajectories, english.Plural(b.Trajectories, "trajectory"), english.Percent(b.Fraction()), b.MainCause, b.MainCount)
+	return text + b.DroppedNote()
 }
 
-// BatchOf returns the invalid counts of batch b.
+// DroppedNote is "; N dropped by the group filter" when the filter
+// dropped N of the batch's trajectories, else "".
+func (b Batch) DroppedNote() string {
+	if b.Dropped == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d %s", b.Dropped, FilterDropped)
+}
+
+// BatchOf returns the invalid counts of batch b, the trajectories the
+// group filter dropped counted apart (Dropped).
 func BatchOf(res *engine.Result, b *engine.Batch) Batch {
 	out := Batch{Step: b.Step, Trajectories: len(b.Members)}
 	for _, i := range b.Members {
-		if !res.Evaluation.Valid[i] {
+		switch ev := res.Evaluation; {
+		case ev.Valid[i]:
+		case !Counts(ev.Causes[i]):
+			out.Dropped++
+		default:
 			out.Invalid++
 		}
 	}
-	out.MainCause, out.MainCount = mainCause(res.Evaluation.InvalidCauses(b.Members))
+	causes := res.Evaluation.InvalidCauses(b.Members)
+	maps.DeleteFunc(causes, func(cause string, _ int) bool { return !Counts(cause) })
+	out.MainCause, out.MainCount = mainCause(causes)
 	return out
 }
 
 // MostlyBatches returns, in step order, the batches more than
-// Mostly of whose trajectories are invalid: what is probably wrong
+// Mostly of whose trajectories are invalid (those the group filter
+// dropped not counted): what is probably wrong
 // input or a wrong objective rather than a few bad rollouts.
 func MostlyBatches(res *engine.Result) []Batch {
 	var out []Batch
@@ -62,7 +102,7 @@ func MostlyBatches(res *engine.Result) []Batch {
 		b := &res.Ranking.Batches[bi]
 		invalid := 0
 		for _, i := range b.Members {
-			if !res.Evaluation.Valid[i] {
+			if !res.Evaluation.Valid[i] && Counts(res.Evaluation.Causes[i]) {
 				invalid++
 			}
 		}

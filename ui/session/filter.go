@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/prompts"
 )
 
@@ -78,13 +79,7 @@ func FilterOf(base *engine.Evaluation, objective string, k int, on bool) (*engin
 		return base, nil
 	}
 	f := prompts.FilterGroups(base, k)
-	return base.Without(func(i int) bool { return !f.Kept[i] }, filterCause(objective)), f
-}
-
-// filterCause is the cause of the trajectories the filter on objective
-// drops.
-func filterCause(objective string) string {
-	return fmt.Sprintf("dropped by the group filter (zero spread of %s)", objective)
+	return base.Without(func(i int) bool { return !f.Kept[i] }, invalid.FilterCause(objective)), f
 }
 
 // FilterObjective returns the filter's objective and its index.
@@ -125,7 +120,7 @@ func (s *Session) filterSince(base *engine.Evaluation) bool {
 	if !ok {
 		return false
 	}
-	s.Evaluation = base.WithoutSince(s.Evaluation, changed, func(i int) bool { return !kept.Kept[i] }, filterCause(f.Objective))
+	s.Evaluation = base.WithoutSince(s.Evaluation, changed, func(i int) bool { return !kept.Kept[i] }, invalid.FilterCause(f.Objective))
 	f.set(base, kept)
 	return true
 }

@@ -7,12 +7,14 @@ import (
 )
 
 // loggedCheck is the warning of the logged-advantage check: what it is
-// computed on (the evaluation, its size and the trainer options) and its
-// note, "warning: ..." or "". rowCap says --max-rows stopped the
-// reading: the note is reworded for the group it cut (cutGroupNote).
+// computed on (the evaluation, its size, the options on screen, given,
+// and their trainer options) and its note, "warning: ..." or "". rowCap
+// says --max-rows stopped the reading: the note is reworded for the group
+// it cut (cutGroupNote).
 type loggedCheck struct {
 	ev      *engine.Evaluation
 	n       int
+	given   engine.Options
 	options engine.Options
 	note    string
 	rowCap  scoring.RowCap
@@ -31,15 +33,17 @@ func loggedCheckOf(res *engine.Result, have *loggedCheck) *loggedCheck {
 	if ev.Logged == nil || have.holds(ev, res.Options) {
 		return nil
 	}
-	return &loggedCheck{ev: ev, n: ev.N(), options: agreement.TrainerOptions(res.Options), rowCap: have.rowCap}
+	return &loggedCheck{ev: ev, n: ev.N(), given: res.Options, options: agreement.TrainerOptions(res.Options), rowCap: have.rowCap}
 }
 
-// run counts again the rows of c's evaluation that differ from the log
-// under c's options (agreement.LoggedWarning), reusing res when it is
-// computed with them.
+// run checks again the rows of c's evaluation against the log under c's
+// options and, when they differ, searches the settings that reproduce it
+// (agreement.MatchLoggedCapped, as compute and stats do), the flags said
+// from the options on screen; res, when computed under c's options, is
+// reused to reword the warning for a group --max-rows cut.
 func (c *loggedCheck) run(res *engine.Result) {
 	res = c.resultOf(res)
-	if w, _ := agreement.LoggedWarning(c.ev, c.options, res); w != "" {
+	if w := agreement.MatchLoggedCapped(c.ev, c.given, c.rowCap).Warning(); w != "" {
 		c.note = "warning: " + agreement.CutGroupWarning(w, res, agreement.CutGroupOf(res, c.rowCap), nil)
 	}
 }
@@ -61,10 +65,10 @@ func (c *loggedCheck) cutGroupNote(cut *agreement.CutGroup, res *engine.Result) 
 	c.note = cut.LoggedNote(c.note, func() *engine.Result { return c.resultOf(res) })
 }
 
-// LoggedJob counts again the rows of a followed update's result that
-// differ from the log (agreement.LoggedWarning), off the event loop: a
-// count of the whole run, which the update's incremental recompute and
-// trends leave out.
+// LoggedJob checks a followed update's result against the log again
+// (loggedCheck.run: the rows that differ and the settings that reproduce
+// them), off the event loop: a check of the whole run, which the update's
+// incremental recompute and trends leave out.
 type LoggedJob struct {
 	check  *loggedCheck
 	result *engine.Result
@@ -123,8 +127,9 @@ func (s *Session) LoggedWarningBehind() (rows int, behind bool) {
 // The open's check (agreement.CheckTrainer), which also names the
 // settings that reproduce the log, holds until the settings or the rows
 // change (a followed run grows); then the result's health job, or for a
-// followed update that computes the health a LoggedJob, counts the rows
-// of the whole run again (agreement.LoggedWarning), off the event loop:
-// until it lands the warning before stays. The warning goes once the
-// settings on screen reproduce the log.
+// followed update that computes the health a LoggedJob, checks the rows
+// of the whole run again with the same search
+// (agreement.MatchLoggedCapped), off the event loop: until it lands the
+// warning before stays. The warning goes once the settings on screen
+// reproduce the log.
 func (s *Session) LoggedWarning() string { return s.logged.note }

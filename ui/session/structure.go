@@ -18,7 +18,8 @@ import (
 // evaluated again on the loaded trajectories (engine.Restructure). Lean
 // trajectories keep only their id, batch, group, step_count and done:
 // when an expression reads more, those are read again from their files,
-// one by one. With the group filter on, they are evaluated on the
+// one by one, each checked to be what was evaluated (a record edited
+// since the load is an error naming it). With the group filter on, they are evaluated on the
 // evaluation without it, which is then filtered again. Run does the work
 // off the event loop; ApplyStructure shows it.
 type StructureJob struct {
@@ -32,9 +33,12 @@ type StructureJob struct {
 	// ts are the session's trajectories as they were (Snapshot: a follow
 	// update appends to them while Run reads).
 	ts Trajectories
-	// fields are the record fields the trajectories were loaded with, for
-	// reading them again.
-	fields *scoring.RecordFields
+	// reread reads lean trajectory i again, checked against the
+	// evaluation (Session.RereadChecked: a record edited since the load is
+	// an error, not evaluated), with reader, which Run closes; nil when the
+	// expressions read no body.
+	reread func(i int, t *scoring.Trajectory) (scoring.Trajectory, error)
+	reader *loaders.Rereader
 
 	// filter is the group filter as the job started: on, Run filters ev
 	// into filtered, what it kept in kept.
@@ -61,7 +65,8 @@ func (s *Session) NewStructureJob(constraints, gates []string) (*StructureJob, e
 	}
 	j := &StructureJob{Constraints: slices.Clone(constraints), Gates: slices.Clone(gates), from: s.Unfiltered(), r: r, ts: s.Trajectories.Snapshot(), filter: s.Filter}
 	if r.ReadsBody() {
-		j.fields = s.Computer.Fields.Clone()
+		j.reader = s.Rereader()
+		j.reread = s.RereadChecked(j.reader)
 		for _, t := range s.Trajectories.All() {
 			if t.Lean {
 				j.Rereads++
@@ -75,9 +80,10 @@ func (s *Session) NewStructureJob(constraints, gates []string) (*StructureJob, e
 // again when they must be; once ctx is done it stops.
 func (j *StructureJob) Run(ctx context.Context) {
 	at := func(i int) (*scoring.Trajectory, error) { return j.ts.At(i), nil }
+	if j.reader != nil {
+		defer j.reader.Close()
+	}
 	if j.Rereads > 0 {
-		rr := loaders.NewRereader(j.fields)
-		defer rr.Close()
 		var whole scoring.Trajectory
 		at = func(i int) (*scoring.Trajectory, error) {
 			t := j.ts.At(i)
@@ -85,7 +91,7 @@ func (j *StructureJob) Run(ctx context.Context) {
 				return t, nil
 			}
 			var err error
-			if whole, err = rr.Reread(t); err != nil {
+			if whole, err = j.reread(i, t); err != nil {
 				return nil, fmt.Errorf("reading the trajectories again for the new constraints and gates: %w", err)
 			}
 			return &whole, nil

@@ -18,7 +18,8 @@ type invalidTally struct {
 	causes map[string]int
 }
 
-// stepTally counts a step's trajectories and the invalid ones among them.
+// stepTally counts a step's trajectories and the invalid ones among them,
+// those the group filter dropped not counted (invalid.Counts).
 type stepTally struct{ trajectories, invalid int }
 
 // count brings the tally to res's evaluation: the rows it adds to the
@@ -32,7 +33,7 @@ func (t *invalidTally) count(res *engine.Result) {
 				s := t.steps[step]
 				s.trajectories += len(rows)
 				for _, i := range rows {
-					if !ev.Valid[i] {
+					if !ev.Valid[i] && invalid.Counts(ev.Causes[i]) {
 						s.invalid++
 					}
 					if c := ev.Causes[i]; c != "" {
@@ -50,7 +51,7 @@ func (t *invalidTally) count(res *engine.Result) {
 		batch := &res.Ranking.Batches[b]
 		s := stepTally{trajectories: len(batch.Members)}
 		for _, i := range batch.Members {
-			if !ev.Valid[i] {
+			if !ev.Valid[i] && invalid.Counts(ev.Causes[i]) {
 				s.invalid++
 			}
 		}
