@@ -340,7 +340,8 @@ func (m *Model) typingKeys() ([]key.Binding, bool) {
 	return nil, false
 }
 
-// helpContent is what ? shows: the status line's warnings whole, the
+// helpContent is what ? shows: the status line's notice and warnings
+// whole, the
 // active tab's keys (helpTab), the global ones and the methods' formulas.
 func (m *Model) helpContent() helpoverlay.Content {
 	title, tab := m.helpTab()
@@ -349,7 +350,7 @@ func (m *Model) helpContent() helpoverlay.Content {
 		global.EditStructure.SetEnabled(false)   // enter goes to the tab (helpTab)
 		global.RemoveStructure.SetEnabled(false) // x has nothing to remove
 	}
-	return helpoverlay.Content{Layout: m.status.Layout(), Warnings: m.status.Warnings(), Title: title, Tab: tab, Global: global, Options: m.common.Session.Result.Options}
+	return helpoverlay.Content{Layout: m.status.Layout(), Warnings: m.status.Warnings(), Notice: m.status.Notice(), Title: title, Tab: tab, Global: global, Options: m.common.Session.Result.Options}
 }
 
 // helpTab returns the title of the help's section of the active tab's

@@ -59,6 +59,9 @@ type Content struct {
 	// the terminal's width.
 	Layout   string
 	Warnings []string
+	// Notice is the status line's notice of what a command did (or why
+	// it failed), whole and sanitised, "" for none.
+	Notice string
 	// Title names the section of Tab's keys; Global are the keys of
 	// every tab.
 	Title       string
@@ -129,7 +132,7 @@ func hangingLine(st *common.Styles, name string, nameWidth int, desc string, wid
 	return common.PadRight(name, nameWidth) + "  " + strings.Join(lines, "\n") + "\n"
 }
 
-// Text lists c's warnings, whole, the keys of its tab, the global keys
+// Text lists c's notice and warnings, whole, the keys of its tab, the global keys
 // and the methods, each
 // with its formula under opts (engine.MethodSpec.Formula), then the
 // formulas of constraints, gates and objective normalisation
@@ -161,6 +164,10 @@ func Text(st *common.Styles, c Content, width int) string {
 		for _, r := range rows {
 			sb.WriteString(hangingLine(st, r[0], keyWidth, r[1], width))
 		}
+	}
+	if c.Notice != "" {
+		section("Notice")
+		sb.WriteString(common.WrapAtSpaces(c.Notice, width) + "\n")
 	}
 	if c.Layout != "" {
 		section("Inputs")
