@@ -263,7 +263,7 @@ func (m *Model) render() string {
 	rows := []string{head, bar}
 	if m.weights.active {
 		rows = append(rows, m.weights.view(c, c.Width)...)
-		rows = append(rows, m.weights.structure.View(c, c.Width)...)
+		rows = append(rows, m.weights.structure.View(c, c.Width, m.live != nil)...)
 	}
 	w, h := m.bodySize()
 	body := m.tabs[m.active].View()
@@ -528,7 +528,7 @@ func (m *Model) refreshActive() tea.Cmd {
 // the weights editor's lines too while they are shown.
 func (m *Model) bodyTop() int {
 	if m.weights.active {
-		return bodyTop + len(m.weights.view(m.common, m.common.Width)) + len(m.weights.structure.View(m.common, m.common.Width))
+		return bodyTop + len(m.weights.view(m.common, m.common.Width)) + len(m.weights.structure.View(m.common, m.common.Width, m.live != nil))
 	}
 	return bodyTop
 }

@@ -95,6 +95,7 @@ func (m *Model) follow(updates <-chan loaders.Update, unended ...loaders.Unended
 	m.live.notePartial(s.Result)
 	s.Warnings = m.live.allWarnings()
 	m.keys.Follow.SetEnabled(true)
+	m.keys.following = true
 	s.SetBatch(len(s.Result.Ranking.Batches) - 1)
 	m.header.Live = m.live.tag()
 	return tea.Batch(m.sessionChanged(), m.live.wait())
