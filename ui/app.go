@@ -350,7 +350,21 @@ func (m *Model) helpContent() helpoverlay.Content {
 		global.EditStructure.SetEnabled(false)   // enter goes to the tab (helpTab)
 		global.RemoveStructure.SetEnabled(false) // x has nothing to remove
 	}
-	return helpoverlay.Content{Layout: m.status.Layout(), Warnings: m.status.Warnings(), Notice: m.status.Notice(), Title: title, Tab: tab, Global: global, Options: m.common.Session.Result.Options}
+	return helpoverlay.Content{Layout: m.status.Layout(), Warnings: m.status.Warnings(), Notice: m.status.Notice(), Findings: m.findingTexts(), Title: title, Tab: tab, Global: global, Options: m.common.Session.Result.Options}
+}
+
+// findingTexts are the session's health findings whole, ALERTs first,
+// for the help of a tab that lists them cut (common.FindingsLister);
+// none while the health is computed.
+func (m *Model) findingTexts() []string {
+	if _, ok := m.tabs[m.active].(common.FindingsLister); !ok {
+		return nil
+	}
+	var texts []string
+	for _, f := range common.AlertsFirst(m.common.Session.Findings()) {
+		texts = append(texts, common.FindingText(f))
+	}
+	return texts
 }
 
 // helpTab returns the title of the help's section of the active tab's

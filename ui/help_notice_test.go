@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -32,5 +35,29 @@ func TestHelpShowsTheNoticeWhole(t *testing.T) {
 	whole := "✖ save settings: " + session.SettingsFile + " is a symbolic link: rewardlens does not write through it (remove it to write here)"
 	if !strings.Contains(v, "Notice") || !strings.Contains(strings.Join(words, " "), whole) {
 		t.Errorf("? does not show the error whole (%q):\n%s", whole, v)
+	}
+}
+
+// TestGoldenStepsHelpFindings: the Steps tab cuts a finding to its
+// width, saying "(? shows all)", and ? on it lists every health finding
+// whole, wrapped, ALERTs first, before the keys; at 80x24 and 100x30.
+func TestGoldenStepsHelpFindings(t *testing.T) {
+	for _, size := range []struct{ width, height int }{{80, 24}, {100, 30}} {
+		t.Run(fmt.Sprintf("%dx%d", size.width, size.height), func(t *testing.T) {
+			m := newTestModel(t, size.width, size.height)
+			press(m, "6", "?")
+			v := screen(m)
+			golden.RequireEqual(t, v)
+			var words []string
+			for _, line := range strings.Split(v, "\n") {
+				words = append(words, strings.Fields(strings.Trim(line, "│ "))...)
+			}
+			text := strings.Join(words, " ")
+			for _, f := range m.Session().Findings() {
+				if !strings.Contains(text, f.Message) {
+					t.Errorf("? does not list the finding %q whole:\n%s", f.Message, v)
+				}
+			}
+		})
 	}
 }

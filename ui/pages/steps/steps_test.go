@@ -507,7 +507,7 @@ func TestAlertsListedFirst(t *testing.T) {
 		{Check: health.CheckLengthDrift, Level: health.Warn, Step: 2},
 		{Check: health.CheckZeroSpread, Level: health.Alert, Step: 1},
 	}
-	got := alertsFirst(findings)
+	got := common.AlertsFirst(findings)
 	want := []int64{1, 4, 0, 2} // the steps, ALERTs first
 	for i, f := range got {
 		if f.Step != want[i] {
