@@ -44,7 +44,7 @@ type liveState struct {
 	// shown after them in the status line.
 	warnings []string
 	gone     []string
-	failed   string
+	failed   string // the last error's first line, "file:line: ..." for a line's
 	skipped  int
 	// emptied holds the files read again from the start that no line
 	// came of since: their old trajectories stay on screen, said to be
@@ -327,6 +327,11 @@ func (l *liveState) note(u loaders.Update) {
 	}
 	l.unended = noteUnended(l.unended, u)
 	l.skipped += u.Skipped
+	// A file read again from the start no longer holds the line the
+	// error is about: it goes, unless the new content brings it again.
+	if slices.ContainsFunc(u.Reloaded, func(p string) bool { return strings.HasPrefix(l.failed, p+":") }) {
+		l.failed = ""
+	}
 	if u.Err != nil {
 		l.failed = strings.SplitN(u.Err.Error(), "\n", 2)[0]
 	}
