@@ -421,9 +421,21 @@ func (t *stepsTab) chart(s stepSeries, width, height int) *plot.Frame {
 	return f
 }
 
-// fitY fits the y axis of s to rows rows.
+// shownDigits is how many significant digits the charts' captions show
+// of a value ("◆ step 0: 0.9353").
+const shownDigits = 4
+
+// fitY fits the y axis of s to rows rows. Values whose spread is under
+// one unit of their shownDigits-th significant digit are drawn as the
+// constant they read as, a flat line in the middle: an axis fitted to
+// such a spread (0.93526–0.93530, a GRPO reward std that epsilon and
+// float32 rewards move in its fifth digit) would draw it as a swing.
 func fitY(s stepSeries, rows int) chart.Axis {
 	lo, hi := finiteRange(s.values)
+	if hi > lo && hi-lo < math.Pow(10, 1-shownDigits)*max(math.Abs(lo), math.Abs(hi)) {
+		lo = lo/2 + hi/2
+		hi = lo
+	}
 	return chart.Fit(lo, hi, rows, chart.Options{NonNegative: s.nonNegative && lo >= 0, Integer: s.integer, MinTicks: minYTicks})
 }
 
