@@ -10,11 +10,13 @@ package ui
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/header"
@@ -244,6 +246,16 @@ func (m *Model) View() tea.View {
 	return v
 }
 
+// widestTabBar is the width of the tab bar with the tab whose bar is
+// widest shown.
+func (m *Model) widestTabBar() int {
+	widest := 0
+	for i := range m.tabs {
+		widest = max(widest, ansi.StringWidth(m.tabBar.View(m.common.Styles, i, m.common.Width)))
+	}
+	return widest
+}
+
 // render draws the screen: header, tab bar, the weights line while editing
 // them, the active tab's body, the status line and the help.
 func (m *Model) render() string {
@@ -254,10 +266,14 @@ func (m *Model) render() string {
 	head, goalsShown := m.header.View(c, c.Width, false)
 	bar := m.tabBar.View(c.Styles, m.active, c.Width)
 	if !goalsShown {
-		if bar, goalsShown = header.WithGoals(c, bar, c.Width); !goalsShown {
-			if compact, ok := m.header.View(c, c.Width, true); ok {
-				head = compact
-			}
+		// The goals get the room the widest tab bar leaves, whichever
+		// tab is shown: else they come and go, or move, with the tabs.
+		padded := bar + strings.Repeat(" ", max(m.widestTabBar()-ansi.StringWidth(bar), 0))
+		var withGoals string
+		if withGoals, goalsShown = header.WithGoals(c, padded, c.Width); goalsShown {
+			bar = withGoals
+		} else if compact, ok := m.header.View(c, c.Width, true); ok {
+			head = compact
 		}
 	}
 	rows := []string{head, bar}
