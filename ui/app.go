@@ -10,11 +10,13 @@ package ui
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/header"
@@ -251,6 +253,16 @@ func (m *Model) View() tea.View {
 	return v
 }
 
+// widestTabBar is the width of the tab bar with the tab whose bar is
+// widest shown.
+func (m *Model) widestTabBar() int {
+	widest := 0
+	for i := range m.tabs {
+		widest = max(widest, ansi.StringWidth(m.tabBar.View(m.common.Styles, i, m.common.Width)))
+	}
+	return widest
+}
+
 // render draws the screen: header, tab bar, the weights line while editing
 // them, the active tab's body, the status line and the help.
 func (m *Model) render() string {
@@ -261,16 +273,20 @@ func (m *Model) render() string {
 	head, goalsShown := m.header.View(c, c.Width, false)
 	bar := m.tabBar.View(c.Styles, m.active, c.Width)
 	if !goalsShown {
-		if bar, goalsShown = header.WithGoals(c, bar, c.Width); !goalsShown {
-			if compact, ok := m.header.View(c, c.Width, true); ok {
-				head = compact
-			}
+		// The goals get the room the widest tab bar leaves, whichever
+		// tab is shown: else they come and go, or move, with the tabs.
+		padded := bar + strings.Repeat(" ", max(m.widestTabBar()-ansi.StringWidth(bar), 0))
+		var withGoals string
+		if withGoals, goalsShown = header.WithGoals(c, padded, c.Width); goalsShown {
+			bar = withGoals
+		} else if compact, ok := m.header.View(c, c.Width, true); ok {
+			head = compact
 		}
 	}
 	rows := []string{head, bar}
 	if m.weights.active {
 		rows = append(rows, m.weights.view(c, c.Width)...)
-		rows = append(rows, m.weights.structure.View(c, c.Width)...)
+		rows = append(rows, m.weights.structure.View(c, c.Width, m.live != nil)...)
 	}
 	w, h := m.bodySize()
 	body := m.tabs[m.active].View()
@@ -347,7 +363,8 @@ func (m *Model) typingKeys() ([]key.Binding, bool) {
 	return nil, false
 }
 
-// helpContent is what ? shows: the status line's warnings whole, the
+// helpContent is what ? shows: the status line's notice and warnings
+// whole, the
 // active tab's keys (helpTab), the global ones and the methods' formulas.
 func (m *Model) helpContent() helpoverlay.Content {
 	title, tab := m.helpTab()
@@ -356,7 +373,21 @@ func (m *Model) helpContent() helpoverlay.Content {
 		global.EditStructure.SetEnabled(false)   // enter goes to the tab (helpTab)
 		global.RemoveStructure.SetEnabled(false) // x has nothing to remove
 	}
-	return helpoverlay.Content{Layout: m.status.Layout(), Warnings: m.status.Warnings(), Title: title, Tab: tab, Global: global, Options: m.common.Session.Result.Options}
+	return helpoverlay.Content{Layout: m.status.Layout(), Warnings: m.status.Warnings(), Notice: m.status.Notice(), Findings: m.findingTexts(), Title: title, Tab: tab, Global: global, Options: m.common.Session.Result.Options}
+}
+
+// findingTexts are the session's health findings whole, ALERTs first,
+// for the help of a tab that lists them cut (common.FindingsLister);
+// none while the health is computed.
+func (m *Model) findingTexts() []string {
+	if _, ok := m.tabs[m.active].(common.FindingsLister); !ok {
+		return nil
+	}
+	var texts []string
+	for _, f := range common.AlertsFirst(m.common.Session.Findings()) {
+		texts = append(texts, common.FindingText(f))
+	}
+	return texts
 }
 
 // helpTab returns the title of the help's section of the active tab's
@@ -534,7 +565,7 @@ func (m *Model) refreshActive() tea.Cmd {
 // the weights editor's lines too while they are shown.
 func (m *Model) bodyTop() int {
 	if m.weights.active {
-		return bodyTop + len(m.weights.view(m.common, m.common.Width)) + len(m.weights.structure.View(m.common, m.common.Width))
+		return bodyTop + len(m.weights.view(m.common, m.common.Width)) + len(m.weights.structure.View(m.common, m.common.Width, m.live != nil))
 	}
 	return bodyTop
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/components/statusline"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
@@ -87,5 +88,30 @@ func TestExportFilterKeepingNoGroup(t *testing.T) {
 	}
 	if got := strings.Count(string(data), `"kept":false`); got != 4 {
 		t.Errorf("%d records not kept, want the 4 of the run:\n%s", got, data)
+	}
+}
+
+// TestExportPartialStepSaysSo: following, e on the newest step while it
+// is probably still being written (fewer rows than the step before, that
+// came while following) says that the file holds it in part; e on a
+// whole step does not.
+func TestExportPartialStepSaysSo(t *testing.T) {
+	t.Chdir(t.TempDir())
+	m, _ := newLiveModel(t)
+	_, step20 := sampleSteps(t, 20, 21)
+	m.Update(liveMsg{loaders.Update{Trajectories: step20[:15]}, true})
+	m.Settle()
+	press(m, "e")
+	help := func() string {
+		press(m, "?")
+		defer press(m, "esc")
+		return strings.Join(strings.Fields(screen(m)), " ")
+	}
+	if v := help(); !strings.Contains(v, "wrote rewardlens-step20-") || !strings.Contains(v, "step 20 is probably read in part") {
+		t.Errorf("the export of the step being written does not say it is partial:\n%s", screen(m))
+	}
+	press(m, "[", "e")
+	if v := help(); !strings.Contains(v, "wrote rewardlens-step19-") || strings.Contains(v, "read in part: export") {
+		t.Errorf("the export of a whole step is said partial, or not named:\n%s", screen(m))
 	}
 }

@@ -48,6 +48,10 @@ type keyMap struct {
 	EditStructure   key.Binding
 	RemoveStructure key.Binding
 	EditPenalty     key.Binding
+	// following is whether the dashboard follows a run: the footer and
+	// the help then offer no key that changes the constraints or gates,
+	// which the editor refuses.
+	following bool
 
 	Help key.Binding
 	Quit key.Binding
@@ -125,12 +129,16 @@ func (km *keyMap) setBatches(n int) {
 // (m/M, [/], ↑/↓, +/-) as one entry. The weight keys come first: they are
 // enabled only while editing weights, when they matter most.
 func (km keyMap) ShortHelp() []key.Binding {
+	structure := common.PairHelp(km.AddConstraint, "c/a/p", "constraint/gate/λ")
+	if km.following {
+		structure = common.PairHelp(km.EditPenalty, "p", "λ")
+	}
 	return []key.Binding{
 		common.PairHelp(km.PrevObjective, "↑/↓", "objective"),
 		common.PairHelp(km.IncreaseWeight, "+/-", "±0.05"),
 		common.PairHelp(km.TypeWeight, "=", "type"),
 		common.PairHelp(km.ObjectiveNorm, "o", "norm"),
-		common.PairHelp(km.AddConstraint, "c/a/p", "constraint/gate/λ"),
+		structure,
 		km.DoneWeights,
 		km.Tab,
 		common.PairHelp(km.NextMethod, "m/M", "method"),
@@ -148,14 +156,19 @@ func (km keyMap) ShortHelp() []key.Binding {
 }
 
 // FullHelp implements help.KeyMap. The help lists the keys enabled (the
-// weights' while editing them, F with --follow), as the footer does.
+// weights' while editing them, F with --follow), as the footer does;
+// following, only the penalty's of the structure line's.
 func (km keyMap) FullHelp() [][]key.Binding {
+	structure := []key.Binding{km.AddConstraint, km.AddGate, km.SelectStructure, km.EditStructure, km.RemoveStructure, km.EditPenalty}
+	if km.following {
+		structure = []key.Binding{km.EditPenalty}
+	}
 	return [][]key.Binding{
 		{km.Tab, km.NextTab, km.PrevTab},
 		{km.NextMethod, km.PrevMethod, km.Scope, described(km.Normalize, "normalize (grpo: by the group's std, the batch's, none: TRL's scale_rewards)")},
 		{km.PrevBatch, km.NextBatch, km.Follow, km.EditWeights, km.Export, km.Save, km.Find, km.FilterGroups},
 		{km.PrevObjective, km.NextObjective, km.IncreaseWeight, km.DecreaseWeight, km.TypeWeight, km.ObjectiveNorm, km.DoneWeights},
-		{km.AddConstraint, km.AddGate, km.SelectStructure, km.EditStructure, km.RemoveStructure, km.EditPenalty},
+		structure,
 		{km.Help, km.Quit},
 	}
 }

@@ -45,7 +45,7 @@ type liveState struct {
 	// shown after them in the status line.
 	warnings []string
 	gone     []string
-	failed   string
+	failed   string // the last error's first line, "file:line: ..." for a line's
 	skipped  int
 	// emptied holds the files read again from the start that no line
 	// came of since: their old trajectories stay on screen, said to be
@@ -101,6 +101,7 @@ func (m *Model) follow(updates <-chan loaders.Update, unended ...loaders.Unended
 	m.live.notePartial(s.Result)
 	s.Warnings = m.live.allWarnings()
 	m.keys.Follow.SetEnabled(true)
+	m.keys.following = true
 	s.SetBatch(len(s.Result.Ranking.Batches) - 1)
 	m.header.Live = m.live.tag()
 	return tea.Batch(m.sessionChanged(), m.live.wait(), m.live.quietFor())
@@ -362,6 +363,11 @@ func (l *liveState) note(u loaders.Update) {
 	}
 	l.unended = noteUnended(l.unended, u)
 	l.skipped += u.Skipped
+	// A file read again from the start no longer holds the line the
+	// error is about: it goes, unless the new content brings it again.
+	if slices.ContainsFunc(u.Reloaded, func(p string) bool { return strings.HasPrefix(l.failed, p+":") }) {
+		l.failed = ""
+	}
 	if u.Err != nil {
 		l.failed = strings.SplitN(u.Err.Error(), "\n", 2)[0]
 	}

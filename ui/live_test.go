@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -97,6 +98,29 @@ func TestLiveFollowsTheNewestBatch(t *testing.T) {
 		t.Fatalf("after F, header %q", h)
 	}
 	checkComputedAsWhole(t, m.Session())
+}
+
+// TestLiveReloadDropsItsError: the error about a malformed line of a
+// followed file goes when the file is read again from the start without
+// it, and stays when the new content has it too.
+func TestLiveReloadDropsItsError(t *testing.T) {
+	m, _ := newLiveModel(t)
+	s := m.Session()
+	source := s.Trajectories.At(0).Source
+	lineErr := fmt.Errorf("%s:4:17: invalid JSON", source)
+	m.Update(liveMsg{loaders.Update{Err: lineErr}, true})
+	if v := screen(m); !strings.Contains(v, "following: "+source+":4:17: invalid JSON") {
+		t.Fatalf("the malformed line is not said:\n%s", v)
+	}
+	_, again := sampleSteps(t, 0, 5)
+	m.Update(liveMsg{loaders.Update{Trajectories: again, Reloaded: []string{source}, Err: lineErr}, true})
+	if v := screen(m); !strings.Contains(v, "following: "+source+":4:17") {
+		t.Errorf("read again with the malformed line still in it, the error went:\n%s", v)
+	}
+	m.Update(liveMsg{loaders.Update{Trajectories: again, Reloaded: []string{source}}, true})
+	if v := screen(m); strings.Contains(v, "invalid JSON") || !strings.Contains(v, "read again from the start: "+source) {
+		t.Errorf("read again without the malformed line, its error stays:\n%s", v)
+	}
 }
 
 // TestLiveReloadAndGone: a file read again replaces its trajectories (and

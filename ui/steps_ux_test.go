@@ -12,7 +12,7 @@ import (
 // TestStepsHealthLineCutVisibly: the sample's length_drift finding
 // ("... -5.9 sd") is wider than 80 columns padded: there it is shown
 // compact, whole; at 70 it is cut with "…", not where the screen ends,
-// and never in its measure, -5.9 sd.
+// and never in its measure, -5.9 sd; a line cut ends "(? shows all)".
 func TestStepsHealthLineCutVisibly(t *testing.T) {
 	for _, width := range []int{80, 70} {
 		m := newTestModel(t, width, 24)
@@ -26,8 +26,10 @@ func TestStepsHealthLineCutVisibly(t *testing.T) {
 		line, _, _ := strings.Cut(view[start:], "\n")
 		line = strings.TrimRight(line, " ")
 		cut := strings.Contains(line, "…")
-		if !strings.HasSuffix(line, ": -5.9 sd") || ansi.StringWidth(line) > width || cut != (width < 80) {
-			t.Errorf("%d columns: the finding is %q, want it ending in its measure, cut with … only below 80 columns", width, line)
+		told := strings.HasSuffix(line, " (? shows all)") // that ? shows it whole
+		line = strings.TrimSuffix(line, " (? shows all)")
+		if !strings.HasSuffix(line, ": -5.9 sd") || ansi.StringWidth(line) > width || cut != (width < 80) || told != cut {
+			t.Errorf("%d columns: the finding is %q, want it ending in its measure, cut with … and (? shows all) only below 80 columns", width, line)
 		}
 	}
 }
@@ -38,7 +40,7 @@ func TestStepsHealthLineCutVisibly(t *testing.T) {
 // and "… and N more" add up to every finding, at 140x45 (all of the
 // sample's 4) and at 80x24 (one, and 3 more).
 func TestStepsFindingsWholeAfterScrolling(t *testing.T) {
-	more := regexp.MustCompile(`… and (\d+) more \(rewardlens stats --health lists them\)`)
+	more := regexp.MustCompile(`… and (\d+) more \(\? lists them whole\)`)
 	// health is the view from the findings' title line on.
 	health := func(view string) string {
 		if at := strings.Index(view, "health against"); at >= 0 {

@@ -253,15 +253,32 @@ func TestEditorEveryTrajectoryInfeasible(t *testing.T) {
 }
 
 // TestEditorRefusesWhileFollowing: following a run, the editor refuses
-// to change the constraints, saying why, rather than evaluate new
-// batches with other constraints than the old ones.
+// to change the constraints, rather than evaluate new batches with other
+// constraints than the old ones: c and a say why at once, opening no
+// text input, and neither the footer, the structure line nor ? offers
+// them; p (the penalty) still is.
 func TestEditorRefusesWhileFollowing(t *testing.T) {
-	m, _ := newLiveModel(t)
-	press(m, "w", "c")
-	typeText(m, "safety > 0.5")
-	press(m, "enter")
-	if v := screen(m); !strings.Contains(v, "cannot change while following a run") || m.Session().Evaluation.HasConstraints() {
-		t.Errorf("a constraint was applied while following, or no reason given:\n%s", v)
+	for _, k := range []string{"c", "a"} {
+		m, _ := newLiveModel(t)
+		press(m, "w")
+		v := screen(m)
+		footer := v[strings.LastIndex(v, "\n")+1:]
+		if strings.Contains(footer, "c/a") || strings.Contains(v, "constraints (c)") || strings.Contains(v, "gates (a)") ||
+			!strings.Contains(footer, "p λ") {
+			t.Errorf("following, the editor offers c/a, or not p:\n%s", v)
+		}
+		press(m, k)
+		if m.weights.structure.Typing() {
+			t.Errorf("%s opened the text input while following", k)
+		}
+		if v := screen(m); !strings.Contains(v, "cannot change while following a run") || m.Session().Evaluation.HasConstraints() {
+			t.Errorf("%s: no reason given at once while following:\n%s", k, v)
+		}
+		press(m, "?")
+		help := strings.Join(strings.Fields(screen(m)), " ")
+		if strings.Contains(help, "add a constraint") || strings.Contains(help, "add a gate") {
+			t.Errorf("following, ? offers c/a:\n%s", screen(m))
+		}
 	}
 }
 

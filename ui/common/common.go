@@ -133,6 +133,12 @@ type KeyCapturer interface {
 	CapturesKeys() bool
 }
 
+// FindingsLister is a tab that lists the health findings, cut to its
+// width: its help (?) lists them whole first.
+type FindingsLister interface {
+	ListsFindings()
+}
+
 // DetailShower is a tab that shows one group or one trajectory of the
 // batch on screen: while ShowsDetail is true, following (--follow) does
 // not move the view to a newer batch, which would close it.

@@ -1,7 +1,9 @@
 package common
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -85,12 +87,7 @@ func badge(st *Styles, findings []health.Finding, alertText func(alert int) stri
 // measure the message ends in (": -5.9 sd", what the check found) stays
 // whole while the check's name fits before it: the words between are cut.
 func FindingLine(st *Styles, f health.Finding, width int) string {
-	check := string(f.Check)
-	if f.Objective != "" {
-		check += " (" + f.Objective + ")"
-	}
-	check = textsafe.Line(check)
-	what := check + ": " + textsafe.Line(f.Message)
+	check, what := findingWhat(f)
 	symbol, level, style := "⚠", "WARN ", st.Warning
 	if f.Level == health.Alert {
 		symbol, level, style = "✖", "ALERT", st.Alert
@@ -110,6 +107,44 @@ func FindingLine(st *Styles, f health.Finding, width int) string {
 		}
 	}
 	return FitWords(head+what, width)
+}
+
+// FindingFits reports whether FindingLine shows f whole in width cells,
+// in its compact form at least.
+func FindingFits(f health.Finding, width int) bool {
+	_, what := findingWhat(f)
+	return ansi.StringWidth(fmt.Sprintf("✖ step %d %s", f.Step, what)) <= width
+}
+
+// AlertsFirst returns findings with the ALERTs first, then the WARNs,
+// each in their step order: a short screen that lists one finding lists
+// the worst.
+func AlertsFirst(findings []health.Finding) []health.Finding {
+	return slices.SortedStableFunc(slices.Values(findings), func(a, b health.Finding) int {
+		return cmp.Or(cmp.Compare(b.Level, a.Level), cmp.Compare(a.Step, b.Step))
+	})
+}
+
+// findingWhat is a finding's check (with its objective) and that check
+// followed by what it saw, sanitised: they quote objectives' names.
+func findingWhat(f health.Finding) (check, what string) {
+	check = string(f.Check)
+	if f.Objective != "" {
+		check += " (" + f.Objective + ")"
+	}
+	check = textsafe.Line(check)
+	return check, check + ": " + textsafe.Line(f.Message)
+}
+
+// FindingText is a finding whole, unstyled, for ? to wrap: "✖ ALERT
+// step 26 length_drift: mean step_count 5.6, …: -5.9 sd".
+func FindingText(f health.Finding) string {
+	_, what := findingWhat(f)
+	level := "⚠ WARN"
+	if f.Level == health.Alert {
+		level = "✖ ALERT"
+	}
+	return fmt.Sprintf("%s step %d %s", level, f.Step, what)
 }
 
 // isMeasure reports whether a finding's clause is a number with its unit

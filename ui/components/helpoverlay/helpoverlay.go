@@ -59,6 +59,12 @@ type Content struct {
 	// the terminal's width.
 	Layout   string
 	Warnings []string
+	// Notice is the status line's notice of what a command did (or why
+	// it failed), whole and sanitised, "" for none.
+	Notice string
+	// Findings are the health findings, each whole (common.FindingText),
+	// ALERTs first: the Steps tab cuts them to its width.
+	Findings []string
 	// Title names the section of Tab's keys; Global are the keys of
 	// every tab.
 	Title       string
@@ -129,7 +135,7 @@ func hangingLine(st *common.Styles, name string, nameWidth int, desc string, wid
 	return common.PadRight(name, nameWidth) + "  " + strings.Join(lines, "\n") + "\n"
 }
 
-// Text lists c's warnings, whole, the keys of its tab, the global keys
+// Text lists c's notice, health findings and warnings, whole, the keys of its tab, the global keys
 // and the methods, each
 // with its formula under opts (engine.MethodSpec.Formula), then the
 // formulas of constraints, gates and objective normalisation
@@ -160,6 +166,16 @@ func Text(st *common.Styles, c Content, width int) string {
 		}
 		for _, r := range rows {
 			sb.WriteString(hangingLine(st, r[0], keyWidth, r[1], width))
+		}
+	}
+	if c.Notice != "" {
+		section("Notice")
+		sb.WriteString(common.WrapAtSpaces(c.Notice, width) + "\n")
+	}
+	if len(c.Findings) > 0 {
+		section("Health findings")
+		for _, f := range c.Findings {
+			sb.WriteString(common.WrapAtSpaces(f, width) + "\n")
 		}
 	}
 	if c.Layout != "" {

@@ -214,6 +214,9 @@ func (l *List) Reread(c *common.Common) {
 	l.Reader.SetContent(trajectory.Detail(c, &l.Opened, l.width))
 }
 
+// ScrollReader scrolls the reader by msg (common.ScrollReader).
+func (l *List) ScrollReader(msg tea.KeyPressMsg) tea.Cmd { return common.ScrollReader(&l.Reader, msg) }
+
 // ReaderStatus is the line over the reader: the opened trajectory's id,
 // note, and how far it is scrolled.
 func (l *List) ReaderStatus(st *common.Styles, note string) string {

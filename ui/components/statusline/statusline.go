@@ -228,6 +228,21 @@ func layoutText(s *session.Session) string {
 // by one: ? lists them.
 func (l Line) Warnings() []string { return l.whole }
 
+// Notice returns the notice the line shows, whole and sanitised, as it
+// starts on the line ("✓ " for a success, "✖ " for an error, nothing
+// for information), or "" for none: ? shows it, which the line may cut.
+func (l Line) Notice() string {
+	switch {
+	case l.notice == "":
+		return ""
+	case l.failed:
+		return "✖ " + l.notice
+	case l.info:
+		return l.notice
+	}
+	return "✓ " + l.notice
+}
+
 // seeAll ends a line cut short of its warnings: ? shows them whole.
 const seeAll = " (? shows all)"
 

@@ -106,6 +106,11 @@ func (e *Editor) startEdit(what edit, index int, text string) tea.Cmd {
 	return e.input.Focus()
 }
 
+// followingRefusal is why c, a, enter and x change nothing while the
+// dashboard follows a run: the batches still to come would be evaluated
+// with other constraints than those already read.
+const followingRefusal = "constraints and gates cannot change while following a run: restart with --constraint and --gate"
+
 // Keys are the structure line's keys.
 type Keys struct {
 	AddConstraint, AddGate, Select, Edit, Remove, EditPenalty key.Binding
@@ -154,6 +159,11 @@ func (e *Editor) HandleKey(c Context, msg tea.KeyPressMsg) (cmd tea.Cmd, then Th
 	constraints, gates := e.lists(s)
 	items := len(constraints) + len(gates)
 	k := c.Keys
+	selected := e.selected >= 0 && e.selected < items
+	if c.Following && (key.Matches(msg, k.AddConstraint, k.AddGate) || selected && key.Matches(msg, k.Edit, k.Remove)) {
+		e.err = followingRefusal // said at once, not after the expression is typed
+		return nil, Then{Layout: true}, true
+	}
 	switch {
 	case key.Matches(msg, k.AddConstraint):
 		return e.startEdit(editConstraint, -1, ""), then, true
@@ -254,7 +264,7 @@ func (e *Editor) submit(c Context) (tea.Cmd, Then) {
 // its text kept.
 func (e *Editor) change(c Context, constraints, gates []string) tea.Cmd {
 	if c.Following {
-		e.err = "constraints and gates cannot change while following a run: restart with --constraint and --gate"
+		e.err = followingRefusal
 		return nil
 	}
 	j, err := c.Session.NewStructureJob(constraints, gates)
@@ -308,8 +318,9 @@ func (e *Editor) Job() *session.StructureJob { return e.job }
 func (e *Editor) Input() string { return e.input.Value() }
 
 // View renders the structure line, or the text input, and the
-// error under it, each cut to width.
-func (e *Editor) View(c *common.Common, width int) []string {
+// error under it, each cut to width. Following a run, it offers no key
+// that changes the constraints or gates (HandleKey refuses them).
+func (e *Editor) View(c *common.Common, width int, following bool) []string {
 	st := c.Styles
 	s := c.Session
 	var line string
@@ -342,8 +353,12 @@ func (e *Editor) View(c *common.Common, width int) []string {
 			}
 			return strings.Join(parts, st.Muted.Render(" · "))
 		}
-		line = st.Label.Render("constraints (c)") + " " + join(cs) + "  " +
-			st.Label.Render("gates (a)") + " " + join(gs) + "  " +
+		constraintsLabel, gatesLabel := "constraints (c)", "gates (a)"
+		if following {
+			constraintsLabel, gatesLabel = "constraints", "gates"
+		}
+		line = st.Label.Render(constraintsLabel) + " " + join(cs) + "  " +
+			st.Label.Render(gatesLabel) + " " + join(gs) + "  " +
 			st.Label.Render("λ (p)") + " " + st.Value.Render(strconv.FormatFloat(s.Options.Penalty, 'g', 4, 64))
 		if e.job != nil {
 			doing := "evaluating…"
@@ -351,6 +366,8 @@ func (e *Editor) View(c *common.Common, width int) []string {
 				doing = fmt.Sprintf("reading %d trajectories again from their files for the fields they need…", e.job.Rereads)
 			}
 			line += "  " + st.Warning.Render(doing)
+		} else if following && len(cs)+len(gs) > 0 {
+			line += "  " + st.Muted.Render("fixed while following")
 		} else if e.Selects(s) {
 			line += "  " + st.Muted.Render("←/→ select · enter edit · x remove")
 		} else if len(cs)+len(gs) > 0 { // enter and x work on a selected one only (the help says the same)

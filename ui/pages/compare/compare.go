@@ -62,6 +62,7 @@ type compareKeyMap struct {
 	Left, Right, Up, Down key.Binding
 	NextOdd, PrevOdd      key.Binding
 	Open, Close           key.Binding
+	Ends                  key.Binding // the reader's home and end (common.ScrollReader)
 	OpenGroup             key.Binding
 	// Click has no key: the help says what a mouse click does.
 	Click key.Binding
@@ -81,6 +82,7 @@ func newCompareKeyMap() compareKeyMap {
 		PrevOdd:   key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "previous disagreement")),
 		Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the selected trajectory")),
 		Close:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the plot"), key.WithDisabled()),
+		Ends:      common.ReaderEndsKey(key.WithDisabled()),
 		OpenGroup: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open the selected trajectory's group (Groups tab)")),
 		Click:     key.NewBinding(key.WithHelp("click", "select the nearest point")),
 		Collapsed: key.NewBinding(key.WithHelp("collapsed", "collapsed groups: groups where distinct objective vectors get identical rewards, under A and under B, of the batch's groups with distinct objective vectors")),
@@ -301,8 +303,7 @@ func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 				t.setReading(false)
 				return t, nil
 			}
-			t.detail, _ = t.detail.Update(msg)
-			return t, nil
+			return t, common.ScrollReader(&t.detail, msg)
 		}
 		return t, t.handleKey(msg)
 	case tea.MouseWheelMsg:
@@ -417,6 +418,7 @@ func (t *compareTab) click(x, y int) {
 func (t *compareTab) setReading(on bool) {
 	t.reading = on
 	t.keys.Close.SetEnabled(on)
+	t.keys.Ends.SetEnabled(on)
 	for _, b := range []*key.Binding{&t.keys.NextB, &t.keys.PrevB, &t.keys.Left, &t.keys.Right, &t.keys.Up,
 		&t.keys.Down, &t.keys.NextOdd, &t.keys.PrevOdd, &t.keys.Open, &t.keys.OpenGroup} {
 		b.SetEnabled(!on)
@@ -1194,5 +1196,5 @@ func (t *compareTab) FullHelp() [][]key.Binding {
 	if t.reading {
 		k.Click = key.Binding{} // a click does nothing while reading
 	}
-	return [][]key.Binding{{k.NextB, k.PrevB, k.Left, k.Right, k.Down, k.Up, k.Click}, {k.NextOdd, k.PrevOdd, k.Open, k.OpenGroup, k.Close}, {k.Collapsed}}
+	return [][]key.Binding{{k.NextB, k.PrevB, k.Left, k.Right, k.Down, k.Up, k.Click}, {k.NextOdd, k.PrevOdd, k.Open, k.OpenGroup, k.Close, k.Ends}, {k.Collapsed}}
 }

@@ -36,6 +36,8 @@ const (
 // groupsKeyMap are the tab's keys beside the list's own.
 type groupsKeyMap struct {
 	Open, OpenCompletion, Back, BackToGroup, Scroll key.Binding
+	// Ends are the reader's home and end (list.ScrollReader).
+	Ends key.Binding
 	// Columns describes the tables' left and right.
 	Columns key.Binding
 }
@@ -57,6 +59,7 @@ func newGroupsKeyMap() groupsKeyMap {
 		Back:           key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the groups (in a group)")),
 		BackToGroup:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the group (reading one)")),
 		Scroll:         key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓/pgup/pgdn", "scroll")),
+		Ends:           common.ReaderEndsKey(),
 		Columns:        key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "scroll columns")),
 	}
 }
@@ -76,6 +79,7 @@ func (t *groupsTab) setKeys(mode groupsMode) {
 	k.Back.SetEnabled(mode == groupMembers)
 	k.BackToGroup.SetEnabled(mode == groupCompletion)
 	k.Scroll.SetEnabled(mode == groupCompletion)
+	k.Ends.SetEnabled(mode == groupCompletion)
 	k.Columns.SetEnabled(mode == groupList || mode == groupMembers)
 }
 
@@ -237,9 +241,7 @@ func (t *groupsTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			t.setMode(groupMembers)
 			return nil
 		}
-		var cmd tea.Cmd
-		t.list.Reader, cmd = t.list.Reader.Update(msg)
-		return cmd
+		return t.list.ScrollReader(msg)
 	case groupMembers:
 		switch {
 		case key.Matches(msg, k.Back):
@@ -793,10 +795,14 @@ func (t *groupsTab) ShortHelp() []key.Binding {
 
 func (t *groupsTab) FullHelp() [][]key.Binding {
 	k, lk, tk := t.keys, t.list.Keys, t.list.Table.Keys
+	rows := []key.Binding{tk.Up, tk.Down, tk.PageUp, tk.PageDown, tk.Home, tk.End, k.Columns}
+	if t.mode == groupCompletion {
+		rows = nil // a completion is read, no table shown: home and end are the reader's
+	}
 	return [][]key.Binding{
-		{tk.Up, tk.Down, tk.PageUp, tk.PageDown, tk.Home, tk.End, k.Columns},
+		rows,
 		{k.Open, lk.Sort, lk.Reverse, lk.Filter, lk.ApplyFilter, lk.ClearFilter},
-		{k.OpenCompletion, k.Back, k.Scroll, k.BackToGroup},
+		{k.OpenCompletion, k.Back, k.Scroll, k.Ends, k.BackToGroup},
 	}
 }
 

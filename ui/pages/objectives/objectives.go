@@ -393,10 +393,10 @@ func distributionsView(st *common.Styles, objs []diagnose.ObjectiveStats, values
 	if rows/len(objs) < minHistogramHeight {
 		rows--
 		shown = max(rows/minHistogramHeight, 0)
-		more = st.Muted.Render(ansi.Truncate(fmt.Sprintf("… %d more %s (a taller terminal shows all %d)", len(objs)-shown, english.Plural(len(objs)-shown, "objective"), len(objs)), width, "…"))
+		more = st.Muted.Render(common.FitWords(fmt.Sprintf("… %d more %s (a taller terminal shows all %d)", len(objs)-shown, english.Plural(len(objs)-shown, "objective"), len(objs)), width))
 	}
 	share := max(min(rows/max(shown, 1), maxHistogramHeight), minHistogramHeight)
-	lines := []string{st.Title.Render("Distributions (count per bin)")}
+	lines := []string{common.FitWords(st.Title.Render("Distributions (count per bin)"), width)} // after a word
 	for k, o := range objs[:shown] {
 		name := textsafe.Line(o.Name)
 		if share >= fullHistogramHeight {

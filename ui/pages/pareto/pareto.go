@@ -60,6 +60,7 @@ type paretoKeyMap struct {
 	ResetView            key.Binding
 	OnlyGroup            key.Binding
 	Open, Close          key.Binding
+	Ends                 key.Binding // the reader's home and end (common.ScrollReader)
 	// Click has no key: the help says what a mouse click does.
 	Click key.Binding
 }
@@ -82,6 +83,7 @@ func newParetoKeyMap() paretoKeyMap {
 		OnlyGroup: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "only this group / all")),
 		Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the trajectory")),
 		Close:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the plot"), key.WithDisabled()),
+		Ends:      common.ReaderEndsKey(key.WithDisabled()),
 		Click:     key.NewBinding(key.WithHelp("click", "select the nearest point")),
 	}
 }
@@ -321,7 +323,7 @@ func (t *paretoTab) handleReadingKey(msg tea.KeyPressMsg) {
 		t.setReading(false)
 		return
 	}
-	t.reader.detail, _ = t.reader.detail.Update(msg)
+	common.ScrollReader(&t.reader.detail, msg)
 }
 
 func (t *paretoTab) handleKey(msg tea.KeyPressMsg) {
@@ -370,6 +372,7 @@ func (t *paretoTab) handleKey(msg tea.KeyPressMsg) {
 func (t *paretoTab) setReading(on bool) {
 	t.reader.reading = on
 	t.keys.Close.SetEnabled(on)
+	t.keys.Ends.SetEnabled(on)
 	for _, b := range []*key.Binding{&t.keys.NextX, &t.keys.NextY, &t.keys.Prev, &t.keys.Next, &t.keys.PrevGroup,
 		&t.keys.NextGroup, &t.keys.ZoomIn, &t.keys.ZoomOut, &t.keys.Open} {
 		b.SetEnabled(!on)
@@ -1122,7 +1125,7 @@ func (t *paretoTab) FullHelp() [][]key.Binding {
 		click = key.Binding{} // a click does nothing while reading
 	}
 	return [][]key.Binding{
-		{k.Prev, k.Next, k.PrevGroup, k.NextGroup, click, k.Open, k.Close},
+		{k.Prev, k.Next, k.PrevGroup, k.NextGroup, click, k.Open, k.Close, k.Ends},
 		{k.ZoomIn, k.ZoomOut, k.ResetView, k.OnlyGroup},
 		{k.PanLeft, k.PanRight, k.PanUp, k.PanDown},
 		{k.NextX, k.NextY},

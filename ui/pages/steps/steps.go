@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -422,9 +421,21 @@ func (t *stepsTab) chart(s stepSeries, width, height int) *plot.Frame {
 	return f
 }
 
-// fitY fits the y axis of s to rows rows.
+// shownDigits is how many significant digits the charts' captions show
+// of a value ("◆ step 0: 0.9353").
+const shownDigits = 4
+
+// fitY fits the y axis of s to rows rows. Values whose spread is under
+// one unit of their shownDigits-th significant digit are drawn as the
+// constant they read as, a flat line in the middle: an axis fitted to
+// such a spread (0.93526–0.93530, a GRPO reward std that epsilon and
+// float32 rewards move in its fifth digit) would draw it as a swing.
 func fitY(s stepSeries, rows int) chart.Axis {
 	lo, hi := finiteRange(s.values)
+	if hi > lo && hi-lo < math.Pow(10, 1-shownDigits)*max(math.Abs(lo), math.Abs(hi)) {
+		lo = lo/2 + hi/2
+		hi = lo
+	}
 	return chart.Fit(lo, hi, rows, chart.Options{NonNegative: s.nonNegative && lo >= 0, Integer: s.integer, MinTicks: minYTicks})
 }
 
@@ -494,15 +505,6 @@ func (t *stepsTab) View() string {
 	return common.FitBox(body+"\n"+strings.Join(t.healthLines(), "\n"), t.width, t.height)
 }
 
-// alertsFirst returns findings with the ALERTs first, then the WARNs,
-// each in their step order: a short screen that lists one finding lists
-// the worst.
-func alertsFirst(findings []health.Finding) []health.Finding {
-	return slices.SortedStableFunc(slices.Values(findings), func(a, b health.Finding) int {
-		return cmp.Or(cmp.Compare(b.Level, a.Level), cmp.Compare(a.Step, b.Step))
-	})
-}
-
 // fitParts joins parts with " · ", leaving out those that would pass
 // width; the first is always kept (cut if need be).
 func fitParts(parts []string, width int) string {
@@ -515,23 +517,35 @@ func fitParts(parts []string, width int) string {
 	return line
 }
 
+// ListsFindings implements common.FindingsLister: ? lists the findings
+// whole.
+func (t *stepsTab) ListsFindings() {}
+
+// seeWhole ends a finding cut to the width, as the status line ends
+// a line cut short: ? lists the findings whole.
+const seeWhole = " (? shows all)"
+
 // healthLines lists the health findings under the charts: a title line
 // with the header's badge (checks by their worst level) and the number of
 // findings, then the first findings, ALERTs before WARNs (see
-// alertsFirst), up to maxFindingLines, fewer on a short screen.
+// common.AlertsFirst), up to maxFindingLines, fewer on a short screen.
 func (t *stepsTab) healthLines() []string {
 	s, st := t.common.Session, t.common.Styles
-	findings := alertsFirst(s.Findings())
+	findings := common.AlertsFirst(s.Findings())
 	baseline := cmp.Or(s.HealthConfig.Baseline, health.DefaultBaseline)
 	lines := []string{healthTitle(st, findings, baseline, t.width)}
 	// A short screen keeps its rows for the charts.
 	most := min(max((t.height-10)/4, 1), maxFindingLines)
 	for j, f := range findings {
 		if j == most-1 && len(findings) > most {
-			lines = append(lines, st.Muted.Render(fmt.Sprintf("… and %d more (rewardlens stats --health lists them)", len(findings)-j)))
+			lines = append(lines, st.Muted.Render(fmt.Sprintf("… and %d more (? lists them whole)", len(findings)-j)))
 			break
 		}
-		lines = append(lines, common.FindingLine(st, f, t.width))
+		line := common.FindingLine(st, f, t.width)
+		if !common.FindingFits(f, t.width) && t.width > 2*len(seeWhole) {
+			line = common.FindingLine(st, f, t.width-len(seeWhole)) + st.Muted.Render(seeWhole)
+		}
+		lines = append(lines, line)
 	}
 	for j, l := range lines {
 		// Cut after a word, visibly: never inside a number ("-5.…").

@@ -507,7 +507,7 @@ func TestAlertsListedFirst(t *testing.T) {
 		{Check: health.CheckLengthDrift, Level: health.Warn, Step: 2},
 		{Check: health.CheckZeroSpread, Level: health.Alert, Step: 1},
 	}
-	got := alertsFirst(findings)
+	got := common.AlertsFirst(findings)
 	want := []int64{1, 4, 0, 2} // the steps, ALERTs first
 	for i, f := range got {
 		if f.Step != want[i] {
@@ -572,5 +572,21 @@ func TestFindingsCutAfterAWord(t *testing.T) {
 	}
 	if cuts == 0 || measures == 0 {
 		t.Fatalf("%d findings cut, %d with a measure: the test checks nothing", cuts, measures)
+	}
+}
+
+// TestFitYFlatBelowShownDigits: a series whose spread is under its
+// fourth significant digit (TRL's reward std, 0.93526 to 0.93529) gets
+// the axis of its constant, the points on one row, not an axis that
+// spreads them over the chart; a spread the captions show keeps its own.
+func TestFitYFlatBelowShownDigits(t *testing.T) {
+	noise := stepSeries{values: []float64{0.9352911, 0.9352713, 0.9352799, 0.9352645}}
+	a := fitY(noise, 10)
+	if span := a.Unit * float64(a.Cells); span < 1e-2 {
+		t.Errorf("the axis spans %g from %g: the fifth digit's noise fills the chart", span, a.Min)
+	}
+	real := stepSeries{values: []float64{0.93, 0.94, 0.95}}
+	if b := fitY(real, 10); b.Unit*float64(b.Cells) > 0.1 {
+		t.Errorf("a spread of 0.02 is drawn on an axis of %g", b.Unit*float64(b.Cells))
 	}
 }

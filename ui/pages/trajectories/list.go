@@ -669,7 +669,11 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 			cols = append(cols, table.KeyColumn(title, n, common.MaxIDWidth, cell, measured))
 		case c == sortByGroup:
 			group := func(i int) string { return s.Trajectories.At(i).Group }
-			if cut := common.SharedGroupPrefix(n, func(j int) string { return group(l.inOrder[j]) }); cut > 0 {
+			// The prefix the batch's groups share, as the Groups tab cuts
+			// it: a filter's few rows may share the system prompt's words
+			// too, and a group would read otherwise than unfiltered.
+			batch := s.CurrentBatch().Members
+			if cut := common.SharedGroupPrefix(len(batch), func(j int) string { return group(batch[j]) }); cut > 0 {
 				short := func(i int) string { return "…" + textsafe.Line(group(i)[cut:]) }
 				cell, measured = func(j int) string { return short(l.row(j)) }, func(j int) string { return short(l.inOrder[j]) }
 			}

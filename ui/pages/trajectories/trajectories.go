@@ -26,7 +26,9 @@ const (
 type trajectoriesKeyMap struct {
 	Open, Back   key.Binding
 	Move, Scroll key.Binding
-	Columns      key.Binding
+	// Ends are the reader's home and end (list.ScrollReader).
+	Ends    key.Binding
+	Columns key.Binding
 }
 
 func newListKeyMap() list.KeyMap {
@@ -46,6 +48,7 @@ func newTrajectoriesKeyMap() trajectoriesKeyMap {
 		// Move and Scroll only describe the table's and viewport's own keys.
 		Move:   key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move")),
 		Scroll: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓/pgup/pgdn", "scroll")),
+		Ends:   common.ReaderEndsKey(),
 		// Columns describes the table's left and right.
 		Columns: key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "scroll columns")),
 	}
@@ -61,6 +64,7 @@ func (t *trajectoriesTab) setKeys(mode trajectoriesMode) {
 	lk.ApplyFilter.SetEnabled(mode == filtering)
 	k.Back.SetEnabled(mode == reading)
 	k.Scroll.SetEnabled(mode == reading)
+	k.Ends.SetEnabled(mode == reading)
 }
 
 // trajectoriesTab lists the current batch's trajectories with what the
@@ -174,9 +178,7 @@ func (t *trajectoriesTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			t.setMode(browsing)
 			return nil
 		}
-		var cmd tea.Cmd
-		t.list.Reader, cmd = t.list.Reader.Update(msg)
-		return cmd
+		return t.list.ScrollReader(msg)
 	}
 	return t.handleTableKey(msg)
 }
@@ -371,6 +373,6 @@ func (t *trajectoriesTab) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		append(moves, k.Columns, k.Open, lk.Sort, lk.Reverse),
 		{lk.Filter, lk.ApplyFilter, lk.ClearFilter},
-		{k.Scroll, k.Back},
+		{k.Scroll, k.Ends, k.Back},
 	}
 }

@@ -247,6 +247,24 @@ func TestTrajectoriesCutTheSharedTemplate(t *testing.T) {
 	}
 }
 
+// TestTrajectoriesFilterKeepsTheBatchsCut: a filter leaving one group's
+// rows cuts the prefix the batch's groups share, not what the rows left
+// share (a single group: nothing), so that a group reads as unfiltered.
+func TestTrajectoriesFilterKeepsTheBatchsCut(t *testing.T) {
+	var b strings.Builder
+	for _, q := range []string{"Solve x + 3 = 5.", "Factor x^2 - 1."} {
+		for c := range 2 {
+			fmt.Fprintf(&b, `{"id":"%s-%d","group":"<|im_start|>user\n%s<|im_end|>","metadata":{"a":%d,"b":1}}`+"\n", q[:5], c, q, c)
+		}
+	}
+	tab := uitest.TabOn(uitest.TextSession(t, b.String()), New)
+	uitest.PressKeys(tab, "/", "S", "o", "l", "v", "e", "enter")
+	v := uitest.Plain(tab)
+	if !strings.Contains(v, "…Solve x") || strings.Contains(v, "Factor") || strings.Contains(v, "<|im_start|>") {
+		t.Errorf("filtered, the group column does not cut the batch's shared template:\n%s", v)
+	}
+}
+
 // longIDs is 12 trajectories whose ids are 300 characters differing only
 // at their end, in groups whose keys are 60 characters, with objectives
 // a and b.
