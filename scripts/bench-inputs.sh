@@ -39,7 +39,9 @@ formats="jsonl csv json parquet jsonl.gz"
 for f in $formats; do rm -f "$tmp/wall.$f" "$tmp/cpu.$f" "$tmp/rss.$f"; done
 for i in $(seq "$RUNS"); do
 	for f in $formats; do # interleaved: a slower minute weighs on every format
-		/usr/bin/time -v "$tmp/rewardlens" compute --out "$tmp/out.$f" "$tmp/in.$f" 2>"$tmp/time.$f" >/dev/null ||
+		# The output is JSONL from every format (--out refuses a Parquet
+		# or compressed name).
+		/usr/bin/time -v "$tmp/rewardlens" compute --out "$tmp/out.$f.jsonl" "$tmp/in.$f" 2>"$tmp/time.$f" >/dev/null ||
 			{ cat "$tmp/time.$f" >&2; exit 1; }
 		awk -F': ' '/Elapsed/ { n = split($2, p, ":"); s = 0; for (k = 1; k <= n; k++) s = s * 60 + p[k]; print s }' "$tmp/time.$f" >>"$tmp/wall.$f"
 		awk -F': ' '/User time|System time/ { s += $2 } END { print s }' "$tmp/time.$f" >>"$tmp/cpu.$f"
@@ -47,7 +49,7 @@ for i in $(seq "$RUNS"); do
 	done
 done
 for f in $formats; do
-	cmp -s "$tmp/out.jsonl" "$tmp/out.$f" || { echo "in.$f: its output differs from JSONL's" >&2; exit 1; }
+	cmp -s "$tmp/out.jsonl.jsonl" "$tmp/out.$f.jsonl" || { echo "in.$f: its output differs from JSONL's" >&2; exit 1; }
 done
 
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
