@@ -76,7 +76,8 @@ bin=$(realpath "$bin")
 session="rewardlens-bench-$$"
 socket="rewardlens-bench-$$"
 tmux() { command tmux -L "$socket" "$@"; }
-trap 'tmux kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
+# A server that exited leaves its socket behind: removed too.
+trap 'tmux kill-server 2>/dev/null || true; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$socket"; rm -rf "$work"' EXIT
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 screen() { tmux capture-pane -p -t "$session"; }

@@ -23,3 +23,10 @@ demo_setup() {
 
 # tmux runs the tmux command given on the demo's own server.
 tmux() { command tmux -L "$socket" "$@"; }
+
+# end_tmux ends the demo's server and removes its socket, which a server
+# that exited leaves behind.
+end_tmux() {
+	tmux kill-server 2>/dev/null || true
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$socket"
+}

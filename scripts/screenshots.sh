@@ -43,7 +43,8 @@ session="rewardlens-shots-$$"
 socket="rewardlens-shots-$$"
 tmux() { command tmux -L "$socket" "$@"; }
 tmux new-session -d -s "$session" -x "$cols" -y "$rows" -e COLORTERM=truecolor "$bin"
-trap 'tmux kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
+# A server that exited leaves its socket behind: removed too.
+trap 'tmux kill-server 2>/dev/null || true; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$socket"; rm -rf "$work"' EXIT
 
 # shot NAME TEXT: waits up to 5 s for TEXT on the screen, and renders the
 # screen to NAME.png and its text to NAME.txt.

@@ -24,7 +24,7 @@ demo_setup tmux-demo "${1:-}"
 
 session="rewardlens-demo-$$"
 tmux new-session -d -s "$session" -x 120 -y 40 "$bin"
-trap 'tmux kill-server 2>/dev/null || true' EXIT
+trap end_tmux EXIT
 
 step=0
 failed=0

@@ -30,7 +30,7 @@ data=$out/data
 mkdir -p "$data"
 
 session="rewardlens-follow-$$"
-trap 'tmux kill-server 2>/dev/null || true' EXIT
+trap end_tmux EXIT
 
 # start NAME CMD...: runs CMD in $data (file names are given relative to it,
 # so that the status line has room for them) in a new tmux session

@@ -23,7 +23,7 @@ demo_setup tmux-prompts-demo "${1:-}"
 sample=$PWD/sample_data/experiment.jsonl
 config=$PWD/sample_data/experiment.toml
 session="rewardlens-prompts-$$"
-trap 'tmux kill-server 2>/dev/null || true' EXIT
+trap end_tmux EXIT
 
 # steps FROM TO: the sample's lines of steps FROM to TO.
 steps() {
