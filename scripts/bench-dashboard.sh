@@ -16,8 +16,13 @@
 # compute's median: first frame / compute, switch / compute, RSS after
 # the switches / RSS at the first frame.
 #
-#   scripts/bench-dashboard.sh FILE                 (3 rounds, 14 switches)
+#   scripts/bench-dashboard.sh FILE [BIN]           (3 rounds, 14 switches)
 #   ROUNDS=5 SWITCHES=14 BIN=/tmp/rewardlens scripts/bench-dashboard.sh FILE
+#
+# BIN is a built rewardlens (else $BIN, else go build). The next method is
+# the one the header names after m, whichever the binary cycles to (the
+# methods the input's options can compute): each round prints the cycle
+# it saw. Its tmux server is its own (tmux -L), beside any other.
 #   TAB=2 SHOWS='sorted by' scripts/bench-dashboard.sh FILE
 #
 # With TAB, the switches are pressed on that tab (its key), once the screen
@@ -50,8 +55,8 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-if [ $# -ne 1 ]; then
-	echo "usage: scripts/bench-dashboard.sh FILE" >&2
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+	echo "usage: scripts/bench-dashboard.sh FILE [BIN]" >&2
 	exit 2
 fi
 input=$(realpath "$1")
@@ -62,16 +67,17 @@ if ! command -v tmux >/dev/null; then
 	exit 2
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/rewardlens-bench.XXXXXX")
-bin=${BIN:-}
+bin=${2:-${BIN:-}}
 if [ -z "$bin" ]; then
 	bin=$work/rewardlens
 	go build -o "$bin" .
 fi
+bin=$(realpath "$bin")
 session="rewardlens-bench-$$"
-trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$work"' EXIT
-
-# The methods in the order m cycles them (engine.Methods).
-methods=(absolute relative grpo rloo pareto pareto-crowding gdpo)
+socket="rewardlens-bench-$$"
+tmux() { command tmux -L "$socket" "$@"; }
+# A server that exited leaves its socket behind: removed too.
+trap 'tmux kill-server 2>/dev/null || true; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$socket"; rm -rf "$work"' EXIT
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 screen() { tmux capture-pane -p -t "$session"; }
@@ -113,34 +119,47 @@ settle() {
 	done
 }
 
-# next_method NAME: the method m switches NAME to.
-next_method() {
-	local i
-	for i in "${!methods[@]}"; do
-		if [ "${methods[$i]}" = "$1" ]; then
-			echo "${methods[$(((i + 1) % ${#methods[@]}))]}"
+# header_method prints the method the header names ("method: NAME ").
+header_method() { screen | head -1 | sed -nE 's/.*method: ([a-z-]+) .*/\1/p'; }
+
+# wait_method_other_than NAME: polls the header as wait_for does until it
+# names a method other than NAME, and prints that one; fails after 60 s.
+wait_method_other_than() {
+	local deadline=$(($(now_ms) + 60000))
+	local shown
+	while :; do
+		shown=$(header_method)
+		if [ -n "$shown" ] && [ "$shown" != "$1" ]; then
+			echo "$shown"
 			return
 		fi
+		if [ "$(now_ms)" -gt "$deadline" ]; then
+			echo "timed out waiting for a method other than $1 after m; the screen:" >&2
+			screen >&2
+			exit 1
+		fi
+		sleep 0.005
 	done
-	echo "unknown method $1" >&2
-	exit 1
 }
 
-# time_switches N [SHOWS [PENDING]]: presses m N times, from pareto, each
-# timed from send-keys to the header naming the next method (and, with
-# SHOWS, to the tab's content shown with nothing computing; with PENDING,
-# then to nothing pending), the badge settled between presses; the times
-# go to round_switches and round_completes.
+# time_switches N [SHOWS [PENDING]]: presses m N times, from the method
+# shown, each timed from send-keys to the header naming the next method
+# (and, with SHOWS, to the tab's content shown with nothing computing;
+# with PENDING, then to nothing pending), the badge settled between
+# presses; the times go to round_switches and round_completes, the
+# methods to round_methods.
 time_switches() {
-	local method=pareto
+	local method
+	method=$(header_method)
 	round_switches=()
 	round_completes=()
+	round_methods=("$method")
 	for _ in $(seq "$1"); do
-		method=$(next_method "$method")
 		sleep 0.2
 		start=$(now_ms)
 		tmux send-keys -t "$session" m
-		wait_for "method: $method " 60
+		method=$(wait_method_other_than "$method")
+		round_methods+=("$method")
 		[ -z "${2:-}" ] || wait_for "$2" 60 "$computing"
 		round_switches+=($(($(now_ms) - start)))
 		if [ -n "${3:-}" ]; then
@@ -216,7 +235,7 @@ if [ -n "${VISITS:-}" ]; then
 			switch_ms[$t]+="${round_switches[*]} "
 			switch_complete_ms[$t]+="${round_completes[*]:-} "
 			stop_dashboard
-			line+=" tab $t: visit $v, switches ${round_switches[*]}"
+			line+=" tab $t: visit $v, switches ${round_switches[*]} (${round_methods[*]})"
 			[ -z "${pending[$t]:-}" ] || line+=" (complete: visit $cv, switches ${round_completes[*]})"
 			line+=";"
 		done
@@ -268,7 +287,7 @@ for r in $(seq "$rounds"); do
 	sleep 0.3
 	tmux kill-session -t "$session" 2>/dev/null || true
 	echo "round $r: compute ${compute_ms[-1]} ms; first frame ${frame_ms[-1]} ms at ${frame_rss[-1]} MiB" \
-		"(${settled_rss[-1]} MiB settled); switches ${round_switches[*]} ms; ${end_rss[-1]} MiB after them"
+		"(${settled_rss[-1]} MiB settled); switches ${round_switches[*]} ms (${round_methods[*]}); ${end_rss[-1]} MiB after them"
 done
 
 c=$(printf '%s\n' "${compute_ms[@]}" | median)

@@ -7,6 +7,7 @@
 #
 #   scripts/bench-inputs.sh              1M x 2 in groups of 8, 5 runs
 #   N=100000 RUNS=3 scripts/bench-inputs.sh
+#   BIN=/tmp/rewardlens scripts/bench-inputs.sh   that binary (default: go build)
 #   GENFLAGS='-parquet-flat -parquet-row-group 1048576' scripts/bench-inputs.sh
 #
 # GENFLAGS go to scripts/geninputs: the second line writes the Parquet
@@ -24,7 +25,11 @@ cd "$(dirname "$0")/.."
 tmp=${DIR:-$(mktemp -d)}
 [ -n "${DIR:-}" ] || trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp"
-go build -o "$tmp/rewardlens" .
+bin=${BIN:-}
+if [ -z "$bin" ]; then
+	bin=$tmp/rewardlens
+	go build -o "$bin" .
+fi
 go build -o "$tmp/geninputs" ./scripts/geninputs
 # shellcheck disable=SC2086 # GENFLAGS is a list of flags
 "$tmp/geninputs" -n "$N" -m "$M" ${GENFLAGS:-} "$tmp"
@@ -39,7 +44,9 @@ formats="jsonl csv json parquet jsonl.gz"
 for f in $formats; do rm -f "$tmp/wall.$f" "$tmp/cpu.$f" "$tmp/rss.$f"; done
 for i in $(seq "$RUNS"); do
 	for f in $formats; do # interleaved: a slower minute weighs on every format
-		/usr/bin/time -v "$tmp/rewardlens" compute --out "$tmp/out.$f" "$tmp/in.$f" 2>"$tmp/time.$f" >/dev/null ||
+		# The output is JSONL from every format (--out refuses a Parquet
+		# or compressed name).
+		/usr/bin/time -v "$bin" compute --out "$tmp/out.$f.jsonl" "$tmp/in.$f" 2>"$tmp/time.$f" >/dev/null ||
 			{ cat "$tmp/time.$f" >&2; exit 1; }
 		awk -F': ' '/Elapsed/ { n = split($2, p, ":"); s = 0; for (k = 1; k <= n; k++) s = s * 60 + p[k]; print s }' "$tmp/time.$f" >>"$tmp/wall.$f"
 		awk -F': ' '/User time|System time/ { s += $2 } END { print s }' "$tmp/time.$f" >>"$tmp/cpu.$f"
@@ -47,7 +54,7 @@ for i in $(seq "$RUNS"); do
 	done
 done
 for f in $formats; do
-	cmp -s "$tmp/out.jsonl" "$tmp/out.$f" || { echo "in.$f: its output differs from JSONL's" >&2; exit 1; }
+	cmp -s "$tmp/out.jsonl.jsonl" "$tmp/out.$f.jsonl" || { echo "in.$f: its output differs from JSONL's" >&2; exit 1; }
 done
 
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

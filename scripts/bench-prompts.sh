@@ -18,6 +18,7 @@
 #   scripts/bench-prompts.sh
 #   N=100000 REPEAT=1 scripts/bench-prompts.sh     a quick look
 #   KEEP=1 scripts/bench-prompts.sh                keep the files
+#   BIN=/tmp/rewardlens scripts/bench-prompts.sh   that binary (default: go build)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -29,7 +30,11 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/bench-prompts.XXXXXX")
 if [[ ${KEEP:-0} != 1 ]]; then
 	trap 'rm -rf "$dir"' EXIT
 fi
-go build -o "$dir/rewardlens" .
+bin=${BIN:-}
+if [[ -z $bin ]]; then
+	bin=$dir/rewardlens
+	go build -o "$bin" .
+fi
 
 # gen LAYOUT FILE writes the input.
 gen() {
@@ -74,8 +79,8 @@ for layout in plain verl; do
 	file=$dir/$layout.jsonl
 	gen "$layout" "$file"
 	echo "$layout: $(wc -l <"$file") lines, $(($(stat -c %s "$file") >> 20)) MiB"
-	c=$(measure compute "$dir/rewardlens" compute --out "$dir/rewards.jsonl" "$file")
-	p=$(measure prompts "$dir/rewardlens" prompts --out "$dir/prompts.jsonl" "$file")
+	c=$(measure compute "$bin" compute --out "$dir/rewards.jsonl" "$file")
+	p=$(measure prompts "$bin" prompts --out "$dir/prompts.jsonl" "$file")
 	echo "  compute: ${c#compute } (s, KiB)"
 	echo "  prompts: ${p#prompts } (s, KiB), $(wc -l <"$dir/prompts.jsonl") prompts"
 	ct=$(echo "$c" | cut -d' ' -f2)

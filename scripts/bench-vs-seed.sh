@@ -6,6 +6,7 @@
 #   scripts/bench-vs-seed.sh            100k x 3 (the row), median of 3
 #   scripts/bench-vs-seed.sh --quick    20k x 3, median of 3
 #   REPEAT=5 N=50000 M=2 scripts/bench-vs-seed.sh
+#   BIN=/tmp/rewardlens scripts/bench-vs-seed.sh   that binary (default: go build)
 #
 # It installs nothing. It needs Go and a python3 with numpy: Debian's
 # python3-numpy (apt-get install -y python3-numpy), used through
@@ -47,8 +48,11 @@ mkdir -p "$dir"
 if [[ ${KEEP:-0} != 1 && -z ${BENCH_DIR:-} ]]; then
 	trap 'rm -rf "$dir"' EXIT
 fi
-bin=$dir/rewardlens
-go build -o "$bin" .
+bin=${BIN:-}
+if [[ -z $bin ]]; then
+	bin=$dir/rewardlens
+	go build -o "$bin" .
+fi
 
 data=$dir/seed-${n}x${m}.jsonl
 out=$dir/rewards-${n}x${m}.jsonl

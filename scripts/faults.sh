@@ -10,6 +10,7 @@
 # that the machine survives the bombs.
 #
 #   scripts/faults.sh                      this tree
+#   BIN=/tmp/rewardlens scripts/faults.sh  that binary in its place
 #   BEFORE=f10365a scripts/faults.sh       and that commit, for comparison
 #   ONLY="blank bomb" scripts/faults.sh    some cases (see the list below)
 #
@@ -27,7 +28,11 @@ fi
 only=${ONLY:-longid peekline blank parquetbomb corrupt objectives bound}
 python=/usr/bin/python3
 
-go build -o "$dir/after" .
+if [[ -n ${BIN:-} ]]; then
+	ln -s "$(realpath "$BIN")" "$dir/after"
+else
+	go build -o "$dir/after" .
+fi
 go build -o "$dir/faultfiles" ./scripts/faultfiles
 bins=(after)
 if [[ -n ${BEFORE:-} ]]; then

@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# screenshots.sh makes the README's pictures of the dashboard: it builds
-# the binary, runs it on the embedded sample in a detached tmux session of
-# 120x40 (truecolor), walks the screens docs/images/screens.tsv lists,
-# captures each with its colours (tmux capture-pane -e) and renders it to
-# docs/images/NAME.png with scripts/screenshot, a small Go renderer (its
-# own module, so that the program does not depend on golang.org/x/image).
-# It keeps each screen's text in docs/images/NAME.txt: ui's
-# TestScreenshotsCurrent fails when the dashboard no longer draws it, that
-# is when the pictures are stale.
+# screenshots.sh makes the README's pictures of the dashboard: it runs
+# the binary ($BIN, else one it builds) on the embedded sample in a
+# detached tmux session of 120x40 (truecolor), walks the screens
+# docs/images/screens.tsv lists, captures each with its colours (tmux
+# capture-pane -e) and renders it to docs/images/NAME.png with
+# scripts/screenshot, a small Go renderer (its own module, so that the
+# program does not depend on golang.org/x/image). It keeps each screen's
+# text in docs/images/NAME.txt: ui's TestScreenshotsCurrent fails when the
+# dashboard no longer draws it, that is when the pictures are stale. Its
+# tmux server is its own (tmux -L), beside any other.
 #
 #   scripts/screenshots.sh [OUTDIR]     (default docs/images; needs tmux and
 #                                        DejaVu Sans Mono: apt-get install -y
 #                                        tmux fonts-dejavu-core)
+#   BIN=/tmp/rewardlens scripts/screenshots.sh /tmp/shots
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -27,14 +29,22 @@ if [[ ! -f $font ]]; then
 	exit 2
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/rewardlens-shots.XXXXXX")
-go build -o "$work/rewardlens" .
+bin=${BIN:-}
+if [[ -z $bin ]]; then
+	bin=$work/rewardlens
+	go build -o "$bin" .
+fi
+bin=$(realpath "$bin")
 (cd scripts/screenshot && go build -o "$work/screenshot" .)
 mkdir -p "$outdir"
 
 cols=120 rows=40
 session="rewardlens-shots-$$"
-tmux new-session -d -s "$session" -x "$cols" -y "$rows" -e COLORTERM=truecolor "$work/rewardlens"
-trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$work"' EXIT
+socket="rewardlens-shots-$$"
+tmux() { command tmux -L "$socket" "$@"; }
+tmux new-session -d -s "$session" -x "$cols" -y "$rows" -e COLORTERM=truecolor "$bin"
+# A server that exited leaves its socket behind: removed too.
+trap 'tmux kill-server 2>/dev/null || true; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$socket"; rm -rf "$work"' EXIT
 
 # shot NAME TEXT: waits up to 5 s for TEXT on the screen, and renders the
 # screen to NAME.png and its text to NAME.txt.

@@ -1,28 +1,30 @@
 #!/usr/bin/env bash
-# tmux-demo.sh drives the rewardlens dashboard as a person would: it builds
-# the binary, runs it on the embedded sample in a detached tmux session of
-# 120x40, sends keys (the seven tabs, a group opened, the help, / to find a
-# trajectory, enter on the Pareto tab and back, a Steps chart full screen, a
-# method switch, the next batch, a weight edit, a constraint typed in the
-# weights editor, quit) and saves what the
+# tmux-demo.sh drives the rewardlens dashboard as a person would: it runs
+# the binary (BIN, else $BIN, else one it builds) on the embedded sample in
+# a detached tmux session of 120x40, sends keys (the tabs, a group opened,
+# the help, / to find a trajectory, enter on the Pareto tab and back, a
+# Steps chart full screen, a method switch, the next batch, a weight edit,
+# a constraint typed in the weights editor, quit) and saves what the
 # screen shows after each one in a
 # directory it prints. It exits non-zero when a screen lacks what the key
 # should have brought (the new method in the header, the next batch...).
 # Then it runs scripts/tmux-follow-demo.sh on the same binary: --follow
-# on files that grow, rotate and disappear, and stats --follow.
+# on files that grow, rotate and disappear, and stats --follow. Its tmux
+# server is its own (tmux -L), which it prints.
 #
-#   scripts/tmux-demo.sh            then look at the captures it lists
-#   tmux attach -t <session>        (while it runs) to watch
+#   scripts/tmux-demo.sh [BIN]      then look at the captures it lists
+#   BIN=/tmp/rewardlens scripts/tmux-demo.sh
+#   tmux -L <socket> attach         (while it runs) to watch
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/demo-setup.sh
 source scripts/demo-setup.sh
-demo_setup tmux-demo
+demo_setup tmux-demo "${1:-}"
 
 session="rewardlens-demo-$$"
 tmux new-session -d -s "$session" -x 120 -y 40 "$bin"
-trap 'tmux kill-session -t "$session" 2>/dev/null || true' EXIT
+trap end_tmux EXIT
 
 step=0
 failed=0
@@ -54,7 +56,7 @@ press() {
 echo "captures in $out"
 expect start "frac_zero_std_groups"
 press 1 tab1-rewards "[1 Rewards]"
-press 2 tab2-groups "2 of zero spread (no GRPO signal)"
+press 2 tab2-groups "2 without GRPO signal (zero spread)"
 # The Groups tab: a group's completions, one of them whole, back, sorted.
 press Down groups-down "[2 Groups]"
 press Enter groups-open "prompt  p01"

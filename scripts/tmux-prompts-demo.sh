@@ -10,9 +10,10 @@
 # screen is saved in a directory it prints; it exits non-zero on the first
 # screen that lacks what it should show. Last, --filter-groups naming no
 # objective must stop the load with exit status 2. Every wait is a poll with a
-# timeout.
+# timeout. Its tmux server is its own (tmux -L), which it prints.
 #
-#   scripts/tmux-prompts-demo.sh [BIN]   BIN: a built rewardlens (default: go build)
+#   scripts/tmux-prompts-demo.sh [BIN]   BIN: a built rewardlens (else $BIN, else go build)
+#   tmux -L <socket> attach              (while it runs) to watch
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -22,7 +23,7 @@ demo_setup tmux-prompts-demo "${1:-}"
 sample=$PWD/sample_data/experiment.jsonl
 config=$PWD/sample_data/experiment.toml
 session="rewardlens-prompts-$$"
-trap 'for s in "$session" "$session-stats" "$session-bad"; do tmux kill-session -t "$s" 2>/dev/null || true; done' EXIT
+trap end_tmux EXIT
 
 # steps FROM TO: the sample's lines of steps FROM to TO.
 steps() {
@@ -32,19 +33,31 @@ steps() {
 	}' "$sample"
 }
 
-# await TARGET NAME PATTERN: polls the screen until it matches PATTERN
-# (grep -E), saving it as NAME; fails after 20 s.
+# shows FILE PATTERN [BELOW]: a line of FILE matches PATTERN (an extended
+# regular expression) and, given BELOW, the line under it matches BELOW.
+# The patterns go through the environment, where awk leaves their
+# backslashes alone.
+shows() {
+	PATTERN=$2 BELOW=${3:-} awk '
+		ENVIRON["BELOW"] == "" && $0 ~ ENVIRON["PATTERN"] { found = 1 }
+		ENVIRON["BELOW"] != "" && above ~ ENVIRON["PATTERN"] && $0 ~ ENVIRON["BELOW"] { found = 1 }
+		{ above = $0 }
+		END { exit !found }' "$1"
+}
+
+# await TARGET NAME PATTERN [BELOW]: polls the screen until it shows
+# PATTERN [BELOW] (shows), saving it as NAME; fails after 20 s.
 await() {
-	local target=$1 name=$2 pattern=$3
+	local target=$1 name=$2 pattern=$3 below=${4:-}
 	for _ in $(seq 200); do
 		tmux capture-pane -p -J -t "$target" >"$out/$name.txt"
-		if grep -Eq -- "$pattern" "$out/$name.txt"; then
+		if shows "$out/$name.txt" "$pattern" "$below"; then
 			echo "ok  $name"
 			return
 		fi
 		sleep 0.1
 	done
-	echo "FAIL $name: no /$pattern/ on the screen:" >&2
+	echo "FAIL $name: no /$pattern/${below:+ over /$below/} on the screen:" >&2
 	cat "$out/$name.txt" >&2
 	exit 1
 }
@@ -64,9 +77,10 @@ tmux send-keys -t "$session" f 6
 for _ in $(seq 12); do tmux send-keys -t "$session" Down; done
 await "$session" 5-steps-dead-signal 'dead share · ◆ step 29: 0.5 '
 tmux send-keys -t "$session" 8
-await "$session" 6-prompts 'mean steps 0 +29'
+# The heatmap's steps are labelled on the line under its title.
+await "$session" 6-prompts 'mean +steps *$' '^ +0 +29 *$'
 steps 30 39 >>"$out/run.jsonl"
-await "$session" 7-prompts-followed 'mean steps 0 +39'
+await "$session" 7-prompts-followed 'mean +steps *$' '^ +0 +39 *$'
 tmux send-keys -t "$session" q
 
 steps 0 4 >"$out/follow.jsonl"
