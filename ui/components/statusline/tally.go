@@ -80,6 +80,7 @@ func (t *invalidTally) recount(ev *engine.Evaluation, batch *engine.Batch) {
 	}
 	t.steps[batch.Step] = s
 }
+
 // mostlyInvalid returns, ascending, the steps more than invalid.Mostly of
 // whose trajectories are invalid (invalid.MostlyBatches' steps).
 func (t *invalidTally) mostlyInvalid() []int64 {
