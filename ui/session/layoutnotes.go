@@ -72,10 +72,12 @@ func (j LayoutNotesJob) Of(res *engine.Result) *LayoutNotes {
 // SetLayoutNotes keeps n, the layout's warnings of a result (a
 // LayoutNotesJob's), when they hold for the result shown, or are of an
 // earlier update of it (following: the result shown extends n's
-// evaluation, under the same options read) and newer than those kept: a
-// run that grows faster than a scan still has its warnings brought
-// forward, said to be behind (LayoutNotesBehind). It reports whether it
-// kept them; the others (other options read, files read again) are
+// evaluation, under the same options read) and not older than those
+// kept: a run that grows faster than a scan still has its warnings
+// brought forward, said to be behind (LayoutNotesBehind). Those kept are
+// older only when the result shown extends them too: kept of the run
+// before a file was read again, they give way. It reports whether it
+// kept n; the others (other options read, a run since read again) are
 // dropped.
 func (s *Session) SetLayoutNotes(n *LayoutNotes) bool {
 	read := s.layoutRead()
@@ -83,7 +85,7 @@ func (s *Session) SetLayoutNotes(n *LayoutNotes) bool {
 	case n.holds(s.Result, read):
 	case !n.read.Equal(read(s.Result.Options)) || !s.Result.Evaluation.Extends(n.ev):
 		return false
-	case s.layoutNotes != nil && !n.ev.Extends(s.layoutNotes.ev):
+	case s.layoutNotes != nil && s.Result.Evaluation.Extends(s.layoutNotes.ev) && !n.ev.Extends(s.layoutNotes.ev):
 		return false
 	}
 	s.layoutNotes = n

@@ -89,17 +89,19 @@ func (s *Session) TakeLoggedJob() *LoggedJob {
 // LoggedDone takes the warning j counted when it holds for the result
 // shown (its evaluation, as long, under the same trainer options), or is
 // of an earlier update of it (following: the result shown extends j's
-// evaluation, under the same trainer options) and newer than the warning
-// kept, which it brings forward, said to be behind (LoggedWarningBehind);
-// it reports whether it took it. Another count (other options, files
-// read again) is dropped.
+// evaluation, under the same trainer options) and not older than the
+// warning kept (older only when the result shown extends the kept one's
+// evaluation too: one of the run before a file was read again gives
+// way), which it brings forward, said to be behind (LoggedWarningBehind);
+// it reports whether it took it. Another count (other options, a run
+// since read again) is dropped.
 func (s *Session) LoggedDone(j *LoggedJob) bool {
 	c := j.check
 	switch {
 	case c.holds(s.Result.Evaluation, s.Result.Options):
 	case !c.options.Equal(agreement.TrainerOptions(s.Result.Options)) || !s.Result.Evaluation.Extends(c.ev):
 		return false
-	case s.logged.ev != nil && !c.ev.Extends(s.logged.ev):
+	case s.logged.ev != nil && s.Result.Evaluation.Extends(s.logged.ev) && !c.ev.Extends(s.logged.ev):
 		return false
 	}
 	s.logged = *c
