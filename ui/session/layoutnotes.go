@@ -92,15 +92,28 @@ func (s *Session) SetLayoutNotes(n *LayoutNotes) bool {
 	return true
 }
 
-// LayoutNotesBehind returns the rows the layout's warnings kept were
-// scanned of when they are of an earlier update than the result shown
-// (SetLayoutNotes), a scan of the newest being due; behind is false when
-// they hold for it, or there are none.
-func (s *Session) LayoutNotesBehind() (rows int, behind bool) {
+// Lag is how a warning kept stands to the result shown.
+type Lag struct {
+	// Behind is set when the warning is not of the result shown: it is
+	// being computed again.
+	Behind bool
+	// Grew is set when, besides, the result shown has rows the warning was
+	// not computed over (following); Rows is then the number it was. Not
+	// set when only the options changed.
+	Grew bool
+	Rows int
+}
+
+// LayoutNotesBehind returns how the layout's warnings kept stand to the
+// result shown: behind when they do not hold for it (of an earlier
+// update: SetLayoutNotes; or of other options read), a scan being due;
+// the zero Lag when they hold, or there are none.
+func (s *Session) LayoutNotesBehind() Lag {
 	if s.layoutNotes == nil || s.LayoutNotesHold() {
-		return 0, false
+		return Lag{}
 	}
-	return s.layoutNotes.ev.N(), true
+	ev := s.layoutNotes.ev
+	return Lag{Behind: true, Grew: ev != s.Result.Evaluation, Rows: ev.N()}
 }
 
 // LayoutNotesHold reports whether the session has the layout's warnings

@@ -108,15 +108,16 @@ func (s *Session) LoggedDone(j *LoggedJob) bool {
 	return true
 }
 
-// LoggedWarningBehind returns the rows the logged-advantage warning
-// (LoggedWarning) was counted over when it is not of the result shown (a
-// followed update, or new settings, whose count is due); behind is false
+// LoggedWarningBehind returns how the logged-advantage warning
+// (LoggedWarning) stands to the result shown: behind when it is not of it
+// (a followed update, or new settings, whose count is due); the zero Lag
 // when it is, or there is no warning.
-func (s *Session) LoggedWarningBehind() (rows int, behind bool) {
-	if s.logged.note == "" || s.logged.holds(s.Result.Evaluation, s.Result.Options) {
-		return 0, false
+func (s *Session) LoggedWarningBehind() Lag {
+	ev := s.Result.Evaluation
+	if s.logged.note == "" || s.logged.holds(ev, s.Result.Options) {
+		return Lag{}
 	}
-	return s.logged.n, true
+	return Lag{Behind: true, Grew: s.logged.ev != ev || s.logged.n != ev.N(), Rows: s.logged.n}
 }
 
 // LoggedWarning returns the warning that the logged advantages differ
