@@ -53,6 +53,9 @@ type liveState struct {
 	// notice is the status line's notice of the last files read again,
 	// cleared by the next update that only brings lines.
 	notice string
+	// relogged are the files that appeared while following and were left
+	// out as repeating the one read before them (loaders.Update.Relogged).
+	relogged []loaders.Relogged
 	// unfinished are the files the first reading left out as still being
 	// written, whose warnings are among warnings until they are read.
 	unfinished []loaders.Unfinished
@@ -325,6 +328,7 @@ func (l *liveState) note(u loaders.Update) {
 		}
 	}
 	l.unended = noteUnended(l.unended, u)
+	l.relogged = append(l.relogged, u.Relogged...)
 	l.skipped += u.Skipped
 	if u.Err != nil {
 		l.failed = strings.SplitN(u.Err.Error(), "\n", 2)[0]
@@ -378,6 +382,9 @@ func (l *liveState) allWarnings() []string {
 	}
 	for _, u := range l.unended {
 		out = append(out, u.String())
+	}
+	if w := (&loaders.Result{Relogged: l.relogged}).ReloggedWarning(); w != "" {
+		out = append(out, "following: "+w)
 	}
 	if l.skipped > 0 {
 		out = append(out, fmt.Sprintf("skipped %d malformed lines while following", l.skipped))
