@@ -89,6 +89,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	}
 	f.sayInferred()
 	reportSkipped(stdio.Stderr, first)
+	reportRelogged(stdio.Stderr, first)
 	f.skipped = first.Skipped
 	reportUnfinished(stdio.Stderr, first.Unfinished)
 	// An interrupt before the first lines are printed, as the inputs are
@@ -101,12 +102,17 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	defer gcpace.Following()()
 	quiet := time.NewTimer(followQuiet)
 	defer quiet.Stop()
+	// settle is set when the quiet timer printed the newest step partial
+	// as being written (rows of it came while following) and was started
+	// again: when it fires with nothing come since, the step is final.
+	settle := false
 	for {
 		select {
 		case u, ok := <-updates:
 			if !ok { // ctx ended: the newest batch as it stands
 				return f.interrupted(ctx, ctx.Err(), updates)
 			}
+			settle = false
 			malformed := reportUpdate(stdio.Stderr, u)
 			f.malformed += malformed
 			f.skipped += u.Skipped + malformed
@@ -118,6 +124,9 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 			}
 			quiet.Reset(followQuiet)
 		case <-quiet.C:
+			if settle {
+				f.settleNewest()
+			}
 			// The parts said to follow did not come: what came is
 			// computed.
 			if err := f.catchUp(ctx); err != nil {
@@ -136,6 +145,9 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 			}
 			if err := f.printBatches(true); err != nil {
 				return f.withAlerts(err)
+			}
+			if settle = f.newestPartialAsWritten(); settle {
+				quiet.Reset(followQuiet)
 			}
 		}
 	}
@@ -171,8 +183,10 @@ func (f *statsFollower) interrupted(ctx context.Context, err error, updates <-ch
 		}
 		return err
 	}
-	// The newest step is printed now: --match-logged looks for the
-	// settings with it, as when no more rows came for a while.
+	// The newest step gets its final line now: no more of it will be
+	// read. --match-logged looks for the settings with it, as when no
+	// more rows came for a while.
+	f.settleNewest()
 	if err := f.rematch(context.WithoutCancel(ctx), true); err != nil {
 		return err
 	}
@@ -585,6 +599,28 @@ func (f *statsFollower) computeOn(ctx context.Context, ev *engine.Evaluation, op
 	}
 	f.res, f.trends = res, trends
 	return nil
+}
+
+// settleNewest forgets that rows of the newest step came while following
+// (written): a quiet interval passed after its line was printed partial
+// for that, or following ends. It is then partial, or not, by its groups
+// alone (follow.ProbablyPartial), as a step read whole at the start is.
+func (f *statsFollower) settleNewest() {
+	if f.res == nil || len(f.res.Ranking.Batches) == 0 {
+		return
+	}
+	delete(f.written, f.res.Ranking.Batches[len(f.res.Ranking.Batches)-1].Step)
+}
+
+// newestPartialAsWritten reports whether the newest step's last line is
+// marked partial while rows of it came while following: settleNewest may
+// make it final.
+func (f *statsFollower) newestPartialAsWritten() bool {
+	if f.res == nil || len(f.res.Ranking.Batches) == 0 {
+		return false
+	}
+	step := f.res.Ranking.Batches[len(f.res.Ranking.Batches)-1].Step
+	return f.written[step] && f.printed[step].partial
 }
 
 // completeBatches is how many of the result's batches, first to last, are
@@ -1083,6 +1119,7 @@ func reportUpdate(w io.Writer, u loaders.Update) int {
 		fmt.Fprintf(w, "rewardlens: warning: %s\n", textsafe.Line(un.String()))
 	}
 	reportSkipped(w, &loaders.Result{Skipped: u.Skipped, SkipReasons: u.SkipReasons})
+	reportRelogged(w, &loaders.Result{Relogged: u.Relogged})
 	if u.Err == nil {
 		return 0
 	}

@@ -225,3 +225,59 @@ func TestStatsFollowStepBeingWrittenPartial(t *testing.T) {
 	f.await(t, "step 1 (partial?)  trajectories 8 ")
 	f.stop()
 }
+
+// TestStatsFollowStepWrittenThenQuiet: verl's sample steps 1 and 2
+// followed, step 3's file (10 trajectories after 12, its groups whole but
+// two) comes while following: printed on the quiet timer partial, as
+// being written, it gets its final line, unmarked, when a quiet interval
+// more passes with nothing come; at the interrupt, before any quiet time,
+// its last line is final too: that of the step read whole at the start
+// (TestStatsFollowShortStepNotPartial). It stayed partial.
+func TestStatsFollowStepWrittenThenQuiet(t *testing.T) {
+	final := "step 3  trajectories 10 (0 invalid)  reward mean 0.0000 std 0.8944  frontier 7  healthy\n"
+	for _, tc := range []struct {
+		name  string
+		quiet time.Duration
+	}{
+		{"quiet", 200 * time.Millisecond},
+		{"interrupt", time.Hour}, // only the interrupt prints the newest step
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			old := followQuiet
+			followQuiet = tc.quiet
+			t.Cleanup(func() { followQuiet = old })
+			dir := t.TempDir()
+			copyStep := func(name string) {
+				data, err := os.ReadFile(filepath.Join(verlDir, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Written beside and renamed: the file comes whole.
+				tmp := filepath.Join(t.TempDir(), name)
+				if err := os.WriteFile(tmp, data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			copyStep("1.jsonl")
+			copyStep("2.jsonl")
+			f := startFollowing(t, "stats", "--follow", "--health", dir)
+			f.await(t, "step 1 ")
+			copyStep("3.jsonl")
+			if tc.quiet == time.Hour {
+				f.await(t, "step 2 ") // printed as step 3 starts: step 3's rows are read
+			} else {
+				f.await(t, "step 3 (partial?)  trajectories 10 ")
+				f.await(t, final)
+			}
+			if code := f.stop(); code != 0 {
+				t.Errorf("status %d, stderr:\n%s", code, f.errOut.String())
+			}
+			if lines := stepLines(f.out.String()); lines[len(lines)-1]+"\n" != final {
+				t.Errorf("the last line is not step 3's final one:\n%s", f.out.String())
+			}
+		})
+	}
+}

@@ -547,3 +547,44 @@ func TestStatsFollowSaysInferredObjectivesOfALaterRecord(t *testing.T) {
 		t.Errorf("said %d times:\n%s", n, f.errOut.String())
 	}
 }
+
+// TestStatsFollowRelogged: following TRL's tables of a run with
+// num_iterations 2 (the num_iterations_2 fixture), those that repeat the
+// table before them are left out and said on stderr, in the first
+// reading (step 2) and as they appear (step 4): no line of their steps.
+// They were counted twice.
+func TestStatsFollowRelogged(t *testing.T) {
+	shortQuiet(t)
+	fixture := filepath.Join("testdata", "trl", "num_iterations_2", "completions")
+	dir := t.TempDir()
+	copyTable := func(name string) {
+		data, err := os.ReadFile(filepath.Join(fixture, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Written beside and renamed: the table comes whole.
+		tmp := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(tmp, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyTable("completions_00001.parquet")
+	copyTable("completions_00002.parquet")
+	f := startFollowing(t, "stats", "--follow", dir)
+	f.awaitErr(t, "warning: step 2 repeats the rollouts logged at step 1: ")
+	copyTable("completions_00003.parquet")
+	copyTable("completions_00004.parquet")
+	f.awaitErr(t, "warning: step 4 repeats the rollouts logged at step 3: ")
+	f.await(t, "step 3 ")
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d, stderr:\n%s", code, f.errOut.String())
+	}
+	for _, line := range stepLines(f.out.String()) {
+		if strings.HasPrefix(line, "step 2 ") || strings.HasPrefix(line, "step 4 ") {
+			t.Errorf("a line of a step left out: %q", line)
+		}
+	}
+}

@@ -270,9 +270,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	sayInferred(stdio.Stderr, p.inferred)
 	reportSkipped(stdio.Stderr, data)
 	reportUnfinished(stdio.Stderr, data.Unfinished)
-	if w := data.ReloggedWarning(); w != "" {
-		fmt.Fprintf(stdio.Stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
-	}
+	reportRelogged(stdio.Stderr, data)
 	for _, u := range data.Unterminated {
 		fmt.Fprintf(stdio.Stderr, "rewardlens: warning: %s\n", textsafe.Line(u.String()))
 	}
@@ -444,4 +442,12 @@ func causesByCount(counts map[string]int) []string {
 		}
 		return strings.Compare(a, b)
 	})
+}
+
+// reportRelogged warns on w of the inputs left out as repeating the one
+// read before them (loaders.Result.ReloggedWarning), if any.
+func reportRelogged(w io.Writer, data *loaders.Result) {
+	if r := data.ReloggedWarning(); r != "" {
+		fmt.Fprintf(w, "rewardlens: warning: %s\n", textsafe.Line(r))
+	}
 }

@@ -98,6 +98,10 @@ type Update struct {
 	// Unended.
 	Unended []Unended
 	Resumed []string
+	// Relogged are the files that appeared and were left out as
+	// repeating the file read before them (Options.RelogField): a warning
+	// (Result.ReloggedWarning).
+	Relogged []Relogged
 	// Behind reports that a file's growth is being read in parts and its
 	// next part is already there: it comes in a next Update, read as this
 	// one is digested. A consumer may leave its computation until the
@@ -151,6 +155,9 @@ func Follow(ctx context.Context, paths []string, opts FollowOptions) (*Result, <
 		opts.UnendedWait = DefaultUnendedWait
 	}
 	f := &follower{opts: opts, byPath: map[string]*followedFile{}, dirty: map[string]bool{}, store: &partStore{}}
+	if opts.RelogField != "" {
+		f.relog = newRelogCheck(opts.RelogField, opts.Each != nil)
+	}
 	res, err := f.start(paths)
 	if err != nil {
 		f.close()
@@ -191,6 +198,10 @@ type follower struct {
 	rescan bool
 	// store recycles the arrays of the growth's parts (Update.Recycle).
 	store *partStore
+	// relog leaves out a file that repeats the one read before it
+	// (Options.RelogField), nil for no check: it keeps the hashes of the
+	// last file read, the first reading's or one that appeared since.
+	relog *relogCheck
 }
 
 // start expands the paths, directories being followed, and reads every
@@ -213,12 +224,19 @@ func (f *follower) start(paths []string) (*Result, error) {
 	progress := newProgress(files, f.opts.Progress)
 	for _, path := range files {
 		ff := f.add(path)
-		res, _, err := ff.load(f.opts.Options, f.opts.SkipInvalid, progress, f.opts.Each)
+		res, _, err := ff.load(f.opts.Options, f.opts.SkipInvalid, progress, f.relog.of(f.opts.Each))
+		if err == nil && f.relog != nil {
+			err = f.relog.end(path, f.opts.Each, res)
+		}
 		if err != nil {
 			return nil, err
 		}
 		total.append(res)
 		f.limitOpen() // a directory of thousands of logs
+	}
+	if f.relog != nil {
+		total.Relogged, f.relog.found = f.relog.found, nil
+		f.relog.clone = false // the later readings' records are not reused
 	}
 	// The first reading is over: the follower, which runs on, must not
 	// keep the callbacks alive, nor what they hold (all the trajectories
@@ -492,11 +510,25 @@ func (f *follower) scanDirs() {
 		for _, path := range inputs {
 			if _, known := f.byPath[filepath.Clean(path)]; !known {
 				ff := f.add(path)
-				f.note(ff, ff.reload(f.opts.Options))
+				f.note(ff, f.relogged(ff.path, ff.reload(f.opts.Options)))
 				f.limitOpen()
 			}
 		}
 	}
+}
+
+// relogged leaves out of c, the first reading of the file path that
+// appeared, its trajectories when they repeat the file read before it
+// (relogCheck), and says so (fileChange.relogged).
+func (f *follower) relogged(path string, c fileChange) fileChange {
+	if f.relog == nil || c.res == nil {
+		return c
+	}
+	if err := f.relog.end(path, nil, c.res); err != nil {
+		c.err = errors.Join(c.err, err)
+	}
+	c.relogged, f.relog.found = f.relog.found, nil
+	return c
 }
 
 // holds reports whether u holds trajectories of the file path.
@@ -507,7 +539,7 @@ func (u *Update) holds(path string) bool {
 // empty reports whether u holds nothing to tell.
 func (u *Update) empty() bool {
 	return len(u.Trajectories) == 0 && len(u.Reloaded) == 0 && len(u.Gone) == 0 && u.Skipped == 0 && u.Err == nil &&
-		len(u.Unended) == 0 && len(u.Resumed) == 0
+		len(u.Unended) == 0 && len(u.Resumed) == 0 && len(u.Relogged) == 0
 }
 
 // add merges what a check of the file path found into u. A reload drops
@@ -544,6 +576,7 @@ func (u *Update) add(path string, c fileChange) {
 	if c.unended != nil {
 		u.Unended = append(u.Unended, *c.unended)
 	}
+	u.Relogged = append(u.Relogged, c.relogged...)
 }
 
 // MalformedError is the error of the lines of the followed file Path

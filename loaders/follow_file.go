@@ -127,6 +127,9 @@ type fileChange struct {
 	// unended is a last line without its line end to tell of
 	// (Update.Unended), nil for none.
 	unended *Unended
+	// relogged is the file, appeared, left out as repeating the one read
+	// before it (Update.Relogged).
+	relogged []Relogged
 }
 
 // check looks at the file and reads what changed; it stats the file, and

@@ -83,7 +83,9 @@ type Options struct {
 	// it logs one generation's rows again under a new step (TRL's step):
 	// Load and Stream leave out an input whose records repeat those of the
 	// input read before it, in order, every other field equal, and
-	// Result.Relogged names it. Follow does not.
+	// Result.Relogged names it. Follow does so in its first reading, and
+	// of a file that appears later (Update.Relogged), against the file
+	// read before it.
 	RelogField string
 	// capLeft, when capped (MaxRows above 0), is how many rows of the next
 	// input the cap leaves (input.Loader.CapLeft).

@@ -1,6 +1,7 @@
 package loaders
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -130,5 +131,77 @@ func TestReloggedPartly(t *testing.T) {
 	}
 	if got := res.ReloggedWarning(); !strings.HasPrefix(got, "steps 2, 3 repeat the rollouts logged at step 1: ") {
 		t.Errorf("warning %q", got)
+	}
+}
+
+// TestFollowRelogged: Follow leaves out, as Load does, the TRL tables that
+// repeat the one read before them (the num_iterations_2 fixture): step 2
+// in the first reading (Result.Relogged), streamed or not, and step 4,
+// whose file appears while following after step 3's (Update.Relogged);
+// step 3 is read. It counted them twice.
+func TestFollowRelogged(t *testing.T) {
+	fields, err := scoring.NewRecordFields("prompt", "step", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixture := filepath.Join("..", "cmd", "testdata", "trl", "num_iterations_2", "completions")
+	for _, streamed := range []bool{false, true} {
+		t.Run(fmt.Sprint("streamed=", streamed), func(t *testing.T) {
+			dir := t.TempDir()
+			copyTable := func(name string) {
+				data, err := os.ReadFile(filepath.Join(fixture, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Written beside and renamed: the table comes whole.
+				tmp := filepath.Join(t.TempDir(), name)
+				if err := os.WriteFile(tmp, data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			copyTable("completions_00001.parquet")
+			copyTable("completions_00002.parquet")
+			opts := followOptions(false)
+			opts.Options = Options{Fields: fields, RelogField: "step"}
+			var read []scoring.Trajectory
+			if streamed {
+				opts.Each = func(ts []scoring.Trajectory) error {
+					read = append(read, ts...)
+					return nil
+				}
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			res, ch, err := Follow(ctx, []string{dir}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			read = append(read, res.Trajectories...)
+			if got := reloggedBatches(read); !slices.Equal(got, []int64{1}) || len(res.Relogged) != 1 || res.Relogged[0].Step != 2 {
+				t.Errorf("first reading: batches %v, relogged %+v; want 1, step 2 left out", got, res.Relogged)
+			}
+			copyTable("completions_00003.parquet")
+			copyTable("completions_00004.parquet")
+			var relogged []Relogged
+			awaitUpdates(t, ch, "steps 3 and 4", func(u Update) {
+				read = append(read, u.Trajectories...)
+				relogged = append(relogged, u.Relogged...)
+			}, func() bool { return len(relogged) > 0 }, func() string {
+				return fmt.Sprintf("batches %v", reloggedBatches(read))
+			})
+			if got := reloggedBatches(read); !slices.Equal(got, []int64{1, 3}) || len(read) != 32 {
+				t.Errorf("batches %v (%d trajectories), want 1, 3 (32)", got, len(read))
+			}
+			want := []Relogged{{Path: filepath.Join(dir, "completions_00004.parquet"), Step: 4, OfStep: 3}}
+			if !slices.Equal(relogged, want) {
+				t.Errorf("relogged %+v, want %+v", relogged, want)
+			}
+			cancel()
+			for range ch {
+			}
+		})
 	}
 }

@@ -27,8 +27,26 @@ func loggedLines(from, to int) string {
 // first update land has them shown as they land, each said to be of the
 // rows it scanned, and the newest update's scanned next, shown unmarked.
 // They were dropped, as of a result no longer shown: a run growing faster
-// than a scan kept its first warnings forever.
+// than a scan kept its first warnings forever. So too when the first
+// update reads the file again: the warnings kept are then of the run
+// before, which a scan of the run read again does not extend, and were
+// kept forever.
 func TestFollowFasterThanAScan(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		from     int // the first update's rows, from from to 16
+		reloaded bool
+	}{
+		{"appended", 8, false},
+		{"read again", 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) { followFasterThanAScan(t, tc.from, tc.reloaded) })
+	}
+}
+
+// followFasterThanAScan is TestFollowFasterThanAScan with a first update
+// of the rows from from to 16, the file read again when reloaded.
+func followFasterThanAScan(t *testing.T, from int, reloaded bool) {
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	if err := os.WriteFile(path, []byte(loggedLines(0, 8)), 0o644); err != nil {
 		t.Fatal(err)
@@ -50,24 +68,28 @@ func TestFollowFasterThanAScan(t *testing.T) {
 	}
 	app := loadModel(t, in, 200)
 	app.Settle() // the health known: an update computes it, and leaves the count to a job
-	update := func(from, to int) liveMsg {
+	update := func(from, to int, reloaded bool) liveMsg {
 		res, err := loaders.Read(strings.NewReader(loggedLines(from, to)), path, 0, loaders.Options{Pick: pick})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return liveMsg{loaders.Update{Trajectories: res.Trajectories}, true}
+		u := loaders.Update{Trajectories: res.Trajectories}
+		if reloaded {
+			u.Reloaded = []string{path}
+		}
+		return liveMsg{u, true}
 	}
 	differ := func(n int) string {
 		return fmt.Sprintf("%d of %d rows differ from the logged advantage", n, n)
 	}
 	warnings := func() string { return strings.Join(app.status.Warnings(), "\n") }
 
-	app.Update(update(8, 16))
+	app.Update(update(from, 16, reloaded))
 	scan, count := app.layoutNext, app.live.counting
 	if scan == nil || count == nil {
 		t.Fatalf("the update started no scan (%v) or no count (%v)", scan != nil, count != nil)
 	}
-	app.Update(update(16, 24)) // before either lands
+	app.Update(update(16, 24, false)) // before either lands
 	if w := warnings(); !strings.Contains(w, "scanned 8 rows (as of 8 rows; counting again)") || !strings.Contains(w, "(as of 8 rows; counting again)") {
 		t.Errorf("two updates on, the open's warnings are not said to be of its 8 rows:\n%s", w)
 	}

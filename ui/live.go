@@ -54,6 +54,9 @@ type liveState struct {
 	// notice is the status line's notice of the last files read again,
 	// cleared by the next update that only brings lines.
 	notice string
+	// relogged are the files that appeared while following and were left
+	// out as repeating the one read before them (loaders.Update.Relogged).
+	relogged []loaders.Relogged
 	// unfinished are the files the first reading left out as still being
 	// written, whose warnings are among warnings until they are read.
 	unfinished []loaders.Unfinished
@@ -362,6 +365,7 @@ func (l *liveState) note(u loaders.Update) {
 		}
 	}
 	l.unended = noteUnended(l.unended, u)
+	l.relogged = append(l.relogged, u.Relogged...)
 	l.skipped += u.Skipped
 	// A file read again from the start no longer holds the line the
 	// error is about: it goes, unless the new content brings it again.
@@ -420,6 +424,9 @@ func (l *liveState) allWarnings() []string {
 	}
 	for _, u := range l.unended {
 		out = append(out, u.String())
+	}
+	if w := (&loaders.Result{Relogged: l.relogged}).ReloggedWarning(); w != "" {
+		out = append(out, "following: "+w)
 	}
 	if l.skipped > 0 {
 		out = append(out, fmt.Sprintf("skipped %d malformed lines while following", l.skipped))

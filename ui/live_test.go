@@ -369,3 +369,15 @@ func jsonLines(t *testing.T, ts []scoring.Trajectory) []byte {
 	}
 	return b
 }
+
+// TestLiveRelogged: a TRL table that appeared while following and was
+// left out as repeating the one before it (loaders.Update.Relogged) is
+// said in the status line, as the first reading's are.
+func TestLiveRelogged(t *testing.T) {
+	m, _ := newLiveModel(t)
+	m.Update(liveMsg{loaders.Update{Relogged: []loaders.Relogged{{Path: "run/completions_00004.parquet", Step: 4, OfStep: 3}}}, true})
+	want := "following: step 4 repeats the rollouts logged at step 3: TRL logs a generation again until the next one (num_iterations / steps_per_generation); left out (run/completions_00004.parquet)"
+	if w := m.status.Warnings(); !slices.Contains(w, want) {
+		t.Errorf("warnings %q, want %q among them", w, want)
+	}
+}

@@ -72,10 +72,12 @@ func (j LayoutNotesJob) Of(res *engine.Result) *LayoutNotes {
 // SetLayoutNotes keeps n, the layout's warnings of a result (a
 // LayoutNotesJob's), when they hold for the result shown, or are of an
 // earlier update of it (following: the result shown extends n's
-// evaluation, under the same options read) and newer than those kept: a
-// run that grows faster than a scan still has its warnings brought
-// forward, said to be behind (LayoutNotesBehind). It reports whether it
-// kept them; the others (other options read, files read again) are
+// evaluation, under the same options read) and not older than those
+// kept: a run that grows faster than a scan still has its warnings
+// brought forward, said to be behind (LayoutNotesBehind). Those kept are
+// older only when the result shown extends them too: kept of the run
+// before a file was read again, they give way. It reports whether it
+// kept n; the others (other options read, a run since read again) are
 // dropped.
 func (s *Session) SetLayoutNotes(n *LayoutNotes) bool {
 	read := s.layoutRead()
@@ -83,22 +85,35 @@ func (s *Session) SetLayoutNotes(n *LayoutNotes) bool {
 	case n.holds(s.Result, read):
 	case !n.read.Equal(read(s.Result.Options)) || !s.Result.Evaluation.Extends(n.ev):
 		return false
-	case s.layoutNotes != nil && !n.ev.Extends(s.layoutNotes.ev):
+	case s.layoutNotes != nil && s.Result.Evaluation.Extends(s.layoutNotes.ev) && !n.ev.Extends(s.layoutNotes.ev):
 		return false
 	}
 	s.layoutNotes = n
 	return true
 }
 
-// LayoutNotesBehind returns the rows the layout's warnings kept were
-// scanned of when they are of an earlier update than the result shown
-// (SetLayoutNotes), a scan of the newest being due; behind is false when
-// they hold for it, or there are none.
-func (s *Session) LayoutNotesBehind() (rows int, behind bool) {
+// Lag is how a warning kept stands to the result shown.
+type Lag struct {
+	// Behind is set when the warning is not of the result shown: it is
+	// being computed again.
+	Behind bool
+	// Grew is set when, besides, the result shown has rows the warning was
+	// not computed over (following); Rows is then the number it was. Not
+	// set when only the options changed.
+	Grew bool
+	Rows int
+}
+
+// LayoutNotesBehind returns how the layout's warnings kept stand to the
+// result shown: behind when they do not hold for it (of an earlier
+// update: SetLayoutNotes; or of other options read), a scan being due;
+// the zero Lag when they hold, or there are none.
+func (s *Session) LayoutNotesBehind() Lag {
 	if s.layoutNotes == nil || s.LayoutNotesHold() {
-		return 0, false
+		return Lag{}
 	}
-	return s.layoutNotes.ev.N(), true
+	ev := s.layoutNotes.ev
+	return Lag{Behind: true, Grew: ev != s.Result.Evaluation, Rows: ev.N()}
 }
 
 // LayoutNotesHold reports whether the session has the layout's warnings

@@ -93,32 +93,35 @@ func (s *Session) TakeLoggedJob() *LoggedJob {
 // LoggedDone takes the warning j counted when it holds for the result
 // shown (its evaluation, as long, under the same trainer options), or is
 // of an earlier update of it (following: the result shown extends j's
-// evaluation, under the same trainer options) and newer than the warning
-// kept, which it brings forward, said to be behind (LoggedWarningBehind);
-// it reports whether it took it. Another count (other options, files
-// read again) is dropped.
+// evaluation, under the same trainer options) and not older than the
+// warning kept (older only when the result shown extends the kept one's
+// evaluation too: one of the run before a file was read again gives
+// way), which it brings forward, said to be behind (LoggedWarningBehind);
+// it reports whether it took it. Another count (other options, a run
+// since read again) is dropped.
 func (s *Session) LoggedDone(j *LoggedJob) bool {
 	c := j.check
 	switch {
 	case c.holds(s.Result.Evaluation, s.Result.Options):
 	case !c.options.Equal(agreement.TrainerOptions(s.Result.Options)) || !s.Result.Evaluation.Extends(c.ev):
 		return false
-	case s.logged.ev != nil && !c.ev.Extends(s.logged.ev):
+	case s.logged.ev != nil && s.Result.Evaluation.Extends(s.logged.ev) && !c.ev.Extends(s.logged.ev):
 		return false
 	}
 	s.logged = *c
 	return true
 }
 
-// LoggedWarningBehind returns the rows the logged-advantage warning
-// (LoggedWarning) was counted over when it is not of the result shown (a
-// followed update, or new settings, whose count is due); behind is false
+// LoggedWarningBehind returns how the logged-advantage warning
+// (LoggedWarning) stands to the result shown: behind when it is not of it
+// (a followed update, or new settings, whose count is due); the zero Lag
 // when it is, or there is no warning.
-func (s *Session) LoggedWarningBehind() (rows int, behind bool) {
-	if s.logged.note == "" || s.logged.holds(s.Result.Evaluation, s.Result.Options) {
-		return 0, false
+func (s *Session) LoggedWarningBehind() Lag {
+	ev := s.Result.Evaluation
+	if s.logged.note == "" || s.logged.holds(ev, s.Result.Options) {
+		return Lag{}
 	}
-	return s.logged.n, true
+	return Lag{Behind: true, Grew: s.logged.ev != ev || s.logged.n != ev.N(), Rows: s.logged.n}
 }
 
 // LoggedWarning returns the warning that the logged advantages differ

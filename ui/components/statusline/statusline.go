@@ -197,14 +197,19 @@ func (l *Line) Refresh(s *session.Session) {
 	}
 }
 
-// behindMark says, after a warning counted over the rows of an earlier
-// result than the one shown (a followed run that grew since), over how
-// many rows it was: "" when it is of the result shown.
-func behindMark(rows int, behind bool) string {
-	if !behind {
+// behindMark says, after a warning not of the result shown, what it is
+// of: of the rows of an earlier result (a followed run that grew since),
+// how many; of other options over the same rows, that it is recomputed;
+// "" when it is of the result shown.
+func behindMark(lag session.Lag) string {
+	switch {
+	case !lag.Behind:
 		return ""
+	case lag.Grew:
+		return fmt.Sprintf(" (as of %d %s; counting again)", lag.Rows, english.Plural(lag.Rows, "row"))
+	default:
+		return " (recomputing)"
 	}
-	return fmt.Sprintf(" (as of %d %s; counting again)", rows, english.Plural(rows, "row"))
 }
 
 // layoutText is how the inputs were read (Session.Layout) and, when the

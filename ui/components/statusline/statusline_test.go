@@ -2,14 +2,18 @@ package statusline
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // TestStatusLineSaysLayout checks that the status line starts with how the
@@ -127,5 +131,35 @@ func TestInfoIsNotASuccess(t *testing.T) {
 	l.SetNotice("saved a", nil)
 	if v := l.View(st, 200); !strings.Contains(v, "✓ saved a") {
 		t.Errorf("a success after information reads %q, want ✓", v)
+	}
+}
+
+// TestStatusLineRecomputingWithoutRows: options switched with no row come
+// (a method the layout's warnings read, and the count of the rows that
+// differ from the log) have the warnings before stay, said to be computed
+// again, not said to be of as many rows as are shown ("as of N rows").
+func TestStatusLineRecomputingWithoutRows(t *testing.T) {
+	var ts []scoring.Trajectory
+	for i := range 16 {
+		ts = append(ts, scoring.Trajectory{ID: fmt.Sprint("t", i), Group: fmt.Sprint("g", i/4), Batch: int64(i / 8), Done: true,
+			Metadata: map[string]any{"x": float64(i % 4), "adv": float64(i%4) - 1.5}})
+	}
+	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, LoggedAdvantage: "metadata.adv"}
+	s, err := session.Open("run.jsonl", cfg, &loaders.Result{Trajectories: ts}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.LayoutWarnings = func(res *engine.Result, _ []int) []string { return []string{"a layout warning"} }
+	s.SetLayoutNotes(s.LayoutNotesJob().Of(s.Result)) // as the root's commands do
+	s.Options.Method = "rloo"
+	s.Recompute() // the result of the switch, its warnings' jobs not yet landed
+	var l Line
+	l.Refresh(s)
+	w := strings.Join(l.Warnings(), "\n")
+	if !strings.Contains(w, "a layout warning (recomputing)") || !strings.Contains(w, "differ from the logged advantage") || strings.Contains(w, "as of") {
+		t.Errorf("after a switch of method, the warnings before:\n%s", w)
+	}
+	if lag := s.LoggedWarningBehind(); !lag.Behind || lag.Grew {
+		t.Errorf("the logged warning's lag %+v, want behind, no row come", lag)
 	}
 }

@@ -1,6 +1,7 @@
 package statusline
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -10,55 +11,75 @@ import (
 // invalidTally counts an evaluation's invalid trajectories per step and
 // per cause, what the line says of them. An evaluation that extends the
 // one counted (a followed update: engine.Evaluation.RowsSince) has the
-// rows it adds counted alone: an update costs the event loop those rows,
-// not a scan of the run.
+// batches it adds rows to counted again whole, the others kept: the
+// group filter's evaluation (engine.Evaluation.WithoutSince) may change
+// the validity of a batch's old rows when new ones join their group, so
+// the rows added alone would not do; an update costs the event loop the
+// batches it touches, not a scan of the run.
 type invalidTally struct {
 	of     *engine.Evaluation
 	steps  map[int64]stepTally
 	causes map[string]int
 }
 
-// stepTally counts a step's trajectories and the invalid ones among them,
-// those the group filter dropped not counted (invalid.Counts).
-type stepTally struct{ trajectories, invalid int }
+// stepTally counts a step's trajectories, the invalid ones among them
+// (those the group filter dropped not counted: invalid.Counts) and their
+// causes (the step's share of invalidTally.causes, taken out when
+// the step is counted again).
+type stepTally struct {
+	trajectories, invalid int
+	causes                map[string]int
+}
 
-// count brings the tally to res's evaluation: the rows it adds to the
-// evaluation counted when it extends it, else all of its rows, batch by
-// batch.
+// count brings the tally to res's evaluation: the batches to which it adds
+// rows counted again when it extends the evaluation counted, else all of
+// its batches.
 func (t *invalidTally) count(res *engine.Result) {
 	ev := res.Evaluation
+	batches := res.Ranking.Batches
 	if t.of != nil {
 		if added, ok := ev.RowsSince(t.of); ok {
-			for step, rows := range added {
-				s := t.steps[step]
-				s.trajectories += len(rows)
-				for _, i := range rows {
-					if !ev.Valid[i] && invalid.Counts(ev.Causes[i]) {
-						s.invalid++
-					}
-					if c := ev.Causes[i]; c != "" {
-						t.causes[c]++
-					}
+			for step := range added {
+				b, found := slices.BinarySearchFunc(batches, step, func(b engine.Batch, s int64) int { return cmp.Compare(b.Step, s) })
+				if !found {
+					continue // a step whose rows the ranking left out, as a whole count does
 				}
-				t.steps[step] = s
+				t.recount(ev, &batches[b])
 			}
 			t.of = ev
 			return
 		}
 	}
-	t.steps = make(map[int64]stepTally, len(res.Ranking.Batches))
-	for b := range res.Ranking.Batches {
-		batch := &res.Ranking.Batches[b]
-		s := stepTally{trajectories: len(batch.Members)}
-		for _, i := range batch.Members {
-			if !ev.Valid[i] && invalid.Counts(ev.Causes[i]) {
-				s.invalid++
-			}
-		}
-		t.steps[batch.Step] = s
+	t.steps = make(map[int64]stepTally, len(batches))
+	t.causes = map[string]int{}
+	for b := range batches {
+		t.recount(ev, &batches[b])
 	}
-	t.causes = ev.InvalidCounts() // a new map, the tally's to add to
 	t.of = ev
+}
+
+// recount counts batch's members of ev, in place of what the tally had of
+// its step.
+func (t *invalidTally) recount(ev *engine.Evaluation, batch *engine.Batch) {
+	for c, n := range t.steps[batch.Step].causes {
+		if t.causes[c] -= n; t.causes[c] == 0 {
+			delete(t.causes, c)
+		}
+	}
+	s := stepTally{trajectories: len(batch.Members)}
+	for _, i := range batch.Members {
+		if !ev.Valid[i] && invalid.Counts(ev.Causes[i]) {
+			s.invalid++
+		}
+		if c := ev.Causes[i]; c != "" {
+			if s.causes == nil {
+				s.causes = map[string]int{}
+			}
+			s.causes[c]++
+			t.causes[c]++
+		}
+	}
+	t.steps[batch.Step] = s
 }
 
 // mostlyInvalid returns, ascending, the steps more than invalid.Mostly of

@@ -2,6 +2,7 @@ package statusline
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 
@@ -27,8 +28,8 @@ func tallyRows(step int64, n int, invalid func(k int) bool) []scoring.Trajectory
 	return ts
 }
 
-// TestInvalidWarningsFollowTheUpdates: following, the line counts the
-// invalid trajectories of the rows each update adds alone, and says what
+// TestInvalidWarningsFollowTheUpdates: following, the line counts again
+// the invalid trajectories of the steps each update adds rows to, and says what
 // counting the whole run from scratch says: the mostly invalid steps (one
 // that comes so, one that an update makes so, the first detailed) and
 // the causes over the run.
@@ -64,7 +65,7 @@ func TestInvalidWarningsFollowTheUpdates(t *testing.T) {
 // BenchmarkInvalidWarningsUpdate1M times the line's count of the invalid
 // trajectories after a followed update of 1,024 rows onto the run of
 // uitest.PromptRun (2^20 trajectories over 500 steps), some invalid:
-// update is the line's whole refresh, which counts the rows added alone;
+// update is the line's whole refresh, which counts the steps added to again;
 // scan, the reference, the two scans of the run it made before
 // (invalid.MostlyBatches, engine.Evaluation.InvalidCounts). The update's
 // own work is not timed.
@@ -112,5 +113,49 @@ func BenchmarkInvalidWarningsUpdate1M(b *testing.B) {
 			b.StopTimer()
 			kept.Refresh(s) // the line kept follows the scan's updates too
 		})
+	}
+}
+
+// TestInvalidWarningsFilterFlipsOldRows: with the group filter on, an
+// update that adds a row to a group the filter dropped (all the same x)
+// keeps the group, its old rows valid again; the line, counting the
+// update, says what counting from scratch says.
+func TestInvalidWarningsFilterFlipsOldRows(t *testing.T) {
+	c, err := engine.New(engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := func(id string, step int64, g string, x float64) scoring.Trajectory {
+		return scoring.Trajectory{ID: id, Batch: step, Group: g, Done: true, Metadata: map[string]any{"x": x}}
+	}
+	var ts []scoring.Trajectory
+	for k := 0; k < 4; k++ {
+		ts = append(ts, row(fmt.Sprint("a", k), 0, "same", 1)) // zero spread: dropped
+		ts = append(ts, row(fmt.Sprint("b", k), 0, "diverse", float64(k)))
+	}
+	s := session.NewSession("tally", ts, c)
+	if err := s.SetFilterGroups("x"); err != nil {
+		t.Fatal(err)
+	}
+	live := engine.NewLiveOf(c.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
+	var l Line
+	l.Refresh(s)
+	before := l.Warnings()
+	prev := s.Evaluation
+	s.ApplyUpdate(live, loaders.Update{Trajectories: []scoring.Trajectory{row("a4", 0, "same", 0)}})
+	if _, ok := s.Evaluation.RowsSince(prev); !ok {
+		t.Fatal("the filtered evaluation does not extend the one before: the update is not counted as one")
+	}
+	l.Refresh(s)
+	var scratch Line
+	scratch.Refresh(s)
+	if got, want := l.Warnings(), scratch.Warnings(); !slices.Equal(got, want) {
+		t.Errorf("counted update by update %q\nfrom scratch %q", got, want)
+	}
+	if slices.Equal(l.Warnings(), before) {
+		t.Errorf("warnings %q unchanged by the update that kept the dropped group", before)
+	}
+	if got, want := l.tally.causes, s.Evaluation.InvalidCounts(); !maps.Equal(got, want) {
+		t.Errorf("causes counted %v, the evaluation's %v", got, want)
 	}
 }
