@@ -527,7 +527,7 @@ func (h *healthRun) invalidFraction(t *diagnose.Trend) (Finding, bool) {
 	f, ok := finding(CheckInvalidFraction, "", v, invalidWarn, invalidAlert, false, msg)
 	if ok {
 		if ib, found := invalid.Step(h.res, t.Step); found && ib.MainCount > 0 {
-			f.Message += fmt.Sprintf(", mostly %s (%d)", ib.MainCause, ib.MainCount)
+			f.Message += ", " + ib.Mostly()
 		}
 	}
 	return f, ok
