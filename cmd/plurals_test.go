@@ -41,6 +41,8 @@ expr = "acc"
 		{[]string{"stats", "--objective", "acc=acc", "--health", "invalid.jsonl"}, []string{
 			"warning: step 1: 1 of 1 trajectory invalid (100%)",
 			"invalid_fraction  1 of 1 trajectory invalid (100%)",
+			// Its group g holds no valid trajectory: not "0 groups".
+			"batch 1: 1 trajectory (1 invalid), 0 groups with a valid trajectory, 0 fronts,",
 		}},
 		{[]string{"stats", "--config", "sources.toml", "--source-by", "ds", "sources.jsonl"}, []string{
 			"collapse 0.0000: of 1 group of distinct objective vectors",

@@ -450,8 +450,14 @@ func writeStatsTable(w io.Writer, r statsReport) error {
 	}
 	writePromptsSummary(w, r.Prompts)
 	for _, b := range r.Batches {
+		// Groups counts those with a valid trajectory: said so where a
+		// group may have none.
+		groups := english.Plural(b.Groups, "group")
+		if b.Invalid > 0 {
+			groups += " with a valid trajectory"
+		}
 		fmt.Fprintf(w, "\nbatch %d: %d %s (%d invalid), %d %s, %d %s, frontier %d, frac_zero_std_groups %s\n",
-			b.Batch, b.Trajectories, english.Plural(b.Trajectories, "trajectory"), b.Invalid, b.Groups, english.Plural(b.Groups, "group"),
+			b.Batch, b.Trajectories, english.Plural(b.Trajectories, "trajectory"), b.Invalid, b.Groups, groups,
 			b.Fronts, english.Plural(b.Fronts, "front"), b.FrontierSize, tableNumber(float64(b.FracZeroStdGroups)))
 		if err := writeSummaries(w, b.Objectives, b.Score, b.Reward, r.missingColumn); err != nil {
 			return err
