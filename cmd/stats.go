@@ -111,7 +111,7 @@ of that step; JSON lines with --format json) until interrupted.`,
 		},
 	}
 	health.register(cmd.Flags(), true)
-	cmd.Flags().StringVar(&format, "format", "table", "output format: table or json (not given: json for an --out ending .json)")
+	cmd.Flags().StringVar(&format, "format", "", "output format: table or json (default: json for an --out ending .json, else table)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write to `PATH` (atomically) instead of stdout")
 	cmd.Flags().BoolVar(&force, "force", false, "let --out replace a read-only file or another user's (keeping its owner and mode)")
 	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "keep watching the inputs; print a line per batch as they grow, until interrupted")
