@@ -110,6 +110,28 @@ func TestMatchLogged(t *testing.T) {
 	}
 }
 
+// TestMatchLoggedAllZero: a logged advantage of 0 in every row is
+// reproduced by weights of 0, which say nothing: --match-logged says the
+// log tells nothing of the weights and computes with the settings as
+// given, offering no weights (and no "-0").
+func TestMatchLoggedAllZero(t *testing.T) {
+	var lines strings.Builder
+	for i, ab := range [][2]int{{1, 0}, {0, 1}, {1, 1}, {0, 0}} {
+		fmt.Fprintf(&lines, `{"id":"%d","group":"g","metadata":{"a":%d,"b":%d,"adv":0}}`+"\n", i, ab[0], ab[1])
+	}
+	args := []string{"--objective", "a=metadata.a", "--objective", "b=metadata.b", "--logged-advantage", "metadata.adv", "--method", "grpo", "-"}
+	for _, match := range []string{"--match-logged", "--match-logged=false"} {
+		recs, errOut := computeList(t, lines.String(), append([]string{match}, args...)...)
+		if !strings.Contains(errOut, "the logged advantage is 0 in every row, which tells nothing of the weights") ||
+			strings.Contains(errOut, "-0") || strings.Contains(errOut, "--weight") {
+			t.Errorf("%s: stderr\n%s", match, errOut)
+		}
+		if recs[2].Reward == 0 {
+			t.Errorf("%s: not computed with the settings as given: %+v", match, recs)
+		}
+	}
+}
+
 // TestUnequalGroupsWarning: in a trainer's layout, a step whose groups
 // are not all of one size is warned of, naming them; plain records are not
 // checked.

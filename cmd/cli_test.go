@@ -257,18 +257,18 @@ func TestStatsJSONInvalidCauses(t *testing.T) {
 }
 
 // TestInvalidAfterReadingSaysWhich: a cause found once the rows are read
-// (a weighted score that overflows) names its first trajectory by its ID,
-// having no line to name.
+// (a weighted score that overflows) names its first trajectory's line,
+// which the reading kept seeing it overflow.
 func TestInvalidAfterReadingSaysWhich(t *testing.T) {
 	in := `{"id":"big","group":"g","metadata":{"a":1e308,"b":1e308}}
 {"id":"ok","group":"g","metadata":{"a":1,"b":1}}
 `
 	_, errOut, code := run(t, in, "compute", "--objective", "a=metadata.a", "--objective", "b=metadata.b", "--weight", "a=2", "--weight", "b=2", "--method", "absolute", "-")
-	if code != 0 || !strings.Contains(errOut, `score: infinite (the weighted sum overflows) ×1 (first at trajectory "big")`) {
+	if code != 0 || !strings.Contains(errOut, `score: infinite (the weighted sum overflows) ×1 (first at <stdin>:1)`) {
 		t.Errorf("status %d, stderr %q", code, errOut)
 	}
 	out, _, _ := run(t, in, "stats", "--format", "json", "--objective", "a=metadata.a", "--objective", "b=metadata.b", "--weight", "a=2", "--weight", "b=2", "--method", "absolute", "-")
-	if !strings.Contains(out, `"score: infinite (the weighted sum overflows)": "trajectory \"big\""`) {
+	if !strings.Contains(out, `"score: infinite (the weighted sum overflows)": "<stdin>:1"`) {
 		t.Errorf("stats JSON lacks invalid_at of the overflow:\n%s", out)
 	}
 }

@@ -77,7 +77,7 @@ names the objective, the cause and the nearest field names.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "jsonl", "output format: jsonl, csv or json (not given: the one --out's extension names)")
+	cmd.Flags().StringVar(&format, "format", "", "output format: jsonl, csv or json (default: the one --out's extension names, else jsonl)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write to `PATH` (atomically) instead of stdout")
 	cmd.Flags().BoolVar(&force, "force", false, "let --out replace a read-only file or another user's (keeping its owner and mode)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"jsonl", "csv", "json"}, cobra.ShellCompDirectiveNoFileComp))

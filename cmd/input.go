@@ -41,6 +41,11 @@ type prepared struct {
 	// was read (scoring.Trajectory.Where): the counts alone leave a user
 	// searching a file for the bad cell.
 	invalidAt map[string]string
+	// overflowAt says where the first row whose finite objectives give a
+	// weighted score that overflows (engine.ScoreOverflowCause, in float64
+	// or float32) was read, by cause, and its index: the rewards find
+	// those rows once the trajectories are gone.
+	overflowAt map[string]locatedRow
 	// fields are the field names of each input's first trajectory, for
 	// the suggestions of an objective that reads none of them.
 	fields fieldNames
@@ -67,6 +72,12 @@ type prepared struct {
 // fieldNames collects the field names of some trajectories, sorted,
 // without repeats.
 type fieldNames []string
+
+// locatedRow is a trajectory's index and where it was read.
+type locatedRow struct {
+	index int
+	where string
+}
 
 func (f *fieldNames) add(t *scoring.Trajectory) {
 	*f = append(*f, scoring.FieldNames(t)...)
@@ -237,19 +248,25 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 		}
 		return p.computer.Pick()
 	}
+	var weights scoring.ScoreWeights
 	data, err := loaders.Stream(args, opts, func(ts []scoring.Trajectory) error {
 		if cerr != nil {
 			return nil // read on: an input error comes first
 		}
 		if evaluator == nil {
 			evaluator = p.computer.NewEvaluator()
+			weights = scoring.NewScoreWeights(p.computer.Scorer.Objectives())
 			p.reserve(evaluator, loaders.ExpectedCount(inputBytes, ts), ts, inputBytes)
 		}
 		evaluator.Add(ts)
 		causes := evaluator.Evaluation().Causes
 		causes = causes[len(causes)-len(ts):]
+		rows := evaluator.Evaluation()
 		for i := range ts {
 			p.ids.add(ts[i].ID)
+			if causes[i] == "" {
+				p.noteOverflow(weights, rows, p.ids.len()-1, ts[i].Where())
+			}
 			if c := causes[i]; c != "" {
 				if _, seen := p.invalidAt[c]; !seen {
 					if p.invalidAt == nil {
@@ -360,9 +377,34 @@ func reportUnfinished(w io.Writer, files []loaders.Unfinished) {
 	}
 }
 
+// noteOverflow keeps where row i, valid, was read when its weighted
+// score overflows in float64 or float32 (overflowAt), the first such row
+// of each cause.
+func (p *prepared) noteOverflow(weights scoring.ScoreWeights, ev *engine.Evaluation, i int, where string) {
+	row := ev.Row(i)
+	for _, sum := range []struct {
+		score float64
+		in32  bool
+	}{{weights.Score(row), false}, {weights.Score32(row), true}} {
+		err := scoring.Finite(sum.score)
+		if err == nil {
+			continue
+		}
+		c := engine.ScoreOverflowCause(err, sum.in32)
+		if _, seen := p.overflowAt[c]; seen {
+			continue
+		}
+		if p.overflowAt == nil {
+			p.overflowAt = map[string]locatedRow{}
+		}
+		p.overflowAt[c] = locatedRow{i, where}
+	}
+}
+
 // invalidWhere returns where the first trajectory of each of ev's invalid
 // causes was read (invalidAt), and for a cause found after the reading
-// (an infinite weighted score), that trajectory by its ID.
+// (an infinite weighted score), where that trajectory was read when the
+// reading saw it overflow (overflowAt), else that trajectory by its ID.
 func (p *prepared) invalidWhere(ev *engine.Evaluation) map[string]string {
 	if len(ev.Causes) != p.ids.len() {
 		return p.invalidAt
@@ -380,6 +422,11 @@ func (p *prepared) invalidWhere(ev *engine.Evaluation) map[string]string {
 			if where == nil {
 				where = map[string]string{}
 			}
+		}
+		// The weights the reading used may not be the rewards' (--match-logged).
+		if at, ok := p.overflowAt[c]; ok && at.index == i {
+			where[c] = at.where
+			continue
 		}
 		where[c] = fmt.Sprintf("trajectory %q", p.ids.at(i))
 	}

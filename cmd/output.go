@@ -138,6 +138,10 @@ func checkOut(path string, given bool, inputs []string, stdin io.Reader, force b
 // the one the extension names (given, or the default) is warned of on
 // stderr, as a reader would take the file for what its name says.
 func outFormat(cmd *cobra.Command, format *string, out string, stderr io.Writer, valid ...string) error {
+	given := cmd.Flags().Changed("format")
+	if !given {
+		*format = valid[0] // the default, unless --out's extension names another
+	}
 	if !slices.Contains(valid, *format) {
 		return usagef("unknown --format %q (valid: %s)", *format, strings.Join(valid, ", "))
 	}
@@ -145,7 +149,6 @@ func outFormat(cmd *cobra.Command, format *string, out string, stderr io.Writer,
 		return err
 	}
 	named := outExtensionFormat(out)
-	given := cmd.Flags().Changed("format")
 	switch {
 	case named == "" || named == *format:
 	case !given && slices.Contains(valid, named):

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -41,6 +42,8 @@ expr = "acc"
 		{[]string{"stats", "--objective", "acc=acc", "--health", "invalid.jsonl"}, []string{
 			"warning: step 1: 1 of 1 trajectory invalid (100%)",
 			"invalid_fraction  1 of 1 trajectory invalid (100%)",
+			// Its group g holds no valid trajectory: not "0 groups".
+			"batch 1: 1 trajectory (1 invalid), 0 groups with a valid trajectory, 0 fronts,",
 		}},
 		{[]string{"stats", "--config", "sources.toml", "--source-by", "ds", "sources.jsonl"}, []string{
 			"collapse 0.0000: of 1 group of distinct objective vectors",
@@ -62,5 +65,39 @@ expr = "acc"
 				t.Errorf("%v: output does not say %q:\n%s%s", c.args, w, out, errOut)
 			}
 		}
+	}
+}
+
+// TestFormatHelpSaysItsDefault: --format's help says its default once, as
+// the rule it is (the --out extension's format, else the command's
+// first), not a fixed default beside it that contradicts it; and that
+// default is what is written.
+func TestFormatHelpSaysItsDefault(t *testing.T) {
+	for cmd, fallback := range map[string]string{"compute": "jsonl", "prompts": "jsonl", "stats": "table"} {
+		out, _, code := run(t, "", cmd, "--help")
+		line := ""
+		for l := range strings.SplitSeq(out, "\n") {
+			if strings.Contains(l, "--format string") {
+				line = l
+			}
+		}
+		if code != 0 || strings.Contains(line, `(default "`) || !strings.HasSuffix(line, "else "+fallback+")") {
+			t.Errorf("%s --help: status %d, --format line %q", cmd, code, line)
+		}
+	}
+	dir := writeFiles(t, map[string]string{"one.jsonl": `{"id":"a","group":"g","metadata":{"acc":1}}` + "\n"})
+	in := filepath.Join(dir, "one.jsonl")
+	if out, errOut, code := run(t, "", "compute", "--objective", "acc=acc", in); code != 0 || !strings.HasPrefix(out, `{"id":"a"`) {
+		t.Errorf("compute to stdout: status %d, %q %s", code, out, errOut)
+	}
+	if out, errOut, code := run(t, "", "stats", "--objective", "acc=acc", in); code != 0 || !strings.HasPrefix(out, "method ") {
+		t.Errorf("stats to stdout: status %d, %q %s", code, out, errOut)
+	}
+	csvOut := filepath.Join(dir, "r.csv")
+	if _, errOut, code := run(t, "", "compute", "--objective", "acc=acc", "--out", csvOut, in); code != 0 {
+		t.Fatalf("compute --out r.csv: status %d, %s", code, errOut)
+	}
+	if b, err := os.ReadFile(csvOut); err != nil || !strings.HasPrefix(string(b), "id,") {
+		t.Errorf("--out r.csv holds %q (%v), want CSV", b, err)
 	}
 }

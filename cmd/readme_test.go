@@ -396,3 +396,28 @@ func TestShellWords(t *testing.T) {
 		t.Error("an open quote was accepted")
 	}
 }
+
+// TestREADMEReadAsLine: the README's example of the verl layout's "read
+// as" line is, word for word, what compute says of sample_data/verl/,
+// and the README's layout table gives the verl layout the float32 score
+// that line ends with.
+func TestREADMEReadAsLine(t *testing.T) {
+	t.Chdir(repoRoot)
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(readme)), " ")
+	example := regexp.MustCompile("e\\.g\\. `(read as verl [^`]*)`").FindStringSubmatch(text)
+	if example == nil {
+		t.Fatal("README has no example `read as verl ...` line")
+	}
+	_, errOut, code := run(t, "", "compute", "--out", filepath.Join(t.TempDir(), "r.jsonl"), "sample_data/verl/")
+	if code != 0 || !strings.Contains(errOut, "rewardlens: "+example[1]+"\n") {
+		t.Errorf("README's example %q is not compute's line (status %d):\n%s", example[1], code, errOut)
+	}
+	row := regexp.MustCompile("\\| `verl`: [^\n]*").FindString(string(readme))
+	if !strings.Contains(row, "`--score-precision float32`") {
+		t.Errorf("README's verl layout row lacks --score-precision float32: %s", row)
+	}
+}

@@ -111,7 +111,7 @@ of that step; JSON lines with --format json) until interrupted.`,
 		},
 	}
 	health.register(cmd.Flags(), true)
-	cmd.Flags().StringVar(&format, "format", "table", "output format: table or json (not given: json for an --out ending .json)")
+	cmd.Flags().StringVar(&format, "format", "", "output format: table or json (default: json for an --out ending .json, else table)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write to `PATH` (atomically) instead of stdout")
 	cmd.Flags().BoolVar(&force, "force", false, "let --out replace a read-only file or another user's (keeping its owner and mode)")
 	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "keep watching the inputs; print a line per batch as they grow, until interrupted")
@@ -450,8 +450,14 @@ func writeStatsTable(w io.Writer, r statsReport) error {
 	}
 	writePromptsSummary(w, r.Prompts)
 	for _, b := range r.Batches {
+		// Groups counts those with a valid trajectory: said so where a
+		// group may have none.
+		groups := english.Plural(b.Groups, "group")
+		if b.Invalid > 0 {
+			groups += " with a valid trajectory"
+		}
 		fmt.Fprintf(w, "\nbatch %d: %d %s (%d invalid), %d %s, %d %s, frontier %d, frac_zero_std_groups %s\n",
-			b.Batch, b.Trajectories, english.Plural(b.Trajectories, "trajectory"), b.Invalid, b.Groups, english.Plural(b.Groups, "group"),
+			b.Batch, b.Trajectories, english.Plural(b.Trajectories, "trajectory"), b.Invalid, b.Groups, groups,
 			b.Fronts, english.Plural(b.Fronts, "front"), b.FrontierSize, tableNumber(float64(b.FracZeroStdGroups)))
 		if err := writeSummaries(w, b.Objectives, b.Score, b.Reward, r.missingColumn); err != nil {
 			return err

@@ -265,6 +265,28 @@ func TestVerlNaNScore(t *testing.T) {
 	}
 }
 
+// TestVerlScoreOverflowingFloat32: a score finite in float64 but not in
+// verl's float32 (1e39) is infinite there, as a written Infinity is: the
+// same warning of verl's NaN group, and the invalid row said at its
+// file:line.
+func TestVerlScoreOverflowingFloat32(t *testing.T) {
+	dir := filepath.Join("testdata", "verl", "float32_overflow")
+	for _, cmd := range []string{"compute", "stats"} {
+		_, errOut, code := run(t, "", cmd, dir)
+		if code != 0 {
+			t.Fatalf("%s: status %d, stderr:\n%s", cmd, code, errOut)
+		}
+		for _, want := range []string{
+			`a NaN or infinite score in 1 group: step 1, group "q" (1 of 4). verl's own advantages are NaN for every row of such a group`,
+			`score: infinite (the float32 weighted sum overflows) ×1 (first at ` + filepath.Join(dir, "1.jsonl") + `:1)`,
+		} {
+			if !strings.Contains(errOut, want) {
+				t.Errorf("%s: stderr lacks %q:\n%s", cmd, want, errOut)
+			}
+		}
+	}
+}
+
 // TestVerlNaNScoreFollow: stats --follow warns of the NaN group with its
 // step's line.
 func TestVerlNaNScoreFollow(t *testing.T) {

@@ -249,7 +249,7 @@ func scoreFunc(w scoring.ScoreWeights, opts Options) func(values []float64) floa
 }
 
 // markNonFinite returns ev, or, when some finite objectives give a score
-// that overflows, a copy of ev that reports them invalid (scoreOverflowCause;
+// that overflows, a copy of ev that reports them invalid (ScoreOverflowCause;
 // in32 when the sum is in float32), their scores set to NaN. It is rare
 // enough that the evaluation is copied only then.
 func (ev *Evaluation) markNonFinite(scores []float64, in32 bool) *Evaluation {
@@ -282,7 +282,7 @@ func (ev *Evaluation) markNonFinite(scores []float64, in32 bool) *Evaluation {
 	out.evalReasons = ev.evalReasons
 	for _, i := range bad {
 		out.Valid[i] = false
-		out.Causes[i] = scoreOverflowCause(scoring.Finite(scores[i]), in32)
+		out.Causes[i] = ScoreOverflowCause(scoring.Finite(scores[i]), in32)
 		scores[i] = math.NaN()
 	}
 	return out
@@ -297,11 +297,11 @@ const (
 	scoreOverflowSuffix32 = " (the float32 weighted sum overflows)"
 )
 
-// scoreOverflowCause is the cause of a row whose weighted score is err
+// ScoreOverflowCause is the cause of a row whose weighted score is err
 // (NaN or infinite) though its objectives are finite: "score: infinite
 // (the weighted sum overflows)", "(the float32 weighted sum overflows)"
 // when in32.
-func scoreOverflowCause(err error, in32 bool) string {
+func ScoreOverflowCause(err error, in32 bool) string {
 	suffix := scoreOverflowSuffix
 	if in32 {
 		suffix = scoreOverflowSuffix32
@@ -309,7 +309,7 @@ func scoreOverflowCause(err error, in32 bool) string {
 	return "score: " + err.Error() + suffix
 }
 
-// ScoreOverflowOf reads a scoreOverflowCause: the score's error
+// ScoreOverflowOf reads a ScoreOverflowCause: the score's error
 // (scoring.ErrInf or ErrNaN) and whether the sum was in float32; a nil
 // error when cause is not one.
 func ScoreOverflowOf(cause string) (err error, in32 bool) {

@@ -14,7 +14,7 @@ import (
 // calling goroutine), and returns "" when t scores as ev holds it: the
 // same validity, cause, objective values (NaN equal to NaN) and
 // constraints met. A row ev holds invalid only because its weighted score
-// overflows (scoreOverflowCause) is compared as the valid row it is:
+// overflows (ScoreOverflowCause) is compared as the valid row it is:
 // Evaluate scores no weighted sum. Else it returns the first difference, "safety is now
 // 0.158, was 0.958": the record was edited since it was evaluated, and
 // what is shown of it would contradict what was computed. It is "" when

@@ -3,18 +3,19 @@ package engine
 import "slices"
 
 // A method that centres a comparison group's scores (grpo: s - mean(s),
-// scaled; rloo: n / (n - 1) * (s - mean(s))) gives every member of a group
-// whose valid scores all equal a reward of 0 in exact arithmetic, but in
-// floating point s - mean(s) can leave a rounding error, which grpo's
-// division by std + eps magnifies. Rewards keeps
+// scaled; rloo: n / (n - 1) * (s - mean(s)); gpg) or rewards a margin
+// (grpo-passk: max(s) - 2nd max(s)) gives every member of a group whose
+// valid scores all equal a reward of 0 in exact arithmetic
+// (MethodSpec.Settled), but in floating point s - mean(s) can leave a
+// rounding error, which grpo's division by std + eps magnifies. Rewards keeps
 // the computed value, as the trainer's arithmetic gives it; what shows a
 // reward (the dashboard) takes it as the 0 it is: ShownReward.
 
 // Settled reports whether trajectory i's reward is 0 in exact arithmetic
-// whatever its computed value: the method is grpo or rloo, and i's
-// comparison group has zero spread (its valid scores all equal, or fewer
-// than two valid), unless it is a group of one valid trajectory that
-// --group-of-one score rewards by its score. An invalid member, whose
+// whatever its computed value: i's comparison group has zero spread (its
+// valid scores all equal, or fewer than two valid) and the method's
+// MethodSpec.Settled says such a group is 0 (not a group of one that
+// --group-of-one score, or gpg, rewards by its score). An invalid member, whose
 // reward is the mean of the valid ones, is settled with them.
 func (res *Result) Settled(i int) bool {
 	s := res.settled()
@@ -57,7 +58,7 @@ func (res *Result) ShownRewardsOf(b *Batch) (shown []float64, first int) {
 		return res.Rewards, 0
 	}
 	res.ComputeBatch(bi)
-	if res.Options.Method != GRPO && res.Options.Method != RLOO {
+	if settles(res.Options) == nil {
 		return res.Rewards, 0
 	}
 	own := &res.Ranking.Batches[bi]
@@ -91,10 +92,10 @@ type shownBatch struct {
 
 // settled returns Settled of every trajectory, computed once per result
 // from the scores and the validity (not the rewards, which a prepared
-// result may not have yet); nil for a method other than grpo and rloo,
-// or when no trajectory is settled.
+// result may not have yet); nil for a method that settles none
+// (MethodSpec.Settled), or when no trajectory is settled.
 func (res *Result) settled() []bool {
-	if res.Options.Method != GRPO && res.Options.Method != RLOO {
+	if settles(res.Options) == nil {
 		return nil
 	}
 	if p := res.settledOf.Load(); p != nil {
@@ -124,9 +125,17 @@ func (res *Result) computeSettled() []bool {
 	return settled
 }
 
+// settles returns the Settled of o's method, nil when it has none.
+func settles(o Options) func(o Options, lone bool) bool {
+	if spec := Spec(o.Method); spec != nil {
+		return spec.Settled
+	}
+	return nil
+}
+
 // zeroSpread reports whether the valid members' scores all equal (or
-// fewer than two are valid), but for a lone valid member that
-// --group-of-one score rewards by its score.
+// fewer than two are valid) and the method settles such a group
+// (MethodSpec.Settled: not a lone valid member rewarded by its score).
 func (res *Result) zeroSpread(members []int) bool {
 	valid, first := 0, 0.0
 	for _, i := range members {
@@ -140,5 +149,5 @@ func (res *Result) zeroSpread(members []int) bool {
 		}
 		valid++
 	}
-	return !(valid == 1 && res.Options.GroupOfOne == GroupOfOneScore)
+	return settles(res.Options)(res.Options, valid == 1)
 }

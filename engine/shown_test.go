@@ -119,3 +119,44 @@ func TestShownRewardsOfBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestSettledOfEveryMethod: a method whose MethodSpec.Settled says a
+// zero-spread group is 0 computes it within float noise of 0 and shows
+// exactly 0 (gpg and grpo-passk as grpo and rloo); its lone member is
+// settled as Settled says (gpg rewards it alpha s); a method without
+// Settled settles nothing (a group whitened over the batch is not 0).
+func TestSettledOfEveryMethod(t *testing.T) {
+	const x = 0.9369000000000001
+	ts := enginetest.Scored(map[string][]float64{"same": {x, x, x, x, x, x, x}, "spread": {1, 2}, "one": {3}}, "same", "spread", "one")
+	const lone = 9
+	settling := map[Method]bool{}
+	for _, m := range Methods {
+		o := Options{Method: m, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true, Epsilon: 1e-4}
+		res := oneObjective(t, o).Compute(ts, m)
+		spec := Spec(m)
+		if spec.Settled == nil {
+			if res.Settled(0) || res.Settled(lone) {
+				t.Errorf("%s: settled without MethodSpec.Settled", m)
+			}
+			continue
+		}
+		settling[m] = true
+		for i := range 7 {
+			if math.Abs(res.Rewards[i]) > 1e-9 || !res.Settled(i) || res.ShownReward(i) != 0 {
+				t.Errorf("%s: equal group's member %d: reward %v, settled %v, shown %v", m, i, res.Rewards[i], res.Settled(i), res.ShownReward(i))
+			}
+		}
+		if res.Settled(7) {
+			t.Errorf("%s: a group with spread settled", m)
+		}
+		wantLone := spec.Settled(o, true)
+		if res.Settled(lone) != wantLone || wantLone != (res.Rewards[lone] == 0) {
+			t.Errorf("%s: the group of one: settled %v, reward %v", m, res.Settled(lone), res.Rewards[lone])
+		}
+	}
+	for _, m := range []Method{GRPO, RLOO, GRPOPassK, GPG} {
+		if !settling[m] {
+			t.Errorf("%s: zero-spread groups not settled", m)
+		}
+	}
+}

@@ -540,7 +540,7 @@ func (h *healthRun) invalidFraction(t *diagnose.Trend) (Finding, bool) {
 	f, ok := finding(CheckInvalidFraction, "", v, invalidWarn, invalidAlert, false, msg)
 	if ok && found {
 		if ib.MainCount > 0 {
-			f.Message += fmt.Sprintf(", mostly %s (%d)", ib.MainCause, ib.MainCount)
+			f.Message += ", " + ib.Mostly()
 		}
 		f.Message += ib.DroppedNote()
 	}

@@ -16,7 +16,7 @@ const maxNaNGroupsShown = 5
 
 // nanGroups warns of the groups, in the batches of index batches, where
 // the value of objective (a trainer's reward, the result's one
-// objective) is NaN or infinite: the trainer's own advantage takes the
+// objective) is NaN or infinite, or its weighted score overflows: the trainer's own advantage takes the
 // group's mean over it, which trainerSays says, while rewardlens leaves
 // the row out as invalid and scores the others without it. nil when res
 // has another objective, or no such group.
@@ -59,7 +59,12 @@ func nanGroups(res *engine.Result, batches []int, objective, trainerSays string)
 }
 
 // isNaNCause reports whether an invalid cause is objective's being NaN
-// or infinite (scoring.InvalidError's text).
+// or infinite (scoring.InvalidError's text), or its weighted score's
+// overflowing (engine.ScoreOverflowCause: a finite value the trainer's
+// float32 cannot hold is infinite there too).
 func isNaNCause(objective, cause string) bool {
+	if err, _ := engine.ScoreOverflowOf(cause); err != nil {
+		return true
+	}
 	return cause == objective+": "+scoring.ErrNaN.Error() || cause == objective+": "+scoring.ErrInf.Error()
 }

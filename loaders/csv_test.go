@@ -74,7 +74,12 @@ func TestCSVErrors(t *testing.T) {
 		{"duplicate after a byte order mark", "\ufeffx,x\n", `t.csv:1:6: duplicate column "x"`},
 		{"bare quote", "id,x\na\"b,1\n", `t.csv:2:2: bare " in non-quoted-field`},
 		{"bad header", "a\"b\nx\n", `t.csv:1:2: bare " in non-quoted-field`},
-		{"unterminated quote", "id,x\na,\"1\n", `t.csv:2:6: extraneous or missing " in quoted-field`},
+		// A quote never closed or closed amiss is said where its field opens.
+		{"unterminated quote", "id,x\na,\"1\n", `t.csv:2:3: extraneous or missing " in quoted-field opened here (found at line 2, column 6)`},
+		{"unterminated quote, rows after", "id,group,acc\n1,g,1\n2,\"g,0\n3,g,1\n", `t.csv:3:3: extraneous or missing " in quoted-field opened here (found at line 4, column 7)`},
+		{"unterminated quote after quoted fields", "a,b,c\n\"x,y\",zz,\"q\n", `t.csv:2:10: extraneous or missing " in quoted-field opened here (found at line 2, column 13)`},
+		{"stray quote after a field of two lines", "a,b,c\n\"x\ny\"\"z\",\"q\"r,s\n", `t.csv:3:7: extraneous or missing " in quoted-field opened here (found at line 3, column 9)`},
+		{"unterminated first field", "a,b\n\"x,y\n", `t.csv:2:1: extraneous or missing " in quoted-field opened here (found at line 2, column 6)`},
 		{"batch", "id,batch\na,x\n", `t.csv:2:3: batch: must be an integer, found "x"`},
 		{"batch fraction", "batch\n1.5\n", `t.csv:2:1: batch: must be an integer, found "1.5"`},
 		{"batch too large", "batch\n1e19\n", `t.csv:2:1: batch: must be an integer in the 64-bit range, found "1e19"`},

@@ -53,7 +53,7 @@ func TestFollowUnequalGroupsLive(t *testing.T) {
 	}
 	app.Settle() // the layout's warnings of the update, off the event loop
 	got := statusOf(app.Session())
-	const step1 = `step 1: groups of unequal size, none the commonest: "g4" 4, "g5" 2`
+	const step1 = `step 1: groups of unequal size, 2 sizes: 4 trajectories (1 group), 2 (1 group): "g4" 4, "g5" 2`
 	if strings.Contains(got, "step 0: groups") || !strings.Contains(got, step1) || strings.Count(got, "groups of unequal size") != 1 {
 		t.Errorf("status line %q, want %q alone", got, step1)
 	}

@@ -238,7 +238,7 @@ func TestVerlGroupsOfOneHaveSignal(t *testing.T) {
 	app := loadModel(t, streamedInput(t, sampletest.VerlConfig(), sampletest.VerlLayout, verlFixture), 120)
 	press(app, "]", "]", "2")
 	checkScreen(t, "step 3's groups under verl's settings", screen(app), []string{"step 3"}, []string{"zero spread"})
-	// The table's, not the status line's "none the commonest".
+	// The table's "none", which the status line's warning does not say.
 	checkScreen(t, "step 3's groups' table under verl's settings", bodyOf(screen(app)), nil, []string{" none "})
 	press(app, "m", "m") // rloo, which rewards them too, then pareto, which does not
 	checkScreen(t, "step 3's groups under pareto", screen(app), []string{"2 without GRPO signal (zero spread)", " none "}, nil)

@@ -1,8 +1,11 @@
 package agreement
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -107,10 +110,30 @@ func (u UnequalGroups) String() string {
 		why += "; " + u.leftOut + " left out"
 	}
 	if u.Size == 0 {
-		return fmt.Sprintf("step %d: groups of unequal size, none the commonest: %s %s", u.Step, strings.Join(named, ", "), why)
+		return fmt.Sprintf("step %d: groups of unequal size, %s: %s %s", u.Step, u.sizes(), strings.Join(named, ", "), why)
 	}
 	return fmt.Sprintf("step %d: groups of unequal size: %d of %d %s %s %d %s, %s %s",
 		u.Step, u.Usual, u.Groups, english.Plural(u.Groups, "group"), english.Verb(u.Usual, "has", "have"), u.Size, english.Plural(u.Size, "trajectory"), strings.Join(named, ", "), why)
+}
+
+// sizes says the sizes of the groups of a batch where no size is the
+// most common (Size 0: every group is in Odd), the commonest first, then
+// the largest: "2 sizes: 8 trajectories (1 group), 4 (1 group)".
+func (u UnequalGroups) sizes() string {
+	count := map[int]int{}
+	for _, g := range u.Odd {
+		count[g.Size]++
+	}
+	sizes := slices.Collect(maps.Keys(count))
+	slices.SortFunc(sizes, func(a, b int) int { return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(b, a)) })
+	parts := make([]string, len(sizes))
+	for i, size := range sizes {
+		parts[i] = fmt.Sprintf("%d (%d %s)", size, count[size], english.Plural(count[size], "group"))
+		if i == 0 {
+			parts[i] = fmt.Sprintf("%d %s (%d %s)", size, english.Plural(size, "trajectory"), count[size], english.Plural(count[size], "group"))
+		}
+	}
+	return fmt.Sprintf("%d sizes: %s", len(sizes), strings.Join(parts, ", "))
 }
 
 // SharedOpening returns the number of runes that open every key of groups,

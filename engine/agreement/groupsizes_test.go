@@ -77,7 +77,7 @@ func TestUnequalGroupsTieSmaller(t *testing.T) {
 		if !ok || u.Size != 0 || len(u.Odd) != 2 {
 			t.Fatalf("%+v", u)
 		}
-		want := fmt.Sprintf(`step 1: groups of unequal size, none the commonest: "%s" %d, "%s" %d (`, groups[0].Key, len(groups[0].Members), groups[1].Key, len(groups[1].Members))
+		want := fmt.Sprintf(`step 1: groups of unequal size, 2 sizes: %d trajectories (1 group), %d (1 group): "%s" %d, "%s" %d (`, len(groups[0].Members), len(groups[1].Members), groups[0].Key, len(groups[0].Members), groups[1].Key, len(groups[1].Members))
 		if got := u.String(); !strings.HasPrefix(got, want) {
 			t.Errorf("%q\nwant it to start %q", got, want)
 		}

@@ -228,6 +228,26 @@ type Match struct {
 	leftOutNames string
 	// rowCap is what a cap did to the rows matched (matchLogged's).
 	rowCap scoring.RowCap
+	// allZero is true when the logged advantage of every valid row that
+	// has one is 0 (loggedAllZero): weights of 0 reproduce it, as does
+	// anything that zeroes the advantage, so no weights are fitted.
+	allZero bool
+}
+
+// loggedAllZero reports whether the logged advantage of every valid row
+// of ev that has one (a finite number) is 0, at least one row having one.
+func loggedAllZero(ev *engine.Evaluation) bool {
+	rows := 0
+	for i, a := range ev.Logged {
+		if !ev.Valid[i] || math.IsNaN(a) || math.IsInf(a, 0) {
+			continue
+		}
+		if a != 0 {
+			return false
+		}
+		rows++
+	}
+	return rows > 0
 }
 
 // MatchLogged compares the rewards of TrainerOptions(opts) with the logged
@@ -252,7 +272,7 @@ func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowC
 	if ev.Logged == nil {
 		return nil
 	}
-	m := &Match{rowCap: rowCap}
+	m := &Match{rowCap: rowCap, allZero: loggedAllZero(ev)}
 	base := TrainerOptions(opts)
 	var reuse *engine.Result
 	fit := func(o engine.Options, changes []string) *Fit {
@@ -294,7 +314,7 @@ func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowC
 		})
 	}
 	m.Found = best(m.fits, func(f *Fit) Diff { return f.Overall })
-	if m.Found == nil && m.Base.Overall.Rows > 0 && ev.M > 1 {
+	if m.Found == nil && m.Base.Overall.Rows > 0 && ev.M > 1 && !m.allZero {
 		// Unequal weights, fitted under each of grpo's scales, gdpo
 		// (TRL's normalize_then_sum with reward_weights) and rloo (TRL's
 		// RLOOTrainer with reward_weights).
@@ -572,6 +592,9 @@ func settingsChanges(base, o engine.Options, objectives []scoring.Objective) []s
 	if !slices.Equal(e.Weights, effectiveSettings(base, objectives).Weights) {
 		ws := make([]string, len(e.Weights))
 		for k, w := range e.Weights {
+			if w == 0 {
+				w = 0 // never "-0"
+			}
 			ws[k] = fmt.Sprintf("--weight %s=%s", objectives[k].Name, strconv.FormatFloat(w, 'g', -1, 64))
 		}
 		changes = append(changes, strings.Join(ws, " "))
@@ -722,6 +745,10 @@ func DifferingRows(c Diff) string {
 // rows that differ are all in groups of another size (regrouped) and no
 // closest agrees, that those are the cause.
 func (m *Match) nothingFits() string {
+	if m.allZero {
+		return fmt.Sprintf("the logged advantage is 0 in every row, which tells nothing of the weights (weights of 0, or any setting that zeroes every advantage, reproduce it), and none of the %d trainer settings tried zeroes these rows' rewards",
+			m.Tried)
+	}
 	if a := m.agreeing(); a != nil {
 		regrouped := ""
 		if m.regrouped != "" {

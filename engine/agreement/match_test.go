@@ -587,7 +587,7 @@ func TestUnequalGroups(t *testing.T) {
 	if s := got[0].String(); s != want {
 		t.Errorf("\n got %s\nwant %s", s, want)
 	}
-	want3 := `step 3: groups of unequal size, none the commonest: …"What is 1?" 4, …"What is \x1b[2J?" 8 (a trainer's are all of one size: two prompts of the same text merged, evaluation rows or a partial batch?)`
+	want3 := `step 3: groups of unequal size, 2 sizes: 8 trajectories (1 group), 4 (1 group): …"What is 1?" 4, …"What is \x1b[2J?" 8 (a trainer's are all of one size: two prompts of the same text merged, evaluation rows or a partial batch?)`
 	if s := got[1].String(); s != want3 {
 		t.Errorf("\n got %s\nwant %s", s, want3)
 	}

@@ -558,3 +558,14 @@ func TestCandidateSetSettlesAsMeasuredInFull(t *testing.T) {
 		}
 	}
 }
+
+// TestSettingsChangesNoNegativeZero: a weight fitted to -0 is written 0,
+// never "-0".
+func TestSettingsChangesNoNegativeZero(t *testing.T) {
+	objectives := []scoring.Objective{{Name: "a", Goal: scoring.Maximize, Weight: 1}, {Name: "b", Goal: scoring.Maximize, Weight: 1}}
+	o := engine.Options{Method: engine.GRPO, Weights: []float64{math.Copysign(0, -1), 2}}
+	got := strings.Join(settingsChanges(engine.Options{Method: engine.GRPO}, o, objectives), " ")
+	if want := "--weight a=0 --weight b=2"; got != want {
+		t.Errorf("settingsChanges = %q, want %q", got, want)
+	}
+}

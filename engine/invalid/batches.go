@@ -44,23 +44,37 @@ type Batch struct {
 	Step                  int64
 	Trajectories, Invalid int
 	// Dropped counts the trajectories of the groups the group filter
-	// dropped (FilterCause), which Invalid and MainCause leave out.
+	// dropped (FilterCause), which Invalid and MainCauses leave out.
 	Dropped int
-	// MainCause is the most frequent cause among the invalid trajectories
-	// (the first in byte order among equals), MainCount its count.
-	MainCause string
-	MainCount int
+	// MainCauses are the most frequent causes among the invalid
+	// trajectories, in byte order: one, or those tied; MainCount is the
+	// count of each.
+	MainCauses []string
+	MainCount  int
+}
+
+// Mostly says the main cause: "mostly acc: missing (58)", or, when causes
+// tie, "equally acc: NaN, acc: infinite and acc: missing (1 each)"; ""
+// when none is invalid.
+func (b Batch) Mostly() string {
+	switch len(b.MainCauses) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("mostly %s (%d)", b.MainCauses[0], b.MainCount)
+	}
+	return fmt.Sprintf("equally %s (%d each)", english.List(b.MainCauses), b.MainCount)
 }
 
 // Fraction returns Invalid / Trajectories.
 func (b Batch) Fraction() float64 { return float64(b.Invalid) / float64(b.Trajectories) }
 
 // String reads "step 7: 60 of 96 trajectories invalid (62%), mostly
-// acc: missing (58)", then "; 12 dropped by the group filter" when the
-// filter dropped some.
+// acc: missing (58)" (Mostly), then "; 12 dropped by the group filter"
+// when the filter dropped some.
 func (b Batch) String() string {
-	text := fmt.Sprintf("step %d: %d of %d %s invalid (%s), mostly %s (%d)",
-		b.Step, b.Invalid, b.Trajectories, english.Plural(b.Trajectories, "trajectory"), english.Percent(b.Fraction()), b.MainCause, b.MainCount)
+	text := fmt.Sprintf("step %d: %d of %d %s invalid (%s), %s",
+		b.Step, b.Invalid, b.Trajectories, english.Plural(b.Trajectories, "trajectory"), english.Percent(b.Fraction()), b.Mostly())
 	return text + b.DroppedNote()
 }
 
@@ -88,7 +102,7 @@ func BatchOf(res *engine.Result, b *engine.Batch) Batch {
 	}
 	causes := res.Evaluation.InvalidCauses(b.Members)
 	maps.DeleteFunc(causes, func(cause string, _ int) bool { return !Counts(cause) })
-	out.MainCause, out.MainCount = mainCause(causes)
+	out.MainCauses, out.MainCount = mainCauses(causes)
 	return out
 }
 
@@ -127,14 +141,19 @@ func Step(res *engine.Result, step int64) (b Batch, ok bool) {
 	return BatchOf(res, &res.Ranking.Batches[k]), true
 }
 
-// mainCause returns the most frequent cause of counts and its count (the
-// first in byte order among equals); "" and 0 when counts is empty.
-func mainCause(counts map[string]int) (string, int) {
-	best, n := "", 0
+// mainCauses returns the most frequent causes of counts, in byte order,
+// and their count; nil and 0 when counts is empty.
+func mainCauses(counts map[string]int) ([]string, int) {
+	var best []string
+	n := 0
 	for c, k := range counts {
-		if k > n || k == n && c < best {
-			best, n = c, k
+		switch {
+		case k > n:
+			best, n = []string{c}, k
+		case k == n:
+			best = append(best, c)
 		}
 	}
+	slices.Sort(best)
 	return best, n
 }

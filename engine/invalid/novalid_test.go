@@ -3,6 +3,7 @@ package invalid
 import (
 	"errors"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -180,10 +181,10 @@ func TestMostlyInvalidBatches(t *testing.T) {
 	res, _ := evaluateExprs(t, ts, "x=x")
 	got := MostlyBatches(res)
 	want := []Batch{
-		{Step: 3, Trajectories: 10, Invalid: 6, MainCause: "x: missing", MainCount: 6},
-		{Step: 6, Trajectories: 5, Invalid: 5, MainCause: "x: missing", MainCount: 4},
+		{Step: 3, Trajectories: 10, Invalid: 6, MainCauses: []string{"x: missing"}, MainCount: 6},
+		{Step: 6, Trajectories: 5, Invalid: 5, MainCauses: []string{"x: missing"}, MainCount: 4},
 	}
-	if !slices.Equal(got, want) {
+	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %+v\nwant %+v", got, want)
 	}
 	if s := got[0].String(); s != "step 3: 6 of 10 trajectories invalid (60%), mostly x: missing (6)" {
@@ -191,6 +192,27 @@ func TestMostlyInvalidBatches(t *testing.T) {
 	}
 	if f := got[1].Fraction(); f != 1 {
 		t.Errorf("Fraction %v", f)
+	}
+}
+
+// TestMostlyBatchesTiedCauses: causes of one count are none "mostly"
+// the cause; all are named, in byte order.
+func TestMostlyBatchesTiedCauses(t *testing.T) {
+	ts := []scoring.Trajectory{
+		enginetest.Traj(0, "g", "x", 1.0),
+		enginetest.Traj(0, "g", "x", math.NaN()),
+		enginetest.Traj(0, "g", "x", math.Inf(1)),
+		enginetest.Traj(0, "g", "x", "text"),
+		enginetest.Traj(0, "g"),
+	}
+	res, _ := evaluateExprs(t, ts, "x=x")
+	got := MostlyBatches(res)
+	if len(got) != 1 {
+		t.Fatalf("got %+v", got)
+	}
+	want := "step 0: 4 of 5 trajectories invalid (80%), equally x: NaN, x: infinite, x: missing and x: not a number (1 each)"
+	if s := got[0].String(); s != want {
+		t.Errorf("String:\n%q\nwant\n%q", s, want)
 	}
 }
 

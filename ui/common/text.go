@@ -136,8 +136,15 @@ func WrapAtSpaces(s string, width int) string {
 				if line != "" {
 					lines, line = append(lines, line), ""
 				}
-				lines = append(lines, ansi.Truncate(word, width, ""))
-				word = ansi.TruncateLeft(word, width, "")
+				piece := ansi.Truncate(word, width, "")
+				if ansi.StringWidth(piece) == 0 {
+					// A character wider than the line (double width in
+					// one cell) goes alone on its line, overflowing it,
+					// rather than never being taken.
+					piece = firstGrapheme(word)
+				}
+				lines = append(lines, piece)
+				word = ansi.TruncateLeft(word, ansi.StringWidth(piece), "")
 			}
 			switch {
 			case line == "":
@@ -151,6 +158,17 @@ func WrapAtSpaces(s string, width int) string {
 		lines = append(lines, line)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// firstGrapheme returns the leading escape sequences of s and its first
+// grapheme cluster that takes room on the screen.
+func firstGrapheme(s string) string {
+	for cells := 1; cells <= ansi.StringWidth(s); cells++ {
+		if piece := ansi.Truncate(s, cells, ""); ansi.StringWidth(piece) > 0 {
+			return piece
+		}
+	}
+	return s
 }
 
 // operatorsKept returns words with each lone operator ("-", "×", ...)

@@ -60,3 +60,21 @@ func TestWrapAtSpacesKeepsFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestWrapAtSpacesWideCharacterInOneCell: a double-width character cannot
+// fit a line of one cell; it goes alone on its line (the Prompts tab asks
+// for max(width,1)), the text kept whole, and the wrapping ends.
+func TestWrapAtSpacesWideCharacterInOneCell(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"数学 ok", "数\n学\no\nk"},
+		{"a数b", "a\n数\nb"},
+	} {
+		got := WrapAtSpaces(tc.text, 1)
+		if got != tc.want {
+			t.Errorf("WrapAtSpaces(%q, 1) = %q, want %q", tc.text, got, tc.want)
+		}
+		if got0 := WrapAtSpaces(tc.text, 0); got0 != got {
+			t.Errorf("WrapAtSpaces(%q, 0) = %q, want as width 1: %q", tc.text, got0, got)
+		}
+	}
+}

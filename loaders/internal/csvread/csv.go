@@ -137,10 +137,43 @@ func csvError(l *input.Loader, err error, row []string, cr *csv.Reader) error {
 			return l.ErrorAt(line, col, msg)
 		}
 		return l.ErrorAt(parse.StartLine, 0, msg)
+	case errors.As(err, &parse) && errors.Is(parse.Err, csv.ErrQuote):
+		// The reader places the error where it gave up, the end of the
+		// input for a quote never closed: the field is said where it opens.
+		line, col := quotedFieldStart(cr, row, parse.StartLine)
+		msg := parse.Err.Error() + " opened here"
+		if line != parse.Line || col != parse.Column {
+			msg += fmt.Sprintf(" (found at line %d, column %d)", parse.Line, parse.Column)
+		}
+		return l.ErrorAt(line, col, msg)
 	case errors.As(err, &parse):
 		return l.ErrorAt(parse.Line, parse.Column, parse.Err.Error())
 	}
 	return fmt.Errorf("%s: read: %w", l.Name, err)
+}
+
+// quotedFieldStart returns the line and column (in bytes, from 1) of the
+// quote that opens the field after row, the fields cr read of a record
+// starting at startLine before its error. The field before it is taken as
+// quoted when it must be (a quote, comma or line break in it), as
+// Python's csv and pandas write it, else as written plain.
+func quotedFieldStart(cr *csv.Reader, row []string, startLine int) (line, col int) {
+	if len(row) == 0 {
+		return startLine, 1
+	}
+	last := row[len(row)-1]
+	line, col = cr.FieldPos(len(row) - 1)
+	raw := len(last)
+	if strings.ContainsAny(last, "\"\r\n") || strings.ContainsRune(last, cr.Comma) {
+		raw = len(last) + 2 + strings.Count(last, "\"")
+	}
+	if nl := strings.Count(last, "\n"); nl > 0 {
+		// Its text after its last line break, its quotes doubled, and the
+		// closing quote.
+		tail := last[strings.LastIndexByte(last, '\n')+1:]
+		return line + nl, len(tail) + strings.Count(tail, "\"") + 1 + 2
+	}
+	return line, col + raw + 1
 }
 
 // csvLayout says where a CSV row holds what.
