@@ -310,8 +310,30 @@ func TestTrainerEstimators(t *testing.T) {
 func TestVerlOPONotReproduced(t *testing.T) {
 	path := filepath.Join("testdata", "TestVerlAdvantageSettings", "opo.jsonl")
 	_, errOut, code := run(t, "", "compute", "--logged-advantage", "advantage", path)
-	if code != 0 || !strings.Contains(errOut, "trainer settings tried") || !strings.Contains(errOut, "(nor as verl's opo does, which weighs each response by its token count, not in the records)") {
+	if code != 0 || !strings.Contains(errOut, "trainer settings tried") || !strings.Contains(errOut, "(verl's rpp-baseline and opo weigh each response by its token count, not in the records: a run of either is not reproduced here)") {
 		t.Errorf("status %d, stderr\n%s", code, errOut)
+	}
+}
+
+// TestVerlTokenWeightedRPPBaseline: a verl dump logged by
+// reinforce_plus_plus_baseline over responses of 1 to 5 tokens
+// (gen_rpp_tokens.py: masked_whiten weighs each by its token count): no
+// setting reproduces it, and --match-logged's warning says that verl's
+// rpp-baseline, not only opo, weighs by token counts; read as verl's, it
+// tries verl's methods alone (not TRL's gdpo or rloo-whitened, which it
+// offered as the closest); read as plain records, the layout unknown, it
+// tries them all and words the token counts as a condition.
+func TestVerlTokenWeightedRPPBaseline(t *testing.T) {
+	path := filepath.Join("testdata", "TestVerlAdvantageSettings", "rpp_baseline_tokens.jsonl")
+	_, errOut, code := run(t, "", "compute", "--match-logged", "--logged-advantage", "advantage", path)
+	if code != 0 || !strings.Contains(errOut, "(scale, rloo, rpp-baseline, grpo-passk, gpg, epsilon, group of one, weights, weights fitted to the log)") ||
+		!strings.Contains(errOut, "verl's rpp-baseline and opo weigh each response by its token count") || strings.Contains(errOut, "rloo-whitened") || strings.Contains(errOut, "gdpo") {
+		t.Errorf("verl: status %d, stderr\n%s", code, errOut)
+	}
+	_, errOut, code = run(t, "", "compute", "--from", "plain", "--objective", "s=metadata.score", "--logged-advantage", "metadata.advantage", path)
+	if code != 0 || !strings.Contains(errOut, "(scale, gdpo, rloo, rpp-baseline, rloo-whitened, grpo-passk, gpg,") ||
+		!strings.Contains(errOut, "(if this is verl's reinforce_plus_plus_baseline or opo, they weigh each response by its token count, not in the records: neither is reproduced here)") {
+		t.Errorf("plain: status %d, stderr\n%s", code, errOut)
 	}
 }
 

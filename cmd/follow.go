@@ -664,7 +664,7 @@ func (f *statsFollower) sayRunAgreement() {
 	if complete < len(f.res.Ranking.Batches) {
 		read = fmt.Sprintf("the run read but step %d, read in part", f.res.Ranking.Batches[complete].Step)
 	}
-	if w := agreement.MatchLogged(f.completeRows(f.res.Evaluation, complete), f.res.Options).Warning(); w != "" {
+	if w := agreement.MatchLoggedFrom(f.completeRows(f.res.Evaluation, complete), f.res.Options, f.cfg.From, scoring.Uncapped).Warning(); w != "" {
 		fmt.Fprintf(f.errOut, "rewardlens: warning: %s: %s\n", read, textsafe.Line(w))
 	}
 }
@@ -961,7 +961,7 @@ func (f *statsFollower) loggedOf(b int) (*loggedJSON, *agreementJSON) {
 		}
 		return next < len(rows) && rows[next] == i
 	})
-	return logged, newAgreementJSON(agreement.MatchLogged(ev, f.res.Options), batch.Step)
+	return logged, newAgreementJSON(agreement.MatchLoggedFrom(ev, f.res.Options, f.cfg.From, scoring.Uncapped), batch.Step)
 }
 
 // followLine is a batch's line in JSON.

@@ -138,3 +138,45 @@ func TestScaleWithNoNormalizeByMethod(t *testing.T) {
 		t.Errorf("TRL's grpo: status %d, stderr %q; want 2 naming both", code, errOut)
 	}
 }
+
+// TestIgnoredMethodFlags: an explicit --group-of-one or --no-normalize
+// that the method does not read is warned of as ignored, as --scale is:
+// gpg and rpp-baseline give a group of one verl's value whatever is asked,
+// grpo-passk 0; gpg, rpp-baseline and rloo have no normalisation. A value
+// the method reads, or the one it fixes, warns of nothing. Both were
+// ignored silently.
+func TestIgnoredMethodFlags(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"data.jsonl": `{"id":"a","group":"g","metadata":{"acc":1}}` + "\n" +
+			`{"id":"b","group":"g","metadata":{"acc":0}}` + "\n" +
+			`{"id":"c","group":"h","metadata":{"acc":0.5}}` + "\n",
+	})
+	data := filepath.Join(dir, "data.jsonl")
+	for _, c := range []struct {
+		method string
+		flags  []string
+		want   string // "": no warning of an ignored flag
+	}{
+		{"gpg", []string{"--group-of-one", "zero"}, "--group-of-one zero is ignored: method gpg rewards a group of one by its score (verl's mean 0), fixed"},
+		{"rpp-baseline", []string{"--group-of-one", "zero"}, "--group-of-one zero is ignored: method rpp-baseline rewards a group of one by its score (verl's mean 0), fixed"},
+		{"grpo-passk", []string{"--group-of-one", "score"}, "--group-of-one score is ignored: method grpo-passk gives a group of one 0, fixed"},
+		{"pareto", []string{"--group-of-one", "score"}, "--group-of-one score is ignored: method pareto does not read it"},
+		{"gpg", []string{"--no-normalize"}, "--no-normalize is ignored: method gpg has no normalisation: its reward is verl's gpg advantage"},
+		{"rpp-baseline", []string{"--no-normalize"}, "--no-normalize is ignored: method rpp-baseline has no normalisation: it is whitened over the batch"},
+		{"gpg", []string{"--group-of-one", "score"}, ""},
+		{"grpo", []string{"--group-of-one", "zero", "--no-normalize"}, ""},
+		{"rloo", []string{"--group-of-one", "score"}, ""},
+		{"grpo-passk", []string{"--no-normalize"}, ""},
+	} {
+		args := append(append([]string{"compute", "--objective", "acc=metadata.acc", "--method", c.method}, c.flags...), data)
+		_, errOut, code := run(t, "", args...)
+		switch {
+		case code != 0:
+			t.Errorf("%s %v: status %d, stderr %q", c.method, c.flags, code, errOut)
+		case c.want == "" && strings.Contains(errOut, "ignored"):
+			t.Errorf("%s %v: stderr %q, want nothing ignored", c.method, c.flags, errOut)
+		case c.want != "" && !strings.Contains(errOut, "rewardlens: warning: "+c.want):
+			t.Errorf("%s %v: stderr %q, want %q", c.method, c.flags, errOut, c.want)
+		}
+	}
+}

@@ -68,6 +68,9 @@ type settings struct {
 	// which the inputs' layout may set (applyScale).
 	scaleFlag, scaleContradiction string
 	noNormalizeFlag               bool
+	// groupOfOneFlag is an explicit --group-of-one, "" without, which
+	// warnIgnoredMethodFlags checks the method reads. config sets it.
+	groupOfOneFlag string
 	// file is the --config file, whose values' errors are said at their
 	// line, also once the data names the objectives; nil without one.
 	// config sets it.
@@ -186,7 +189,8 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 	if flags.Changed("epsilon") {
 		s.divisorFlags = append(s.divisorFlags, "--epsilon "+strconv.FormatFloat(s.epsilon, 'g', -1, 64))
 	}
-	set("group-of-one", func() { cfg.GroupOfOne = s.groupOfOne })
+	s.groupOfOneFlag = ""
+	set("group-of-one", func() { cfg.GroupOfOne, s.groupOfOneFlag = s.groupOfOne, s.groupOfOne })
 	set("score-precision", func() { cfg.ScorePrecision = s.scorePrecision })
 	set("nansum", func() { cfg.NanSum = &s.nanSum })
 	set("logged-advantage", func() { cfg.LoggedAdvantage = s.loggedAdvantage })
@@ -308,6 +312,7 @@ func (s *settings) resolveConfig(ctx context.Context, cfg engine.Config, args []
 		return cfg, loaders.Options{}, "", err
 	}
 	s.warnIgnoredDivisor(cfg)
+	s.warnIgnoredMethodFlags(cfg)
 	opts, err := s.loaderOptions(ctx, stdin, cfg)
 	return cfg, opts, layout, err
 }
@@ -340,6 +345,38 @@ func (s *settings) warnIgnoredDivisor(cfg engine.Config) {
 		why = "method " + string(opts.Method) + " under scale none divides by no std (--scale group divides by the group's std)"
 	}
 	s.warnings = append(s.warnings, strings.Join(s.divisorFlags, " and ")+" ignored: "+why)
+}
+
+// warnIgnoredMethodFlags warns of an explicit --no-normalize or
+// --group-of-one that cfg's method (the layout's defaults applied,
+// checked) does not read: --no-normalize by a method with no normalisation
+// (MethodSpec.Unnormalised), --group-of-one by one that does not read it
+// (MethodSpec.ReadsGroupOfOne), saying what the method gives a group of
+// one when its trainer fixes it (MethodSpec.FixedGroupOfOne) and asked
+// otherwise, as --scale is warned of (applyScale).
+func (s *settings) warnIgnoredMethodFlags(cfg engine.Config) {
+	if cfg.MatchLogged != nil && *cfg.MatchLogged {
+		return // --match-logged may compute with another method: it says what it computes with
+	}
+	opts, err := cfg.Options()
+	if err != nil {
+		return
+	}
+	spec := engine.Spec(opts.Method)
+	if s.noNormalizeFlag && spec.Unnormalised != "" {
+		s.warnings = append(s.warnings, fmt.Sprintf("--no-normalize is ignored: method %s has no normalisation: %s", opts.Method, spec.Unnormalised))
+	}
+	if s.groupOfOneFlag == "" || spec.ReadsGroupOfOne || s.groupOfOneFlag == string(spec.FixedGroupOfOne) {
+		return
+	}
+	why := "does not read it"
+	switch spec.FixedGroupOfOne {
+	case engine.GroupOfOneScore:
+		why = "rewards a group of one by its score (verl's mean 0), fixed"
+	case engine.GroupOfOneZero:
+		why = "gives a group of one 0, fixed"
+	}
+	s.warnings = append(s.warnings, fmt.Sprintf("--group-of-one %s is ignored: method %s %s", s.groupOfOneFlag, opts.Method, why))
 }
 
 // applyScale returns cfg with what an explicit --scale and a config file's

@@ -132,8 +132,9 @@ type Config struct {
 	// groups of zero spread before the rewards are computed ("" for no
 	// filter). The CLI applies it; the engine does not read it.
 	FilterGroups string `toml:"filter_groups,omitempty"`
-	// From is the input layout: auto, verl, trl or plain. The engine does
-	// not read it: the CLI turns a layout into the settings above.
+	// From is the input layout: auto, verl, trl or plain. The rewards do
+	// not read it: the CLI turns a layout into the settings above; the
+	// trainer agreement reads it (RewardComputer.Layout).
 	From string `toml:"from,omitempty"`
 	// PromptField and ResponseField name the metadata fields that hold
 	// the prompt's and the completion's text in a trainer's layout
@@ -281,6 +282,10 @@ type RewardComputer struct {
 	Logged *scoring.Expression
 	// MatchLogged and EqualGroups are the config's (agreement.CheckTrainer).
 	MatchLogged, EqualGroups bool
+	// Layout is the config's input layout (Config.From: verl, trl, ...),
+	// which the rewards do not read: the trainer agreement tries the
+	// layout's trainer's methods alone (agreement.MatchLoggedFrom).
+	Layout string
 	// RowCap is what a cap on the rows read did to the last group read
 	// (loaders.Result.RowCap), set by the caller once read: the weights
 	// fitted to the logged advantage leave out the group it cut
@@ -340,7 +345,7 @@ func New(cfg Config) (*RewardComputer, error) {
 	if scorer, err = scoring.WithStructure(scorer, cfg.Constraints, cfg.Gates); err != nil {
 		return nil, err
 	}
-	c := &RewardComputer{Scorer: scorer, Options: opts, MatchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged, EqualGroups: cfg.EqualGroups}
+	c := &RewardComputer{Scorer: scorer, Options: opts, MatchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged, EqualGroups: cfg.EqualGroups, Layout: cfg.From}
 	if c.Fields, err = cfg.RecordFields(); err != nil {
 		return nil, err
 	}

@@ -38,6 +38,15 @@ type MethodSpec struct {
 	Divides bool
 	// ReadsGroupOfOne says whether the method reads Options.GroupOfOne.
 	ReadsGroupOfOne bool
+	// FixedGroupOfOne is what a method that does not read
+	// Options.GroupOfOne gives the one valid trajectory of a group of one,
+	// as its trainer does: GroupOfOneScore for a reward that follows its
+	// score (verl's mean 0: gpg's alpha s, rpp-baseline's s whitened),
+	// GroupOfOneZero for 0 (rloo-whitened, grpo-passk); "" for a method
+	// that reads Options.GroupOfOne or has no such convention (it ranks or
+	// z-scores the group). An explicit --group-of-one is warned of as
+	// ignored by a method that does not read it.
+	FixedGroupOfOne GroupOfOne
 	// Trainer names the trainers' advantages the method computes, "" for
 	// a method no trainer computes: the trainer agreement check
 	// (agreement.TrainerOptions) keeps such a method and replaces any
@@ -192,6 +201,7 @@ var methodSpecs = []MethodSpec{
 		Note:            func(o Options) string { return perScope(o, "centred, then whitened over the batch") },
 		Unnormalised:    "it is whitened over the batch, as verl's reinforce_plus_plus_baseline is whatever its settings",
 		FixedDivisor:    "the sample std of the batch with 1e-8 added to its variance, as verl's masked_whiten",
+		FixedGroupOfOne: GroupOfOneScore,
 		Trainer:         "verl reinforce_plus_plus_baseline",
 		RewardsScore:    true,
 		RewardsWeighted: true,
@@ -205,6 +215,7 @@ var methodSpecs = []MethodSpec{
 		Note:            func(o Options) string { return perScope(o, "leave-one-out baseline, whitened over the batch") },
 		Unnormalised:    "it is whitened over the batch, as TRL's RLOOTrainer with normalize_advantages=True is",
 		FixedDivisor:    "TRL's sample std of the batch plus 1e-4",
+		FixedGroupOfOne: GroupOfOneZero,
 		Trainer:         "TRL RLOOTrainer, normalize_advantages=True",
 		RewardsScore:    true,
 		RewardsWeighted: true,
@@ -226,6 +237,7 @@ var methodSpecs = []MethodSpec{
 		},
 		Divides:         true,
 		Trainer:         "verl grpo_passk",
+		FixedGroupOfOne: GroupOfOneZero,
 		RewardsScore:    true,
 		RewardsWeighted: true,
 		group: func(rw *rewarder, u, s []float64, res *Result, _ []int, _ float64) bool {
@@ -242,6 +254,7 @@ var methodSpecs = []MethodSpec{
 		},
 		Note:            func(o Options) string { return perScope(o, "centred, scaled by the batch's share of nonzero scores") },
 		Unnormalised:    "its reward is verl's gpg advantage, scaled by the batch's share of nonzero scores whatever the settings",
+		FixedGroupOfOne: GroupOfOneScore,
 		Trainer:         "verl gpg",
 		RewardsScore:    true,
 		RewardsWeighted: true,
@@ -331,6 +344,22 @@ func (m Method) ReadsNormalize() bool {
 func (m Method) RewardsScore() bool {
 	spec := Spec(m)
 	return spec != nil && spec.RewardsScore
+}
+
+// ScoresGroupOfOne reports whether the method of o rewards the one valid
+// trajectory of a group of one by its score, which gives the group
+// signal: a method that reads Options.GroupOfOne under GroupOfOneScore
+// (grpo, rloo), or one whose FixedGroupOfOne is GroupOfOneScore (gpg,
+// rpp-baseline); false for an unknown method.
+func (o Options) ScoresGroupOfOne() bool {
+	spec := Spec(o.Method)
+	if spec == nil {
+		return false
+	}
+	if spec.ReadsGroupOfOne {
+		return o.GroupOfOne == GroupOfOneScore
+	}
+	return spec.FixedGroupOfOne == GroupOfOneScore
 }
 
 // zScoredNote is the note of a method normalised by z-scores.

@@ -168,8 +168,9 @@ func TestHealthConfigValidate(t *testing.T) {
 
 // TestHealthTrainerAgreement grades the share of step 3's 20 rows whose
 // reward differs from the logged advantage: 1 a WARN, 3 an ALERT (above
-// a tenth), none under pareto (rewards that are no trainer's advantage)
-// nor without logged advantages.
+// a tenth), under every method a trainer computes (MethodSpec.Trainer);
+// none under pareto or relative (rewards that are no trainer's
+// advantage) nor without logged advantages.
 func TestHealthTrainerAgreement(t *testing.T) {
 	run := func(method engine.Method, differing int, logged bool) []Finding {
 		trends := []diagnose.Trend{healthyTrend(0), healthyTrend(1), healthyTrend(2), healthyTrend(3)}
@@ -205,7 +206,13 @@ func TestHealthTrainerAgreement(t *testing.T) {
 		{"one row", engine.GRPO, 1, true, Warn},
 		{"two rows, a tenth", engine.GRPO, 2, true, Warn},
 		{"three rows", engine.RLOO, 3, true, Alert},
+		{"gdpo", engine.GDPO, 3, true, Alert},
+		{"rpp-baseline", engine.RPPBaseline, 3, true, Alert},
+		{"rloo-whitened", engine.RLOOWhitened, 3, true, Alert},
+		{"grpo-passk", engine.GRPOPassK, 3, true, Alert},
+		{"gpg", engine.GPG, 3, true, Alert},
 		{"pareto", engine.Pareto, 3, true, 0},
+		{"relative", engine.Relative, 3, true, 0},
 		{"nothing logged", engine.GRPO, 3, false, 0},
 	} {
 		var got []Finding

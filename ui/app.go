@@ -132,6 +132,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.live != nil {
 		cmd = tea.Batch(cmd, m.releaseDetail())
 	}
+	// What a message changed (the result, the tab, the group open) may
+	// show a dropped trajectory's written values.
+	cmd = tea.Batch(cmd, m.writtenScores())
 	m.paceForeground()
 	return model, cmd
 }

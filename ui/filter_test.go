@@ -172,6 +172,52 @@ func TestFilterFollows(t *testing.T) {
 	}
 }
 
+// TestFilterFollowedUpdateComputesNoWrittenScores: a followed update with
+// the filter on starts no pass over the whole run for what compute writes
+// of the dropped trajectories while no tab shown shows it (the first tab;
+// the Groups tab with no group open); the Trajectories tab, whose batch
+// holds dropped trajectories, starts it. Every followed update started it.
+func TestFilterFollowedUpdateComputesNoWrittenScores(t *testing.T) {
+	text := func(step, from int) string {
+		var b strings.Builder
+		for i := from; i < from+4; i++ {
+			// Groups of two: g0 varies (kept), g1 constant (dropped).
+			a := 0
+			if i-from == 0 {
+				a = 1
+			}
+			fmt.Fprintf(&b, `{"id":"t%d","group":"g%d","batch":%d,"metadata":{"a":%d,"b":%d}}`+"\n", i, (i-from)/2, step, a, i)
+		}
+		return b.String()
+	}
+	s := uitest.TextSession(t, text(0, 0))
+	if err := s.SetFilterGroups("a"); err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(s, true)
+	m.Init()
+	m.follow(make(chan loaders.Update))
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	m.Settle()
+	for _, tab := range []string{"1", "2"} {
+		press(m, tab)
+		more, err := loaders.Read(strings.NewReader(text(len(s.Result.Ranking.Batches), 4*len(s.Result.Ranking.Batches))), "run.jsonl", 0, loaders.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Update(liveMsg{loaders.Update{Trajectories: more.Trajectories}, true})
+		m.Settle()
+		if !s.Filter.On || !s.WrittenPending() {
+			t.Errorf("tab %s: a followed update computed what compute writes of the dropped trajectories, none on screen (filter on %v)", tab, s.Filter.On)
+		}
+	}
+	press(m, "5")
+	m.Settle()
+	if s.WrittenPending() {
+		t.Error("the Trajectories tab, its batch holding dropped trajectories, did not compute what compute writes of them")
+	}
+}
+
 // TestFilterWithEditedConstraints: a constraint typed in the weights
 // editor with the filter on is evaluated on the batch without the filter,
 // then filtered again: the dropped groups stay out, both evaluations hold

@@ -139,5 +139,5 @@ func (m *Model) sessionChanged() tea.Cmd {
 	m.header.Refresh(m.common.Styles, s)
 	m.status.Refresh(s)
 	m.keys.setBatches(len(s.Result.Ranking.Batches))
-	return tea.Batch(m.sessionChangedTabs(), m.background(), m.layoutNotes(), m.writtenScores())
+	return tea.Batch(m.sessionChangedTabs(), m.background(), m.layoutNotes())
 }

@@ -232,6 +232,10 @@ type Match struct {
 	// has one is 0 (loggedAllZero): weights of 0 reproduce it, as does
 	// anything that zeroes the advantage, so no weights are fitted.
 	allZero bool
+	// layout is the input layout the rows were read as
+	// (engine.RewardComputer.Layout), "" when unknown: a trainer's layout
+	// tries that trainer's methods alone (triesMethod).
+	layout string
 }
 
 // loggedAllZero reports whether the logged advantage of every valid row
@@ -256,23 +260,26 @@ func loggedAllZero(ev *engine.Evaluation) bool {
 // trainerSettings on the evaluation (each distinct one once, over all the
 // batches) and compares them too. It returns nil when the evaluation has
 // no logged advantages.
+// The rows' layout is taken as unknown (MatchLoggedFrom).
 func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
-	return matchLogged(ev, opts, scoring.Uncapped)
+	return matchLogged(ev, opts, scoring.Uncapped, "")
 }
 
-// MatchLoggedCapped is MatchLogged of rows read under rowCap: the group
-// the cap cut (CutGroupOf) is left out of the weights fitted, as the
-// groups of another size than their step's are (Match.leftOut).
-func MatchLoggedCapped(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowCap) *Match {
-	return matchLogged(ev, opts, rowCap)
+// MatchLoggedFrom is MatchLogged of rows read as layout
+// (engine.RewardComputer.Layout, "" when unknown) under rowCap: a
+// trainer's layout tries that trainer's methods alone (Match.triesMethod);
+// the group the cap cut (CutGroupOf) is left out of the weights fitted, as
+// the groups of another size than their step's are (Match.leftOut).
+func MatchLoggedFrom(ev *engine.Evaluation, opts engine.Options, layout string, rowCap scoring.RowCap) *Match {
+	return matchLogged(ev, opts, rowCap, layout)
 }
 
-// matchLogged is MatchLoggedCapped.
-func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowCap) *Match {
+// matchLogged is MatchLoggedFrom.
+func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowCap, layout string) *Match {
 	if ev.Logged == nil {
 		return nil
 	}
-	m := &Match{rowCap: rowCap, allZero: loggedAllZero(ev)}
+	m := &Match{rowCap: rowCap, allZero: loggedAllZero(ev), layout: layout}
 	base := TrainerOptions(opts)
 	var reuse *engine.Result
 	fit := func(o engine.Options, changes []string) *Fit {
@@ -306,7 +313,7 @@ func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowC
 	if !reproduces(m.Base.Overall) && m.Base.Overall.Rows > 0 {
 		forEachCombination(base, ev.Objectives, func(o engine.Options) {
 			key := settingsKey(o, ev.Objectives)
-			if seen[key] {
+			if seen[key] || !m.triesMethod(o.Method) {
 				return
 			}
 			seen[key] = true
@@ -322,6 +329,9 @@ func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowC
 			o := effectiveSettings(base, ev.Objectives)
 			o.Epsilon = base.Epsilon
 			set(&o, ev.Objectives)
+			if !m.triesMethod(o.Method) {
+				continue
+			}
 			// The weights are fitted to the raw objectives, as the
 			// trainers weight them.
 			withoutObjectiveNorm(&o, ev.Objectives)
@@ -358,6 +368,54 @@ func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowC
 		}
 	}
 	return m
+}
+
+// layoutTrainers maps a trainer's layout (engine.Config.From) to the name
+// that trainer goes by in engine.MethodSpec.Trainer.
+var layoutTrainers = map[string]string{"verl": "verl", "trl": "TRL", "open-instruct": "open-instruct"}
+
+// triesMethod reports whether the search tries method for m's rows: any
+// method a trainer computes when their layout is not a trainer's, else
+// only that trainer's (its name in MethodSpec.Trainer): a verl dump is not
+// TRL's RLOOTrainer's.
+func (m *Match) triesMethod(method engine.Method) bool {
+	trainer, known := layoutTrainers[m.layout]
+	if !known {
+		return true
+	}
+	spec := engine.Spec(method)
+	return spec != nil && strings.Contains(spec.Trainer, trainer)
+}
+
+// settingsTried names the settings the search varies: the scale, each
+// method of trainerSettings it tries for m's rows but grpo (whose scales
+// the scale is), the epsilon, a group of one and the weights.
+func (m *Match) settingsTried() string {
+	names := []string{"scale"}
+	for _, row := range trainerSettings {
+		for _, set := range row {
+			var o engine.Options
+			set(&o, nil)
+			if o.Method != "" && o.Method != engine.GRPO && m.triesMethod(o.Method) && !slices.Contains(names, string(o.Method)) {
+				names = append(names, string(o.Method))
+			}
+		}
+	}
+	return strings.Join(append(names, "epsilon", "group of one", "weights", "weights fitted to the log"), ", ")
+}
+
+// tokenWeightedNote says, after the warning that no setting reproduces
+// the log, that verl's reinforce_plus_plus_baseline and opo weigh each
+// response by its token count, which a dump lacks: for a verl layout as
+// a cause, for an unknown one as a condition; "" for another trainer's.
+func (m *Match) tokenWeightedNote() string {
+	switch _, trainer := layoutTrainers[m.layout]; {
+	case m.layout == "verl":
+		return " (verl's rpp-baseline and opo weigh each response by its token count, not in the records: a run of either is not reproduced here)"
+	case trainer:
+		return ""
+	}
+	return " (if this is verl's reinforce_plus_plus_baseline or opo, they weigh each response by its token count, not in the records: neither is reproduced here)"
 }
 
 // closerBy is the factor by which a setting's max |diff| must be below
@@ -754,8 +812,8 @@ func (m *Match) nothingFits() string {
 		if m.regrouped != "" {
 			regrouped = fmt.Sprintf("; the rows that differ under the settings as given are all in %s, which the trainer may have grouped otherwise, but the closest agrees with them too", m.regrouped)
 		}
-		return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, rpp-baseline, rloo-whitened, grpo-passk, gpg, epsilon, group of one, weights, weights fitted to the log) reproduces it to float32's noise (%g, relative beyond 1), the closest being %s (max |diff| %s), which agrees with every row within %g%s: the trainer's are likely those or near them (weights of more digits than tried?)",
-			m.Tried, Reproduces, a.Flags(), shortNumber(a.Overall.MaxAbsDiff), Tolerance, regrouped)
+		return fmt.Sprintf("none of the %d trainer settings tried (%s) reproduces it to float32's noise (%g, relative beyond 1), the closest being %s (max |diff| %s), which agrees with every row within %g%s: the trainer's are likely those or near them (weights of more digits than tried?)",
+			m.Tried, m.settingsTried(), Reproduces, a.Flags(), shortNumber(a.Overall.MaxAbsDiff), Tolerance, regrouped)
 	}
 	if m.regrouped != "" {
 		return fmt.Sprintf("none of the %d trainer settings tried reproduces it: every row that differs is in %s, which the trainer grouped otherwise (a prompt repeated in the batch, evaluation rows, a partial batch?), not a matter of the objectives' settings",
@@ -765,8 +823,8 @@ func (m *Match) nothingFits() string {
 	if m.Closest != nil {
 		closest = fmt.Sprintf("the closest being %s (max |diff| %s)", m.Closest.Flags(), shortNumber(m.Closest.Overall.MaxAbsDiff))
 	}
-	return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, rpp-baseline, rloo-whitened, grpo-passk, gpg, epsilon, group of one, weights, weights fitted to the log) reproduces it, %s: the logged advantage is not computed from these objectives as any of them does (nor as verl's opo does, which weighs each response by its token count, not in the records)",
-		m.Tried, closest)
+	return fmt.Sprintf("none of the %d trainer settings tried (%s) reproduces it, %s: the logged advantage is not computed from these objectives as any of them does%s",
+		m.Tried, m.settingsTried(), closest, m.tokenWeightedNote())
 }
 
 // agreeing returns Closest when no setting tried reproduces the log

@@ -41,7 +41,7 @@ type TrainerCheck struct {
 	Notes []string
 	// LoggedNote is the note of Notes that Logged's warning is ("" for
 	// none), for a caller that says it again as the settings change
-	// (MatchLoggedCapped).
+	// (MatchLoggedFrom).
 	LoggedNote string
 	// unreproduced is why --match-logged found no setting that
 	// reproduces the logged advantage (Match.unreproduced), said by a
@@ -61,7 +61,7 @@ type TrainerCheck struct {
 func CheckTrainer(c *engine.RewardComputer, ev *engine.Evaluation) TrainerCheck {
 	check := TrainerCheck{Options: c.Options}
 	if ev.Logged != nil || c.MatchLogged {
-		check.Logged = matchLogged(ev, c.Options, c.RowCap)
+		check.Logged = matchLogged(ev, c.Options, c.RowCap, c.Layout)
 	}
 	if c.MatchLogged {
 		var note string

@@ -75,7 +75,7 @@ func DeadSignalOf(res *engine.Result, b *engine.Batch, task []float64, threshold
 		known += pass + fail
 		// A group of one rewarded by its score has signal: neither zero
 		// spread nor phantom, whatever its task metric.
-		if size == 1 && scoredAlone(res.Options) {
+		if size == 1 && res.Options.ScoresGroupOfOne() {
 			continue
 		}
 		if size >= len(groupsOfSize) {

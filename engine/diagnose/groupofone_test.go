@@ -13,8 +13,9 @@ import (
 // signal (zero_spread, frac_zero_std_groups, the dead signal's
 // zero-spread groups) exactly when the Groups tab says so
 // (GroupSummary.NoSignal): under grpo or rloo with --group-of-one score
-// (verl's compute_grpo_outcome_advantage: mean 0, std 1) its reward is its
-// score, a signal; otherwise it gets 0 (TRL) and counts.
+// (verl's compute_grpo_outcome_advantage: mean 0, std 1), and under gpg
+// and rpp-baseline whatever --group-of-one (verl's mean 0), its reward
+// follows its score, a signal; otherwise it gets 0 (TRL) and counts.
 //
 // The batch: a (1, 0, 0), b (1), c (0.5), d (0), e (2, 2), and f, whose
 // one trajectory is invalid. Task metric x >= 1 passes: 4 of 8 valid
@@ -47,6 +48,12 @@ func TestGroupOfOneZeroSpread(t *testing.T) {
 		{engine.RLOO, engine.GroupOfOneZero, 4, 2, 0.75},
 		{engine.Pareto, engine.GroupOfOneScore, 4, 2, 0.75},
 		{engine.Relative, engine.GroupOfOneScore, 4, 2, 0.75},
+		// verl's gpg and rpp-baseline give it mean 0 whatever is asked
+		// (alpha s, s whitened); rloo-whitened and grpo-passk 0.
+		{engine.GPG, engine.GroupOfOneZero, 1, 1, 0.15},
+		{engine.RPPBaseline, engine.GroupOfOneZero, 1, 1, 0.15},
+		{engine.RLOOWhitened, engine.GroupOfOneScore, 4, 2, 0.75},
+		{engine.GRPOPassK, engine.GroupOfOneScore, 4, 2, 0.75},
 	} {
 		t.Run(fmt.Sprintf("%s_%s", c.method, c.groupOfOne), func(t *testing.T) {
 			opts := engine.Options{Method: c.method, GroupOfOne: c.groupOfOne}

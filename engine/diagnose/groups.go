@@ -50,21 +50,16 @@ func (g *GroupSummary) ScoreStd(std engine.Std) float64 {
 // NoSignal reports whether a method comparing within the group (GRPO,
 // RLOO, relative) gives it no signal under o: it has zero spread, unless
 // it is a group of one valid trajectory that o rewards by its score
-// (scoredAlone). BatchStats.ZeroStdGroups counts the groups holding a
-// valid trajectory of which this is true.
-func (g *GroupSummary) NoSignal(o engine.Options) bool {
-	return g.ZeroSpread && !(g.Valid == 1 && scoredAlone(o))
-}
-
-// scoredAlone reports whether o rewards the one valid trajectory of a
-// group of one by its score, which gives the group signal: grpo or rloo
-// with --group-of-one score, as verl's compute_grpo_outcome_advantage
-// (mean 0, std 1: s / (1 + epsilon)) and compute_rloo_outcome_advantage
-// (s) do. Otherwise a group of one gets 0, as TRL's
-// _generate_and_score_completions gives it (std_rewards zeros when
+// (Options.ScoresGroupOfOne: grpo or rloo with --group-of-one score, as
+// verl's compute_grpo_outcome_advantage, mean 0 and std 1, and
+// compute_rloo_outcome_advantage do; gpg and rpp-baseline whatever
+// --group-of-one, verl's mean 0). Otherwise a group of one gets 0, as
+// TRL's _generate_and_score_completions gives it (std_rewards zeros when
 // num_generations is 1, counted in frac_reward_zero_std).
-func scoredAlone(o engine.Options) bool {
-	return o.GroupOfOne == engine.GroupOfOneScore && (o.Method == engine.GRPO || o.Method == engine.RLOO)
+// BatchStats.ZeroStdGroups counts the groups holding a valid trajectory
+// of which this is true.
+func (g *GroupSummary) NoSignal(o engine.Options) bool {
+	return g.ZeroSpread && !(g.Valid == 1 && o.ScoresGroupOfOne())
 }
 
 // StdName is the notation of CONTRACT's formulas for std: std1 for the

@@ -73,9 +73,9 @@ func computeScoreBatch(res *engine.Result, b *engine.Batch, valid []int) *scoreB
 // zeroStdGroups returns BatchStats.ZeroStdGroups of a batch whose score
 // statistics are c: its groups of two valid trajectories or more whose
 // scores all equal, and its groups of one unless res's method rewards
-// them by their score (scoredAlone), as GroupSummary.NoSignal has it.
+// them by their score (Options.ScoresGroupOfOne), as GroupSummary.NoSignal has it.
 func zeroStdGroups(res *engine.Result, c *scoreBatch) int {
-	if scoredAlone(res.Options) {
+	if res.Options.ScoresGroupOfOne() {
 		return c.zeroStd
 	}
 	return c.zeroStd + c.alone

@@ -146,6 +146,14 @@ type DetailShower interface {
 	ShowsDetail() bool
 }
 
+// WrittenShower is a tab that shows what compute --filter-groups writes
+// of a trajectory the group filter dropped (Session.WrittenScoreRank)
+// while ShowsWritten is true: the root computes those, a pass over the
+// whole run, only for such a tab shown.
+type WrittenShower interface {
+	ShowsWritten() bool
+}
+
 // FindOwner is a tab whose own search / starts (a filter of its list); on
 // the other tabs / finds a trajectory by id on the TrajectoryFinder.
 type FindOwner interface {

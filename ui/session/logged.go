@@ -10,7 +10,8 @@ import (
 // computed on (the evaluation, its size, the options on screen, given,
 // and their trainer options) and its note, "warning: ..." or "". rowCap
 // says --max-rows stopped the reading: the note is reworded for the group
-// it cut (cutGroupNote).
+// it cut (cutGroupNote); layout is the computer's input layout
+// (engine.RewardComputer.Layout), whose trainer's settings are searched.
 type loggedCheck struct {
 	ev      *engine.Evaluation
 	n       int
@@ -18,6 +19,7 @@ type loggedCheck struct {
 	options engine.Options
 	note    string
 	rowCap  scoring.RowCap
+	layout  string
 }
 
 // holds reports whether c was computed on ev, as long as n, under the
@@ -33,17 +35,17 @@ func loggedCheckOf(res *engine.Result, have *loggedCheck) *loggedCheck {
 	if ev.Logged == nil || have.holds(ev, res.Options) {
 		return nil
 	}
-	return &loggedCheck{ev: ev, n: ev.N(), given: res.Options, options: agreement.TrainerOptions(res.Options), rowCap: have.rowCap}
+	return &loggedCheck{ev: ev, n: ev.N(), given: res.Options, options: agreement.TrainerOptions(res.Options), rowCap: have.rowCap, layout: have.layout}
 }
 
 // run checks again the rows of c's evaluation against the log under c's
 // options and, when they differ, searches the settings that reproduce it
-// (agreement.MatchLoggedCapped, as compute and stats do), the flags said
+// (agreement.MatchLoggedFrom, as compute and stats do), the flags said
 // from the options on screen; res, when computed under c's options, is
 // reused to reword the warning for a group --max-rows cut.
 func (c *loggedCheck) run(res *engine.Result) {
 	res = c.resultOf(res)
-	if w := agreement.MatchLoggedCapped(c.ev, c.given, c.rowCap).Warning(); w != "" {
+	if w := agreement.MatchLoggedFrom(c.ev, c.given, c.layout, c.rowCap).Warning(); w != "" {
 		c.note = "warning: " + agreement.CutGroupWarning(w, res, agreement.CutGroupOf(res, c.rowCap), nil)
 	}
 }
@@ -132,7 +134,7 @@ func (s *Session) LoggedWarningBehind() Lag {
 // change (a followed run grows); then the result's health job, or for a
 // followed update that computes the health a LoggedJob, checks the rows
 // of the whole run again with the same search
-// (agreement.MatchLoggedCapped), off the event loop: until it lands the
+// (agreement.MatchLoggedFrom), off the event loop: until it lands the
 // warning before stays. The warning goes once the settings on screen
 // reproduce the log.
 func (s *Session) LoggedWarning() string { return s.logged.note }

@@ -75,7 +75,7 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 		// Said again as the settings and the rows change (LoggedWarning);
 		// until then by the open's check: --match-logged's note says it
 		// when no setting reproduces the log, not twice.
-		s.logged = loggedCheck{ev: ev, n: ev.N(), options: agreement.TrainerOptions(c.Options)}
+		s.logged = loggedCheck{ev: ev, n: ev.N(), options: agreement.TrainerOptions(c.Options), layout: c.Layout}
 		if !c.MatchLogged {
 			s.logged.note = check.LoggedNote
 			check.Notes = slices.DeleteFunc(check.Notes, func(n string) bool { return n == check.LoggedNote })

@@ -129,6 +129,12 @@ type groupsTab struct {
 	group groupView
 }
 
+// ShowsWritten implements common.WrittenShower: a group open (or one of
+// its completions) that the group filter dropped.
+func (t *groupsTab) ShowsWritten() bool {
+	return (t.mode == groupMembers || t.mode == groupCompletion) && slices.ContainsFunc(t.group.members, t.common.Session.Dropped)
+}
+
 // New returns the Groups tab.
 func New(c *common.Common) common.Tab {
 	t := &groupsTab{common: c, keys: newGroupsKeyMap(), list: list.New(c.Styles, newListKeyMap(), "prompt or trajectory id")}

@@ -237,6 +237,13 @@ func (t *trajectoriesTab) findElsewhere() tea.Cmd {
 	return func() tea.Msg { return common.ShowBatchMsg{Batch: b, Notice: notice} }
 }
 
+// ShowsWritten implements common.WrittenShower: the batch shown holds a
+// trajectory the group filter dropped, which the table lists.
+func (t *trajectoriesTab) ShowsWritten() bool {
+	s := t.common.Session
+	return slices.ContainsFunc(s.CurrentBatch().Members, s.Dropped)
+}
+
 // ShowsDetail implements common.DetailShower: a trajectory is open.
 func (t *trajectoriesTab) ShowsDetail() bool { return t.mode == reading }
 
