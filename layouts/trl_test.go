@@ -23,6 +23,17 @@ func trlFixture(name string) string {
 	return filepath.Join("..", "cmd", "testdata", "trl", name, "completions")
 }
 
+// peekedRewardColumns is trlRewardColumns of the file at path, peeked
+// with loaders' default options; a file that cannot be peeked ends the test.
+func peekedRewardColumns(t *testing.T, path string) (rewards []string, note string, err error) {
+	t.Helper()
+	files, err := loaders.Peek([]string{path}, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return trlRewardColumns(files[0])
+}
+
 // TestTRLRewardColumnsByOrder checks the columns of a TRL table without a
 // logged advantage: the floats right after completion are rewards, those
 // after a column of another type log_extra's.
@@ -151,11 +162,7 @@ func TestTRLRewardColumnsOfRLOO(t *testing.T) {
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		files, err := loaders.Peek([]string{path}, loaders.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rewards, note, err := trlRewardColumns(files[0])
+		rewards, note, err := peekedRewardColumns(t, path)
 		want := "rewards = the first 2 float columns, whose sum reproduces the logged advantage; log_extra columns num_think_tokens left out"
 		if err != nil || !slices.Equal(rewards, []string{"accuracy_reward", "format_reward"}) || note != want {
 			t.Errorf("normalize_advantages %v: rewards %v, note %q, error %v", normalize, rewards, note, err)
@@ -212,22 +219,14 @@ func TestTRLRewardColumnsWithWeightsAndTies(t *testing.T) {
 		"every group ties":    {[][4][3]float64{tie, tie}, "no row of"},
 	} {
 		path := writeTRLTable(t, c.rows, weights)
-		files, err := loaders.Peek([]string{path}, loaders.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rewards, note, err := trlRewardColumns(files[0])
+		rewards, note, err := peekedRewardColumns(t, path)
 		if err != nil || !slices.Equal(rewards, all) || !strings.Contains(note, c.note) {
 			t.Errorf("%s: rewards %v, note %q, error %v", name, rewards, note, err)
 		}
 	}
 	// With weight 1 the same rows confirm the three columns: no note.
 	path := writeTRLTable(t, [][4][3]float64{tie, spread, tie, spread}, [3]float64{1, 1, 1})
-	files, err := loaders.Peek([]string{path}, loaders.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rewards, note, err := trlRewardColumns(files[0]); err != nil || !slices.Equal(rewards, all) || note != "" {
+	if rewards, note, err := peekedRewardColumns(t, path); err != nil || !slices.Equal(rewards, all) || note != "" {
 		t.Errorf("weight 1: rewards %v, note %q, error %v", rewards, note, err)
 	}
 }
@@ -251,11 +250,7 @@ func TestTRLStdinNotTRL(t *testing.T) {
 // throughout (a reward still 0 everywhere) is kept as a reward, warned
 // of with the flags that leave it out.
 func TestTRLRewardColumnsEither(t *testing.T) {
-	files, err := loaders.Peek([]string{trlFixture("log_extra_prompt_value")}, loaders.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rewards, note, err := trlRewardColumns(files[0])
+	rewards, note, err := peekedRewardColumns(t, trlFixture("log_extra_prompt_value"))
 	for _, want := range []string{"log_extra columns gt_length left out", "warning: gt_length could be a reward or a log_extra column", "read as log_extra, being constant within each prompt but not across them", "to take it as a reward, give --objective accuracy_reward=accuracy_reward --objective format_reward=format_reward --objective gt_length=gt_length"} {
 		if !strings.Contains(note, want) {
 			t.Errorf("note lacks %q: %q", want, note)
@@ -267,10 +262,7 @@ func TestTRLRewardColumnsEither(t *testing.T) {
 	spread := [4][3]float64{{1, 0, 0}, {0, 1, 0}, {1, 0.5, 0}, {0, 0, 0}}
 	other := [4][3]float64{{0, 1, 0}, {1, 1, 0}, {0, 0.25, 0}, {1, 0, 0}}
 	path := writeTRLTable(t, [][4][3]float64{spread, other}, [3]float64{1, 1, 1})
-	if files, err = loaders.Peek([]string{path}, loaders.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	rewards, note, err = trlRewardColumns(files[0])
+	rewards, note, err = peekedRewardColumns(t, path)
 	if want := "warning: length_reward could be a reward or a log_extra column"; !strings.Contains(note, want) || !strings.Contains(note, "read as a reward, being constant in every row read") || !strings.Contains(note, "to leave it out, give --objective accuracy_reward=accuracy_reward --objective format_reward=format_reward") {
 		t.Errorf("a column 0 throughout: note %q", note)
 	}
@@ -285,11 +277,7 @@ func TestTRLRewardColumnsEither(t *testing.T) {
 // two reproduces every row, so both are rewards and the note says the
 // weights are not 1 and never that a plain sum reproduces the log.
 func TestTRLRewardColumnsWeighted(t *testing.T) {
-	files, err := loaders.Peek([]string{trlFixture("reward_weights_extra")}, loaders.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rewards, note, err := trlRewardColumns(files[0])
+	rewards, note, err := peekedRewardColumns(t, trlFixture("reward_weights_extra"))
 	want := "rewards = the first 2 float columns, whose sum with weights other than 1 (fitted accuracy_reward 1, format_reward 0.5; --match-logged fits them) reproduces the logged advantage; log_extra columns num_tokens left out"
 	if err != nil || !slices.Equal(rewards, []string{"accuracy_reward", "format_reward"}) || note != want {
 		t.Errorf("rewards %v, note %q, error %v", rewards, note, err)
@@ -310,11 +298,7 @@ func TestTRLRewardColumnsUnknownWeights(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	files, err := loaders.Peek([]string{path}, loaders.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rewards, note, err := trlRewardColumns(files[0])
+	rewards, note, err := peekedRewardColumns(t, path)
 	if err != nil || !slices.Equal(rewards, []string{"accuracy_reward", "format_reward", "num_tokens"}) {
 		t.Errorf("rewards %v, error %v", rewards, err)
 	}

@@ -25,13 +25,29 @@ import (
 // long as it is typed in, each blink asking for the next: the blinks are
 // not sent, or a refused input left open would never let it return.
 func runCmds(m tea.Model, cmds ...tea.Cmd) {
+	runCmdsHolding[heldNothing](m, cmds...)
+}
+
+// heldNothing is a message no command returns: runCmds holds none back.
+type heldNothing struct{}
+
+// runCmdsHolding runs cmds as runCmds does, but holds back the messages
+// of type Held (what a test lets arrive late, or not at all), which it
+// returns unsent, in the order they came.
+func runCmdsHolding[Held tea.Msg](m tea.Model, cmds ...tea.Cmd) []Held {
+	var held []Held
 	for len(cmds) > 0 {
 		cmd := cmds[0]
 		cmds = cmds[1:]
 		if cmd == nil {
 			continue
 		}
-		switch msg := cmd().(type) {
+		msg := cmd()
+		if h, ok := msg.(Held); ok {
+			held = append(held, h)
+			continue
+		}
+		switch msg := msg.(type) {
 		case tea.BatchMsg:
 			cmds = append(cmds, msg...)
 		case nil, cursor.BlinkMsg:
@@ -40,6 +56,7 @@ func runCmds(m tea.Model, cmds ...tea.Cmd) {
 			cmds = append(cmds, next)
 		}
 	}
+	return held
 }
 
 func TestCompareCyclesMethodB(t *testing.T) {

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"charm.land/bubbles/v2/cursor"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/charmbracelet/x/exp/golden"
@@ -432,31 +431,6 @@ func TestFilterGroupViewScoresAsCompute(t *testing.T) {
 	}
 }
 
-// runHolding runs cmds as runCmds does, but holds back the messages of
-// what compute writes of the dropped trajectories (writtenMsg), which it
-// returns unhandled.
-func runHolding(m *Model, cmds ...tea.Cmd) []writtenMsg {
-	var held []writtenMsg
-	for len(cmds) > 0 {
-		cmd := cmds[0]
-		cmds = cmds[1:]
-		if cmd == nil {
-			continue
-		}
-		switch msg := cmd().(type) {
-		case tea.BatchMsg:
-			cmds = append(cmds, msg...)
-		case writtenMsg:
-			held = append(held, msg)
-		case nil, cursor.BlinkMsg:
-		default:
-			_, next := m.Update(msg)
-			cmds = append(cmds, next)
-		}
-	}
-	return held
-}
-
 // cellsOf returns the cells of the right-aligned columns titles in the
 // row of id of the table whose header starts with head: such a cell ends
 // where its title does.
@@ -493,7 +467,7 @@ func TestFilterWrittenScoresOffTheEventLoop(t *testing.T) {
 		t.Fatalf("x0's written score and rank once computed: %q, want %q", cells, written)
 	}
 	_, cmd := m.Update(uitest.KeyPress("m"))
-	first := runHolding(m, cmd)
+	first := runCmdsHolding[writtenMsg](m, cmd)
 	if len(first) != 1 || !s.WrittenPending() {
 		t.Fatalf("the new result started %d commands of what compute writes, pending %v", len(first), s.WrittenPending())
 	}
@@ -501,14 +475,14 @@ func TestFilterWrittenScoresOffTheEventLoop(t *testing.T) {
 		t.Errorf("x0's score and rank while computed: %q, want them marked pending", cells)
 	}
 	_, cmd = m.Update(uitest.KeyPress("m"))
-	if held := runHolding(m, cmd); len(held) != 0 {
+	if held := runCmdsHolding[writtenMsg](m, cmd); len(held) != 0 {
 		t.Errorf("a second command started while the first is under way")
 	}
 	_, cmd = m.Update(first[0])
 	if !s.WrittenPending() || cmd == nil {
 		t.Fatal("the message of a result replaced since was kept, or no command started for the result shown")
 	}
-	last := runHolding(m, cmd)
+	last := runCmdsHolding[writtenMsg](m, cmd)
 	if len(last) != 1 {
 		t.Fatalf("%d commands for the result shown", len(last))
 	}
@@ -531,7 +505,7 @@ func TestFilterTrajectoriesShowWrittenScores(t *testing.T) {
 		t.Errorf("x0's score, rank and crowding: %q, want %q", cells, written)
 	}
 	_, cmd := m.Update(uitest.KeyPress("m"))
-	held := runHolding(m, cmd)
+	held := runCmdsHolding[writtenMsg](m, cmd)
 	if cells := cellsOf(t, m, "id  ", "x0", "score", "rank", "crowding"); !slices.Equal(cells, []string{common.PendingValue, common.PendingValue, common.PendingValue}) {
 		t.Errorf("x0's score, rank and crowding while computed: %q, want them marked pending", cells)
 	}
@@ -575,7 +549,7 @@ func TestFilterTrajectoriesSortedWhilePending(t *testing.T) {
 	_, cmd := m.Update(uitest.KeyPress("f"))
 	runCmds(m, cmd) // off
 	_, cmd = m.Update(uitest.KeyPress("f"))
-	held := runHolding(m, cmd) // on, x's and z's scores pending
+	held := runCmdsHolding[writtenMsg](m, cmd) // on, x's and z's scores pending
 	m.Update(uitest.KeyPress("S"))
 	if !sortedByScore() {
 		t.Fatalf("S does not sort by score while pending:\n%s", screen(m))

@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
@@ -33,9 +31,7 @@ func reportMedian(b *testing.B, times []time.Duration) {
 // on the event loop the tab's rebuild and the next frame ("ms-loop"), and
 // both ("ms/median").
 func BenchmarkGroupsRecomputeView1M(b *testing.B) {
-	m := NewModel(uitest.SyntheticSession(b, 1_000_000), true)
-	m.Init()
-	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m := newBenchModel(uitest.SyntheticSession(b, 1_000_000))
 	press(m, "2")
 	benchmarkSwitchToScreen(b, m)
 }
@@ -71,9 +67,7 @@ func benchmarkSwitchToScreen(b *testing.B, m *Model) {
 // timed.
 func BenchmarkGroupsRefreshView1M(b *testing.B) {
 	s := uitest.SyntheticSession(b, 1_000_000)
-	m := NewModel(s, true)
-	m.Init()
-	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m := newBenchModel(s)
 	press(m, "2")
 	var times []time.Duration
 	b.ReportAllocs()

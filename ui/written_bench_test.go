@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
@@ -25,9 +23,7 @@ func BenchmarkFilterDroppedGroup1M(b *testing.B) {
 	if err := s.SetFilterGroups("accuracy"); err != nil {
 		b.Fatal(err)
 	}
-	m := NewModel(s, true)
-	m.Init()
-	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m := newBenchModel(s)
 	if m.writtenNext == nil {
 		b.Fatal("no written job once opened")
 	}

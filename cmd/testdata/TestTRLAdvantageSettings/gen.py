@@ -43,17 +43,22 @@ def function(source, name):
     return "\n".join(lines[first:last])
 
 
-trl = Path(sys.argv[1])
-trainer = (trl / "trl/trainer/grpo_trainer.py").read_text()
-utils = (trl / "trl/trainer/utils.py").read_text()
-namespace = {"torch": torch}
-exec(function(utils, "nanstd"), namespace)
-advantage_block = block(trainer, "unscorable_mask = torch.isnan(rewards_per_func).all(dim=1)",
-                        "advantages = torch.nan_to_num(advantages, nan=0.0)")
+def advantage_code(trl, trainer_file):
+    """TRL's advantage block of trl/trainer/trainer_file in the checkout
+    trl, and the namespace to run it in, holding torch and TRL's nanstd."""
+    trainer = (trl / "trl/trainer" / trainer_file).read_text()
+    utils = (trl / "trl/trainer/utils.py").read_text()
+    namespace = {"torch": torch}
+    exec(function(utils, "nanstd"), namespace)
+    advantage_block = block(trainer, "unscorable_mask = torch.isnan(rewards_per_func).all(dim=1)",
+                            "advantages = torch.nan_to_num(advantages, nan=0.0)")
+    return advantage_block, namespace
 
 
-def trl_advantages(rewards_per_func, num_generations, scale_rewards, aggregation, reward_weights):
-    """TRL's advantage block on rewards_per_func (rows x reward functions)."""
+def trl_advantages(advantage_block, namespace, rewards_per_func, num_generations, scale_rewards, aggregation,
+                   reward_weights):
+    """GRPOTrainer's advantage block (as advantage_code gives it, with its
+    namespace) on rewards_per_func (rows x reward functions)."""
     trainer_self = types.SimpleNamespace(
         scale_rewards=scale_rewards,
         multi_objective_aggregation=aggregation,
@@ -66,30 +71,32 @@ def trl_advantages(rewards_per_func, num_generations, scale_rewards, aggregation
     return scope["advantages"]
 
 
-random.seed(21)
-prompts, num_generations = 4, 8
-rows = []
-for p in range(prompts):
-    for g in range(num_generations):
-        rows.append([float(random.random() < 0.5), round(random.random(), 3)])
-rows_with_none = [list(r) for r in rows]
-rows_with_none[5][0] = float("nan")  # a reward function that returned None
+if __name__ == "__main__":
+    advantage_block, namespace = advantage_code(Path(sys.argv[1]), "grpo_trainer.py")
+    random.seed(21)
+    prompts, num_generations = 4, 8
+    rows = []
+    for p in range(prompts):
+        for g in range(num_generations):
+            rows.append([float(random.random() < 0.5), round(random.random(), 3)])
+    rows_with_none = [list(r) for r in rows]
+    rows_with_none[5][0] = float("nan")  # a reward function that returned None
 
-settings = {
-    # name: (scale_rewards, multi_objective_aggregation, reward_weights, rows)
-    "scale_group": ("group", "sum_then_normalize", [1.0, 1.0], rows_with_none),
-    "scale_batch": ("batch", "sum_then_normalize", [1.0, 1.0], rows_with_none),
-    "scale_none": ("none", "sum_then_normalize", [1.0, 1.0], rows_with_none),
-    "normalize_then_sum": ("group", "normalize_then_sum", [1.0, 1.0], rows),
-    "weights_half_scale_none": ("none", "sum_then_normalize", [0.5, 0.5], rows),
-}
-out = Path(__file__).parent
-for name, (scale, aggregation, weights, data) in settings.items():
-    rewards = torch.tensor(data, dtype=torch.float32)
-    advantages = trl_advantages(rewards, num_generations, scale, aggregation, weights)
-    with open(out / f"{name}.jsonl", "w") as f:
-        for i, (row, advantage) in enumerate(zip(rewards.tolist(), advantages.tolist())):
-            record = {"prompt": f"prompt {i // num_generations}", "step": 1,
-                      "accuracy": None if row[0] != row[0] else row[0], "format": row[1],
-                      "advantage": advantage}
-            f.write(json.dumps(record) + "\n")
+    settings = {
+        # name: (scale_rewards, multi_objective_aggregation, reward_weights, rows)
+        "scale_group": ("group", "sum_then_normalize", [1.0, 1.0], rows_with_none),
+        "scale_batch": ("batch", "sum_then_normalize", [1.0, 1.0], rows_with_none),
+        "scale_none": ("none", "sum_then_normalize", [1.0, 1.0], rows_with_none),
+        "normalize_then_sum": ("group", "normalize_then_sum", [1.0, 1.0], rows),
+        "weights_half_scale_none": ("none", "sum_then_normalize", [0.5, 0.5], rows),
+    }
+    out = Path(__file__).parent
+    for name, (scale, aggregation, weights, data) in settings.items():
+        rewards = torch.tensor(data, dtype=torch.float32)
+        advantages = trl_advantages(advantage_block, namespace, rewards, num_generations, scale, aggregation, weights)
+        with open(out / f"{name}.jsonl", "w") as f:
+            for i, (row, advantage) in enumerate(zip(rewards.tolist(), advantages.tolist())):
+                record = {"prompt": f"prompt {i // num_generations}", "step": 1,
+                          "accuracy": None if row[0] != row[0] else row[0], "format": row[1],
+                          "advantage": advantage}
+                f.write(json.dumps(record) + "\n")

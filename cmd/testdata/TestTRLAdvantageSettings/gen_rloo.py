@@ -16,40 +16,17 @@ PATH/TO/trl is a checkout of huggingface/trl at that commit.
 
 import json
 import sys
-import textwrap
 import types
 from pathlib import Path
 
 import torch
 
+# gen.py reads TRL's source; importing it must leave no __pycache__ among
+# the fixtures.
+sys.dont_write_bytecode = True
+from gen import advantage_code  # noqa: E402
 
-def block(source, start, end):
-    """The lines of source from the first holding start to the next that is
-    end, spaces around it aside."""
-    lines = source.splitlines()
-    first = next(i for i, line in enumerate(lines) if start in line)
-    last = next(i for i, line in enumerate(lines) if i >= first and line.strip() == end)
-    return textwrap.dedent("\n".join(lines[first : last + 1]))
-
-
-def function(source, name):
-    """The top-level function name of source: its def line and the
-    indented or blank lines after it."""
-    lines = source.splitlines()
-    first = lines.index(next(line for line in lines if line.startswith(f"def {name}(")))
-    last = first + 1
-    while last < len(lines) and (not lines[last].strip() or lines[last].startswith(" ")):
-        last += 1
-    return "\n".join(lines[first:last])
-
-
-trl = Path(sys.argv[1])
-trainer = (trl / "trl/trainer/rloo_trainer.py").read_text()
-utils = (trl / "trl/trainer/utils.py").read_text()
-namespace = {"torch": torch}
-exec(function(utils, "nanstd"), namespace)
-advantage_block = block(trainer, "unscorable_mask = torch.isnan(rewards_per_func).all(dim=1)",
-                        "advantages = torch.nan_to_num(advantages, nan=0.0)")
+advantage_block, namespace = advantage_code(Path(sys.argv[1]), "rloo_trainer.py")
 
 nan = float("nan")
 num_generations = 4

@@ -25,36 +25,25 @@ PATH/TO/verl is a checkout of volcengine/verl at that commit.
 import json
 import sys
 import types
-from collections import defaultdict
 from pathlib import Path
-from typing import Optional
 
 import numpy as np
 import torch
 
-
-def function(source, name):
-    """The top-level function name of source: its def line and the
-    indented, closing or blank lines after it."""
-    lines = source.splitlines()
-    first = lines.index(next(line for line in lines if line.startswith(f"def {name}(")))
-    last = first + 1
-    while last < len(lines) and (not lines[last].strip() or lines[last][0] in " )"):
-        last += 1
-    return "\n".join(lines[first:last])
-
+# gen.py reads verl's source; importing it must leave no __pycache__ among
+# the fixtures.
+sys.dont_write_bytecode = True
+from gen import core_algos_functions, function  # noqa: E402
 
 verl = Path(sys.argv[1])
-core_algos = (verl / "verl/trainer/ppo/core_algos.py").read_text()
 torch_functional = (verl / "verl/utils/torch_functional.py").read_text()
 verl_F = {"torch": torch}
 for name in ("masked_sum", "masked_mean", "masked_var", "masked_whiten"):
     exec(function(torch_functional, name), verl_F)
-namespace = {"torch": torch, "np": np, "defaultdict": defaultdict, "Optional": Optional, "AlgoConfig": object,
-             "verl_F": types.SimpleNamespace(**verl_F)}
-for name in ("compute_reinforce_plus_plus_baseline_outcome_advantage", "compute_grpo_passk_outcome_advantage",
-             "compute_gpg_outcome_advantage", "compute_opo_outcome_advantage"):
-    exec(function(core_algos, name), namespace)
+namespace = core_algos_functions(verl, ("compute_reinforce_plus_plus_baseline_outcome_advantage",
+                                        "compute_grpo_passk_outcome_advantage", "compute_gpg_outcome_advantage",
+                                        "compute_opo_outcome_advantage"),
+                                 verl_F=types.SimpleNamespace(**verl_F))
 
 
 def write(name, groups, estimate, lengths=None):
