@@ -43,7 +43,8 @@ func BenchmarkPromptsFirstVisit1M(b *testing.B) { benchmarkFirstVisit(b, "Prompt
 // Compare tab is shown, on 1M trajectories in one batch, B grpo: the key
 // to the tab's content drawn, the recompute of A and the tab's job run to
 // the end (the health, computed after, is not timed). Each op is three
-// switches, pareto to absolute, relative, then grpo (B itself).
+// switches from pareto, to the next three methods m cycles to
+// (engine.MethodsFor's order).
 func BenchmarkCompareSwitch1M(b *testing.B) {
 	s := uitest.SyntheticSession(b, 1_000_000)
 	m := settledModel(s)
