@@ -259,13 +259,12 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 			p.reserve(evaluator, loaders.ExpectedCount(inputBytes, ts), ts, inputBytes)
 		}
 		evaluator.Add(ts)
-		causes := evaluator.Evaluation().Causes
-		causes = causes[len(causes)-len(ts):]
 		rows := evaluator.Evaluation()
+		causes := rows.Causes[len(rows.Causes)-len(ts):]
 		for i := range ts {
 			p.ids.add(ts[i].ID)
 			if causes[i] == "" {
-				p.noteOverflow(weights, rows, p.ids.len()-1, ts[i].Where())
+				p.noteOverflow(weights, rows, p.ids.len()-1, &ts[i])
 			}
 			if c := causes[i]; c != "" {
 				if _, seen := p.invalidAt[c]; !seen {
@@ -377,11 +376,16 @@ func reportUnfinished(w io.Writer, files []loaders.Unfinished) {
 	}
 }
 
-// noteOverflow keeps where row i, valid, was read when its weighted
-// score overflows in float64 or float32 (overflowAt), the first such row
-// of each cause.
-func (p *prepared) noteOverflow(weights scoring.ScoreWeights, ev *engine.Evaluation, i int, where string) {
+// noteOverflow keeps where row i, valid, read as t, was read when its
+// weighted score overflows in float64 or float32 (overflowAt), the first
+// such row of each cause. A finite float32 sum rules out both (a float64
+// sum overflows only by a term beyond float32's range), which is all most
+// rows cost.
+func (p *prepared) noteOverflow(weights scoring.ScoreWeights, ev *engine.Evaluation, i int, t *scoring.Trajectory) {
 	row := ev.Row(i)
+	if scoring.Finite(weights.Score32(row)) == nil {
+		return
+	}
 	for _, sum := range []struct {
 		score float64
 		in32  bool
@@ -397,7 +401,7 @@ func (p *prepared) noteOverflow(weights scoring.ScoreWeights, ev *engine.Evaluat
 		if p.overflowAt == nil {
 			p.overflowAt = map[string]locatedRow{}
 		}
-		p.overflowAt[c] = locatedRow{i, where}
+		p.overflowAt[c] = locatedRow{i, t.Where()}
 	}
 }
 
