@@ -529,9 +529,8 @@ func (h *healthRun) invalidFraction(t *diagnose.Trend) (Finding, bool) {
 	var ib invalid.Batch
 	found := false
 	if n > 0 {
-		ib, found = invalid.Step(h.res, t.Step)
-		if found {
-			n -= ib.Dropped
+		if ib, found = invalid.Step(h.res, t.Step); found {
+			n = ib.Invalid // the dropped left out
 		}
 	}
 	v := float64(n) / float64(t.Trajectories)

@@ -243,7 +243,7 @@ type Match struct {
 func loggedAllZero(ev *engine.Evaluation) bool {
 	rows := 0
 	for i, a := range ev.Logged {
-		if !ev.Valid[i] || math.IsNaN(a) || math.IsInf(a, 0) {
+		if !comparedRow(ev, i) {
 			continue
 		}
 		if a != 0 {
@@ -533,9 +533,8 @@ func (m *Match) FoundReproduces(res *engine.Result, n int) bool {
 	c := newDiffCount()
 	for bi := range n {
 		for _, i := range res.Ranking.Batches[bi].Members {
-			logged := res.Evaluation.Logged[i]
-			if (leftOut == nil || !leftOut[i]) && res.Evaluation.Valid[i] && !math.IsNaN(logged) && !math.IsInf(logged, 0) {
-				c.add(res.Rewards[i], logged)
+			if (leftOut == nil || !leftOut[i]) && comparedRow(res.Evaluation, i) {
+				c.add(res.Rewards[i], res.Evaluation.Logged[i])
 			}
 		}
 	}
