@@ -537,13 +537,11 @@ func (f *statsFollower) rematch(ctx context.Context, withNewest bool) error {
 		return nil
 	}
 	complete := f.completeBatches(withNewest)
+	if complete == 0 || f.matched && f.found != nil && f.found.FoundReproduces(f.res, complete) {
+		return nil
+	}
 	diff, _ := agreement.CompareLoggedFirst(f.res, complete)
-	switch {
-	case complete == 0:
-		return nil
-	case f.matched && f.found != nil && f.found.FoundReproduces(f.res, complete):
-		return nil
-	case f.matched && f.found == nil && diff.Rows < 2*max(f.matchedRows, 1):
+	if f.matched && f.found == nil && diff.Rows < 2*max(f.matchedRows, 1) {
 		return nil
 	}
 	c := *f.computer
