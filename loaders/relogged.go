@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/english"
 )
 
 // TRL logs the same rollouts again under a new step: GRPOTrainer's _logs
@@ -55,16 +56,8 @@ func (r *Result) ReloggedWarning() string {
 			of = append(of, s)
 		}
 	}
-	subject, verb := "step", "repeats"
-	if len(steps) > 1 {
-		subject, verb = "steps", "repeat"
-	}
-	object := "step"
-	if len(of) > 1 {
-		object = "steps"
-	}
 	return fmt.Sprintf("%s %s %s the rollouts logged at %s %s: TRL logs a generation again until the next one (num_iterations / steps_per_generation); left out (%s)",
-		subject, listSome(steps), verb, object, listSome(of), listSome(paths))
+		english.Plural(len(steps), "step"), listSome(steps), english.Verb(len(steps), "repeats", "repeat"), english.Plural(len(of), "step"), listSome(of), listSome(paths))
 }
 
 // listSome joins the first maxRelogSteps of items, with how many in all
