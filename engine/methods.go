@@ -58,12 +58,13 @@ type MethodSpec struct {
 	// weighs its objectives' own z-scores, not s; a method that ranks on
 	// the objectives (pareto) leaves them to the score alone.
 	RewardsWeighted bool
-	// Settled says whether, under o, the method rewards every member of a
+	// Settled says whether the method rewards every member of a
 	// comparison group of zero spread 0 in exact arithmetic (its valid
-	// scores all equal, lone when one member is valid), which floating
-	// point may miss (Result.Settled); nil for a method that does not
-	// (one that whitens over the batch, or ranks).
-	Settled func(o Options, lone bool) bool
+	// scores all equal), which floating point may miss (Result.Settled),
+	// but for a lone valid member its options reward by its score
+	// (Options.ScoresGroupOfOne); false for a method that does not (one
+	// that whitens over the batch, or ranks).
+	Settled bool
 	// HasSettings says whether options o give the method the settings of
 	// its own it needs (lexicographic's priorities); nil for a method that
 	// needs none. The dashboard cycles to such a method only when the
@@ -109,7 +110,7 @@ var methodSpecs = []MethodSpec{
 	},
 	{
 		Method:  GRPO,
-		Settled: centredSettled,
+		Settled: true,
 		Formula: func(o Options) string {
 			std, which := stdText(o)
 			return "A = (s - mean(s)) / (" + std + "(s) + " + epsilonText(o.EpsilonOrDefault()) + "), " + std + " the " + which + " std (scale batch: the batch's); scale none or normalize off: s - mean(s); " + groupOfOneText(o, "n = 1: mean 0, "+std+" 1")
@@ -136,7 +137,7 @@ var methodSpecs = []MethodSpec{
 	},
 	{
 		Method:  RLOO,
-		Settled: centredSettled,
+		Settled: true,
 		Formula: func(o Options) string {
 			return "n / (n - 1) (s - mean(s)): s minus the mean of the others; " + groupOfOneText(o, "s when n = 1")
 		},
@@ -224,7 +225,7 @@ var methodSpecs = []MethodSpec{
 	{
 		Method: GRPOPassK,
 		// The margin of the best over the second is 0; a group of one gets 0.
-		Settled: func(Options, bool) bool { return true },
+		Settled: true,
 		Formula: func(o Options) string {
 			std, which := stdText(o)
 			return "the best: (max(s) - 2nd max(s)) / (" + std + "(s) + " + epsilonText(o.EpsilonOrDefault()) + "), " + std + " the " + which + " std (normalize off: unscaled); the others, a group of one: 0"
@@ -248,7 +249,7 @@ var methodSpecs = []MethodSpec{
 	{
 		Method: GPG,
 		// A group of one is centred on 0 (verl's convention): alpha s.
-		Settled: func(_ Options, lone bool) bool { return !lone },
+		Settled: true,
 		Formula: func(Options) string {
 			return "A = alpha (s - mean(s)), mean(s) = 0 for a group of one; alpha = N / max(M, 1) over the batch, N its valid members, M those with s != 0"
 		},
@@ -305,13 +306,6 @@ func methodsWhere(keep func(spec *MethodSpec) bool) []Method {
 		}
 	}
 	return ms
-}
-
-// centredSettled is Settled of a method that centres a group's scores
-// (s - mean(s)): 0 for a zero-spread group, but a group of one that
-// --group-of-one score rewards by its score.
-func centredSettled(o Options, lone bool) bool {
-	return !lone || o.GroupOfOne != GroupOfOneScore
 }
 
 // Spec returns the spec of method m, nil for a method not in AllMethods

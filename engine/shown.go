@@ -58,7 +58,7 @@ func (res *Result) ShownRewardsOf(b *Batch) (shown []float64, first int) {
 		return res.Rewards, 0
 	}
 	res.ComputeBatch(bi)
-	if settles(res.Options) == nil {
+	if !settles(res.Options) {
 		return res.Rewards, 0
 	}
 	own := &res.Ranking.Batches[bi]
@@ -95,7 +95,7 @@ type shownBatch struct {
 // result may not have yet); nil for a method that settles none
 // (MethodSpec.Settled), or when no trajectory is settled.
 func (res *Result) settled() []bool {
-	if settles(res.Options) == nil {
+	if !settles(res.Options) {
 		return nil
 	}
 	if p := res.settledOf.Load(); p != nil {
@@ -125,12 +125,10 @@ func (res *Result) computeSettled() []bool {
 	return settled
 }
 
-// settles returns the Settled of o's method, nil when it has none.
-func settles(o Options) func(o Options, lone bool) bool {
-	if spec := Spec(o.Method); spec != nil {
-		return spec.Settled
-	}
-	return nil
+// settles returns the Settled of o's method.
+func settles(o Options) bool {
+	spec := Spec(o.Method)
+	return spec != nil && spec.Settled
 }
 
 // zeroSpread reports whether the valid members' scores all equal (or
@@ -149,5 +147,5 @@ func (res *Result) zeroSpread(members []int) bool {
 		}
 		valid++
 	}
-	return settles(res.Options)(res.Options, valid == 1)
+	return settles(res.Options) && !(valid == 1 && res.Options.ScoresGroupOfOne())
 }

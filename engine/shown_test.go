@@ -134,7 +134,7 @@ func TestSettledOfEveryMethod(t *testing.T) {
 		o := Options{Method: m, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true, Epsilon: 1e-4}
 		res := oneObjective(t, o).Compute(ts, m)
 		spec := Spec(m)
-		if spec.Settled == nil {
+		if !spec.Settled {
 			if res.Settled(0) || res.Settled(lone) {
 				t.Errorf("%s: settled without MethodSpec.Settled", m)
 			}
@@ -149,7 +149,7 @@ func TestSettledOfEveryMethod(t *testing.T) {
 		if res.Settled(7) {
 			t.Errorf("%s: a group with spread settled", m)
 		}
-		wantLone := spec.Settled(o, true)
+		wantLone := !o.ScoresGroupOfOne()
 		if res.Settled(lone) != wantLone || wantLone != (res.Rewards[lone] == 0) {
 			t.Errorf("%s: the group of one: settled %v, reward %v", m, res.Settled(lone), res.Rewards[lone])
 		}
