@@ -31,10 +31,7 @@ func (m *Model) writtenScores() tea.Cmd {
 	if m.writtenNext != nil || !m.common.Session.WrittenPending() || !m.showsWritten() {
 		return nil
 	}
-	job := m.common.Session.WrittenJob()
-	if job == nil {
-		return nil
-	}
+	job := m.common.Session.WrittenJob() // not nil: pending
 	m.writtenNext = func() tea.Msg { return writtenMsg{job.Run()} }
 	return m.writtenNext
 }

@@ -192,7 +192,14 @@ func (s *Session) SetWritten(w *Written) bool {
 // shown (WrittenJob).
 func (s *Session) WrittenPending() bool {
 	f := &s.Filter
-	return f.On && f.dropsAny() && (f.written == nil || f.written.of != s.Result)
+	return f.On && (f.written == nil || f.written.of != s.Result) && f.dropsAny()
+}
+
+// DropsInBatch reports whether the filter, on, dropped a group of the
+// batch shown.
+func (s *Session) DropsInBatch() bool {
+	f := &s.Filter
+	return f.On && s.Batch < len(f.Steps) && f.Steps[s.Batch].Dropped > 0
 }
 
 // dropsAny reports whether the filter dropped a group.

@@ -239,10 +239,7 @@ func (t *trajectoriesTab) findElsewhere() tea.Cmd {
 
 // ShowsWritten implements common.WrittenShower: the batch shown holds a
 // trajectory the group filter dropped, which the table lists.
-func (t *trajectoriesTab) ShowsWritten() bool {
-	s := t.common.Session
-	return slices.ContainsFunc(s.CurrentBatch().Members, s.Dropped)
-}
+func (t *trajectoriesTab) ShowsWritten() bool { return t.common.Session.DropsInBatch() }
 
 // ShowsDetail implements common.DetailShower: a trajectory is open.
 func (t *trajectoriesTab) ShowsDetail() bool { return t.mode == reading }
