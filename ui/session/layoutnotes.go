@@ -85,11 +85,18 @@ func (s *Session) SetLayoutNotes(n *LayoutNotes) bool {
 	case n.holds(s.Result, read):
 	case !n.read.Equal(read(s.Result.Options)) || !s.Result.Evaluation.Extends(n.ev):
 		return false
-	case s.layoutNotes != nil && s.Result.Evaluation.Extends(s.layoutNotes.ev) && !n.ev.Extends(s.layoutNotes.ev):
+	case s.layoutNotes != nil && olderThanKept(s.Result.Evaluation, n.ev, s.layoutNotes.ev):
 		return false
 	}
 	s.layoutNotes = n
 	return true
+}
+
+// olderThanKept reports whether a warning made of evaluation ev is older
+// than one kept of kept, for the evaluation shown: the shown extends the
+// kept one (not of a run before a file was read again) and ev does not.
+func olderThanKept(shown, ev, kept *engine.Evaluation) bool {
+	return shown.Extends(kept) && !ev.Extends(kept)
 }
 
 // Lag is how a warning kept stands to the result shown.

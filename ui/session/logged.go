@@ -107,7 +107,7 @@ func (s *Session) LoggedDone(j *LoggedJob) bool {
 	case c.holds(s.Result.Evaluation, s.Result.Options):
 	case !c.options.Equal(agreement.TrainerOptions(s.Result.Options)) || !s.Result.Evaluation.Extends(c.ev):
 		return false
-	case s.logged.ev != nil && s.Result.Evaluation.Extends(s.logged.ev) && !c.ev.Extends(s.logged.ev):
+	case s.logged.ev != nil && olderThanKept(s.Result.Evaluation, c.ev, s.logged.ev):
 		return false
 	}
 	s.logged = *c
