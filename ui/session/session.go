@@ -25,7 +25,7 @@ type Session struct {
 	Source string
 	// Trajectories are the loaded trajectories, in input order, lean when
 	// their bodies can be read again (scoring.Trajectory.DropBody): the
-	// views read them with RereadAt or RereadChecked, which notice a
+	// views read them with RereadChecked, which notices a
 	// record edited since the load.
 	Trajectories Trajectories
 	// Reloads counts the updates that read files again (ApplyUpdate):
@@ -281,24 +281,19 @@ func ShownStats(res *engine.Result, bi int) diagnose.BatchStats {
 	return diagnose.StatsOf(res, &res.Ranking.Batches[bi])
 }
 
-// RereadAt reads trajectory i of s, lean, whole again from its file, and
-// checks that it is still what was
+// RereadChecked returns the function that reads trajectory i of s, t,
+// lean, whole again from its file (with reader, or without one opened
+// for the call when nil), and checks that it is still what was
 // evaluated: scored again with a copy of the scorer, it must give the
 // values the evaluation holds (Evaluation.Rescore), else the error is
 // loaders.Changed's, "PATH:LINE: trajectory "ID" changed since it was
 // loaded: safety is now 0.158, was 0.958". A record edited in place (the
 // same size, id and group: a dump rescored) would otherwise show metadata
 // that contradicts its computed objectives. A scorer that cannot be
-// copied is not run again.
-func (s *Session) RereadAt(i int) (scoring.Trajectory, error) {
-	return s.RereadChecked(nil)(i, s.Trajectories.At(i))
-}
-
-// RereadChecked returns RereadAt bound to the session as it is now: its
-// evaluation, record fields and a copy of its scorer, taken on the
-// calling goroutine, so that a job off the event loop reads with it while
-// the session changes. The function is called with trajectory i of s, t,
-// on one goroutine at a time.
+// copied is not run again. The function is bound to the session as it is
+// now (its evaluation, record fields and a copy of its scorer, taken on
+// the calling goroutine), so that a job off the event loop reads with it
+// while the session changes; it is called on one goroutine at a time.
 func (s *Session) RereadChecked(reader *loaders.Rereader) func(i int, t *scoring.Trajectory) (scoring.Trajectory, error) {
 	ev := s.Unfiltered()
 	var scorer scoring.Scorer
@@ -333,19 +328,14 @@ func (s *Session) Rereader() *loaders.Rereader {
 	return loaders.NewRereader(s.Computer.Fields.Clone())
 }
 
-// EvalReason returns why the expression failed on t, a trajectory read
-// whole, whose cause of invalidity is cause, when that is an evaluation
-// error ("length: evaluation error"): the scorer run on t again, a copy
-// of it (scoring.EvalError's reason, `invalid operation: string / int
-// (length = "long")`). The engine keeps the reason of a cause's first
-// trajectory alone (Evaluation.EvalReason). It is "" for another cause,
-// or when the run now fails otherwise.
-func (s *Session) EvalReason(t *scoring.Trajectory, cause string) string {
-	return s.EvalReasoner(cause)(t)
-}
-
-// EvalReasoner returns EvalReason of cause bound to a copy of the scorer
-// taken now, for a job off the event loop to call once.
+// EvalReasoner returns the function that says why the expression failed
+// on t, a trajectory read whole, whose cause of invalidity is cause, when
+// that is an evaluation error ("length: evaluation error"): the scorer,
+// a copy taken now, run on t again (scoring.EvalError's reason, `invalid
+// operation: string / int (length = "long")`). The engine keeps the
+// reason of a cause's first trajectory alone (Evaluation.EvalReason). It
+// returns "" for another cause, or when the run now fails otherwise. A
+// job off the event loop calls it once.
 func (s *Session) EvalReasoner(cause string) func(t *scoring.Trajectory) string {
 	objective, ok := strings.CutSuffix(cause, ": "+scoring.ErrEval.Error())
 	cloner, clones := s.Computer.Scorer.(scoring.Cloner)

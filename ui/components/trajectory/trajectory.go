@@ -40,19 +40,23 @@ type Opened struct {
 // read, and read, the job that reads it as Open would, bound to s as it
 // is now (Session.RereadChecked), whose Opened replaces o when it lands.
 func Begin(s *session.Session, i int) (o Opened, read func() Opened) {
+	ev := s.Result.Evaluation
+	var why func(*scoring.Trajectory) string
+	if !ev.Valid[i] {
+		why = s.EvalReasoner(ev.Causes[i])
+	}
 	if !s.Trajectories.At(i).Lean {
-		return Open(s, i), nil
+		o := Opened{I: i, Full: *s.Trajectories.At(i)}
+		if why != nil {
+			o.why = why(&o.Full)
+		}
+		return o, nil
 	}
 	// A copy: a followed update may move the session's trajectories
 	// while the job reads.
 	lean := *s.Trajectories.At(i)
 	tr := &lean
 	reread := s.RereadChecked(nil)
-	ev := s.Result.Evaluation
-	var why func(*scoring.Trajectory) string
-	if !ev.Valid[i] {
-		why = s.EvalReasoner(ev.Causes[i])
-	}
 	read = func() Opened {
 		o := Opened{I: i, Full: *tr}
 		if full, err := reread(i, tr); err != nil {
@@ -70,18 +74,11 @@ func Begin(s *session.Session, i int) (o Opened, read func() Opened) {
 
 // Open returns trajectory i of s whole: as s keeps it, or, when
 // s keeps it lean, read again from its file (one seek and one record)
-// and scored again, an edited record said changed (Session.RereadAt).
+// and scored again, an edited record said changed: Begin, read at once.
 func Open(s *session.Session, i int) Opened {
-	o := Opened{I: i, Full: *s.Trajectories.At(i)}
-	if o.Full.Lean {
-		if full, err := s.RereadAt(i); err != nil {
-			o.err = err
-		} else {
-			o.Full = full
-		}
-	}
-	if ev := s.Result.Evaluation; o.err == nil && !ev.Valid[i] {
-		o.why = s.EvalReason(&o.Full, ev.Causes[i])
+	o, read := Begin(s, i)
+	if read != nil {
+		o = read()
 	}
 	return o
 }
