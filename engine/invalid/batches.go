@@ -116,17 +116,25 @@ func MostlyBatches(res *engine.Result) []Batch {
 		b := &res.Ranking.Batches[bi]
 		invalid := 0
 		for _, i := range b.Members {
-			if !res.Evaluation.Valid[i] && Counts(res.Evaluation.Causes[i]) {
+			if CountsAt(res.Evaluation, i) {
 				invalid++
 			}
 		}
 		// The causes are only counted where they are reported.
-		if float64(invalid) > Mostly*float64(len(b.Members)) {
+		if IsMostly(invalid, len(b.Members)) {
 			out = append(out, BatchOf(res, b))
 		}
 	}
 	return out
 }
+
+// CountsAt reports whether trajectory i of ev counts as invalid: not
+// valid, and not dropped by the group filter (Counts).
+func CountsAt(ev *engine.Evaluation, i int) bool { return !ev.Valid[i] && Counts(ev.Causes[i]) }
+
+// IsMostly reports whether invalid of n trajectories are more than
+// Mostly of them.
+func IsMostly(invalid, n int) bool { return float64(invalid) > Mostly*float64(n) }
 
 // Step returns the invalid counts of the batch of step; ok is
 // false when there is none.

@@ -68,7 +68,7 @@ func (t *invalidTally) recount(ev *engine.Evaluation, batch *engine.Batch) {
 	}
 	s := stepTally{trajectories: len(batch.Members)}
 	for _, i := range batch.Members {
-		if !ev.Valid[i] && invalid.Counts(ev.Causes[i]) {
+		if invalid.CountsAt(ev, i) {
 			s.invalid++
 		}
 		if c := ev.Causes[i]; c != "" {
@@ -87,7 +87,7 @@ func (t *invalidTally) recount(ev *engine.Evaluation, batch *engine.Batch) {
 func (t *invalidTally) mostlyInvalid() []int64 {
 	var steps []int64
 	for step, s := range t.steps {
-		if float64(s.invalid) > invalid.Mostly*float64(s.trajectories) {
+		if invalid.IsMostly(s.invalid, s.trajectories) {
 			steps = append(steps, step)
 		}
 	}
