@@ -541,11 +541,11 @@ func (t *stepsTab) healthLines() []string {
 			lines = append(lines, st.Muted.Render(fmt.Sprintf("… and %d more (? lists them whole)", len(findings)-j)))
 			break
 		}
-		line := common.FindingLine(st, f, t.width)
 		if !common.FindingFits(f, t.width) && t.width > 2*len(seeWhole) {
-			line = common.FindingLine(st, f, t.width-len(seeWhole)) + st.Muted.Render(seeWhole)
+			lines = append(lines, common.FindingLine(st, f, t.width-len(seeWhole))+st.Muted.Render(seeWhole))
+			continue
 		}
-		lines = append(lines, line)
+		lines = append(lines, common.FindingLine(st, f, t.width))
 	}
 	for j, l := range lines {
 		// Cut after a word, visibly: never inside a number ("-5.…").
