@@ -53,11 +53,14 @@ func (t *trlTable) fitVariant(k int, rows []int, v trlVariant) ([]float64, bool)
 	// The scales' units: one per group with an advantage not 0 under
 	// scale group, one for the table when scaled otherwise.
 	unit := map[int]int{}
-	for _, i := range rows {
-		g := 0
+	groupOf := func(i int) int {
 		if v.scale == "group" && !v.rloo && !v.normalizeThenSum {
-			g = t.groupOf[i]
+			return t.groupOf[i]
 		}
+		return 0
+	}
+	for _, i := range rows {
+		g := groupOf(i)
 		if _, ok := unit[g]; !ok && !unscaled && math.Abs(t.advantage[i]) > trlTolerance {
 			unit[g] = len(unit)
 		}
@@ -73,11 +76,7 @@ func (t *trlTable) fitVariant(k int, rows []int, v trlVariant) ([]float64, bool)
 	m := mat.NewDense(len(rows), unknowns, nil)
 	b := mat.NewVecDense(len(rows), nil)
 	groupUnit := func(i int) (int, bool) {
-		g := 0
-		if v.scale == "group" && !v.rloo && !v.normalizeThenSum {
-			g = t.groupOf[i]
-		}
-		u, ok := unit[g]
+		u, ok := unit[groupOf(i)]
 		return u, ok
 	}
 	for r, i := range rows {
@@ -109,15 +108,9 @@ func (t *trlTable) fitVariant(k int, rows []int, v trlVariant) ([]float64, bool)
 		for _, j := range cols {
 			sum += w[j] * x[j][i]
 		}
-		scale := 1.0
-		if u, ok := groupUnit(i); ok && !unscaled {
-			scale = sol.AtVec(len(free) + u)
-		}
-		a := sum / scale
-		if !unscaled {
-			if _, ok := groupUnit(i); !ok {
-				a = sum // a unit whose advantages are all 0: its sum must be 0
-			}
+		a := sum                       // unscaled; or a unit whose advantages are all 0: its sum must be 0
+		if u, ok := groupUnit(i); ok { // no unit when unscaled
+			a /= sol.AtVec(len(free) + u)
 		}
 		if !(math.Abs(a-t.advantage[i]) <= trlTolerance) {
 			return nil, false
