@@ -2,7 +2,6 @@ package session
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -213,26 +212,32 @@ func (g *GroupFilter) dropsAny() bool {
 // -1), those of the run without the filter; ok is false while those are
 // not computed for the result shown (WrittenJob).
 func (s *Session) WrittenScoreRank(i int) (score float64, rank int, ok bool) {
-	if w := s.Written(); w != nil {
-		return w.Scores[i], w.Ranks[i], true
-	}
-	if s.Dropped(i) {
-		return math.NaN(), -1, false
-	}
-	return s.Result.Scores[i], s.Result.Ranking.Ranks[i], true
+	scores, _, ranks := s.WrittenValues()
+	return scores[i], ranks[i], !s.WrittenPendingAt(i)
 }
 
 // WrittenCrowding returns trajectory i's crowding distance as compute
 // writes it, as WrittenScoreRank returns its score and rank.
 func (s *Session) WrittenCrowding(i int) (crowding float64, ok bool) {
-	if w := s.Written(); w != nil {
-		return w.Crowding[i], true
-	}
-	if s.Dropped(i) {
-		return math.NaN(), false
-	}
-	return s.Result.Ranking.Crowding[i], true
+	_, crowdings, _ := s.WrittenValues()
+	return crowdings[i], !s.WrittenPendingAt(i)
 }
+
+// WrittenValues returns the scores, crowding distances and Pareto ranks
+// compute writes: with the group filter on, once computed, Written's (a
+// dropped trajectory's those of the run without the filter), else the
+// result's (a dropped trajectory's, invalid there, NaN and -1).
+func (s *Session) WrittenValues() (scores, crowding []float64, ranks []int) {
+	if w := s.Written(); w != nil {
+		return w.Scores, w.Crowding, w.Ranks
+	}
+	return s.Result.Scores, s.Result.Ranking.Crowding, s.Result.Ranking.Ranks
+}
+
+// WrittenPendingAt reports whether trajectory i's written values are
+// being computed (WrittenJob): one the group filter dropped, until they
+// land.
+func (s *Session) WrittenPendingAt(i int) bool { return s.Dropped(i) && s.Written() == nil }
 
 // Written returns what compute writes for the result shown with the
 // filter on, nil with the filter off (the result's own values are), or

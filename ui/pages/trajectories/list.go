@@ -248,7 +248,7 @@ func (l *trajectoryList) sort(s *session.Session) {
 	l.spareKeys = nil // keys' now
 	switch {
 	case l.sortColumn == sortByRank:
-		_, _, ranks := written(s)
+		_, _, ranks := s.WrittenValues()
 		for j, i := range l.inOrder {
 			v := float64(ranks[i])
 			if col.mark != nil && col.mark(i) != "" {
@@ -541,7 +541,7 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		if pendingMark(s)(i) != "" {
 			return common.PendingValue
 		}
-		_, _, ranks := written(s)
+		_, _, ranks := s.WrittenValues()
 		return common.RankText(ranks[i])
 	}
 	// The rewards of the batch the rows are listed from, which the
@@ -554,13 +554,13 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	cols := []trajectoryColumn{
 		{title: "id", text: func(i int) string { return textsafe.Line(id(i)) }, compare: func(a, b int) int { return natural.Compare(id(a), id(b)) }},
 		{title: "group", text: func(i int) string { return textsafe.Line(group(i)) }, compare: func(a, b int) int { return natural.Compare(group(a), group(b)) }},
-		pending(number("score", dense(func() []float64 { scores, _, _ := written(s); return scores }))),
+		pending(number("score", dense(func() []float64 { scores, _, _ := s.WrittenValues(); return scores }))),
 		// The rewards are named by their method: A's, the current one, and
 		// B's, the Compare tab's (A's own when B is A).
 		number(textsafe.Line(string(s.Result.Options.Method)), func() ([]float64, int, int) { return shownRewards(s.Result, batch) }),
 		rewardB,
-		pending(trajectoryColumn{title: "rank", text: rankText, compare: func(a, b int) int { _, _, ranks := written(s); return cmp.Compare(ranks[a], ranks[b]) }}),
-		pending(number("crowding", dense(func() []float64 { _, crowding, _ := written(s); return crowding }))),
+		pending(trajectoryColumn{title: "rank", text: rankText, compare: func(a, b int) int { _, _, ranks := s.WrittenValues(); return cmp.Compare(ranks[a], ranks[b]) }}),
+		pending(number("crowding", dense(func() []float64 { _, crowding, _ := s.WrittenValues(); return crowding }))),
 	}
 	if s.Result.Evaluation.HasConstraints() {
 		// Its cells are the listed rows' (dataColumns): one format for
@@ -585,23 +585,11 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	return cols
 }
 
-// written returns the scores, crowding distances and Pareto ranks compute
-// writes: with the group filter on, once computed, session.Written's (a
-// dropped trajectory's those of the run without the filter), else the
-// result's.
-func written(s *session.Session) (scores, crowding []float64, ranks []int) {
-	if w := s.Written(); w != nil {
-		return w.Scores, w.Crowding, w.Ranks
-	}
-	return s.Result.Scores, s.Result.Ranking.Crowding, s.Result.Ranking.Ranks
-}
-
 // pendingMark returns the mark of a trajectory whose written values are
-// being computed (session.WrittenJob): one the group filter dropped,
-// until they land; "" for the others.
+// being computed (session.WrittenPendingAt); "" for the others.
 func pendingMark(s *session.Session) func(i int) string {
 	return func(i int) string {
-		if s.Dropped(i) && s.Written() == nil {
+		if s.WrittenPendingAt(i) {
 			return common.PendingValue
 		}
 		return ""
