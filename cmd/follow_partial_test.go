@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rewardlens/rewardlens/internal/testfile"
+	"github.com/rewardlens/rewardlens/internal/testkit"
 )
 
 // verlStepInPart makes a directory with verl's sample dumps of steps 1
@@ -247,25 +248,11 @@ func TestStatsFollowStepWrittenThenQuiet(t *testing.T) {
 			followQuiet = tc.quiet
 			t.Cleanup(func() { followQuiet = old })
 			dir := t.TempDir()
-			copyStep := func(name string) {
-				data, err := os.ReadFile(filepath.Join(verlDir, name))
-				if err != nil {
-					t.Fatal(err)
-				}
-				// Written beside and renamed: the file comes whole.
-				tmp := filepath.Join(t.TempDir(), name)
-				if err := os.WriteFile(tmp, data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			copyStep("1.jsonl")
-			copyStep("2.jsonl")
+			testkit.CopyWhole(t, verlDir, dir, "1.jsonl")
+			testkit.CopyWhole(t, verlDir, dir, "2.jsonl")
 			f := startFollowing(t, "stats", "--follow", "--health", dir)
 			f.await(t, "step 1 ")
-			copyStep("3.jsonl")
+			testkit.CopyWhole(t, verlDir, dir, "3.jsonl")
 			if tc.quiet == time.Hour {
 				f.await(t, "step 2 ") // printed as step 3 starts: step 3's rows are read
 			} else {

@@ -557,26 +557,12 @@ func TestStatsFollowRelogged(t *testing.T) {
 	shortQuiet(t)
 	fixture := filepath.Join("testdata", "trl", "num_iterations_2", "completions")
 	dir := t.TempDir()
-	copyTable := func(name string) {
-		data, err := os.ReadFile(filepath.Join(fixture, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		// Written beside and renamed: the table comes whole.
-		tmp := filepath.Join(t.TempDir(), name)
-		if err := os.WriteFile(tmp, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	copyTable("completions_00001.parquet")
-	copyTable("completions_00002.parquet")
+	testkit.CopyWhole(t, fixture, dir, "completions_00001.parquet")
+	testkit.CopyWhole(t, fixture, dir, "completions_00002.parquet")
 	f := startFollowing(t, "stats", "--follow", dir)
 	f.awaitErr(t, "warning: step 2 repeats the rollouts logged at step 1: ")
-	copyTable("completions_00003.parquet")
-	copyTable("completions_00004.parquet")
+	testkit.CopyWhole(t, fixture, dir, "completions_00003.parquet")
+	testkit.CopyWhole(t, fixture, dir, "completions_00004.parquet")
 	f.awaitErr(t, "warning: step 4 repeats the rollouts logged at step 3: ")
 	f.await(t, "step 3 ")
 	if code := f.stop(); code != 0 {

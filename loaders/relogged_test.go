@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/testkit"
 )
 
 // reloggedBatches returns the batches of the trajectories, each once, in
@@ -148,22 +149,8 @@ func TestFollowRelogged(t *testing.T) {
 	for _, streamed := range []bool{false, true} {
 		t.Run(fmt.Sprint("streamed=", streamed), func(t *testing.T) {
 			dir := t.TempDir()
-			copyTable := func(name string) {
-				data, err := os.ReadFile(filepath.Join(fixture, name))
-				if err != nil {
-					t.Fatal(err)
-				}
-				// Written beside and renamed: the table comes whole.
-				tmp := filepath.Join(t.TempDir(), name)
-				if err := os.WriteFile(tmp, data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			copyTable("completions_00001.parquet")
-			copyTable("completions_00002.parquet")
+			testkit.CopyWhole(t, fixture, dir, "completions_00001.parquet")
+			testkit.CopyWhole(t, fixture, dir, "completions_00002.parquet")
 			opts := followOptions(false)
 			opts.Options = Options{Fields: fields, RelogField: "step"}
 			var read []scoring.Trajectory
@@ -183,8 +170,8 @@ func TestFollowRelogged(t *testing.T) {
 			if got := reloggedBatches(read); !slices.Equal(got, []int64{1}) || len(res.Relogged) != 1 || res.Relogged[0].Step != 2 {
 				t.Errorf("first reading: batches %v, relogged %+v; want 1, step 2 left out", got, res.Relogged)
 			}
-			copyTable("completions_00003.parquet")
-			copyTable("completions_00004.parquet")
+			testkit.CopyWhole(t, fixture, dir, "completions_00003.parquet")
+			testkit.CopyWhole(t, fixture, dir, "completions_00004.parquet")
 			var relogged []Relogged
 			awaitUpdates(t, ch, "steps 3 and 4", func(u Update) {
 				read = append(read, u.Trajectories...)

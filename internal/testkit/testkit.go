@@ -1,12 +1,15 @@
 // Package testkit holds what the tests of several packages share: a
 // buffer a program writes while a test reads it, the comparison of floats
-// within a tolerance, and values shaped like a dashboard's.
+// within a tolerance, values shaped like a dashboard's, and a file copied
+// whole into a followed directory.
 package testkit
 
 import (
 	"bytes"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 )
@@ -82,4 +85,22 @@ func GRPOShaped(n int, rng *rand.Rand) (a, b []float64) {
 		}
 	}
 	return a, b
+}
+
+// CopyWhole copies file name of directory from into dir as a writer that
+// renames does: written beside (in a directory of t's), then renamed, so
+// that a follower sees it whole.
+func CopyWhole(t testing.TB, from, dir, name string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(from, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+		t.Fatal(err)
+	}
 }
