@@ -20,6 +20,7 @@ import (
 	"github.com/rewardlens/rewardlens/prompts"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // filterRecords is one step of three groups of two, objective a: group x
@@ -127,6 +128,34 @@ func TestFilterNeedsItsObjective(t *testing.T) {
 	}
 }
 
+// followedFilterModel returns the dashboard following a run read from
+// text (run.jsonl), the group filter on objective a, 160x40, settled.
+func followedFilterModel(t *testing.T, text string) (*Model, *session.Session) {
+	t.Helper()
+	s := uitest.TextSession(t, text)
+	if err := s.SetFilterGroups("a"); err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(s, true)
+	m.Init()
+	m.follow(make(chan loaders.Update))
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	m.Settle()
+	return m, s
+}
+
+// followLines hands m the trajectories of text as a followed update, and
+// settles it.
+func followLines(t *testing.T, m *Model, text string) {
+	t.Helper()
+	more, err := loaders.Read(strings.NewReader(text), "run.jsonl", 0, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Update(liveMsg{loaders.Update{Trajectories: more.Trajectories}, true})
+	m.Settle()
+}
+
 // TestFilterFollows: following with the filter on, each update's batches
 // are filtered as they come: the kept marks of the run so far.
 func TestFilterFollows(t *testing.T) {
@@ -143,21 +172,8 @@ func TestFilterFollows(t *testing.T) {
 		}
 		return b.String()
 	}
-	s := uitest.TextSession(t, text(0, 0))
-	if err := s.SetFilterGroups("a"); err != nil {
-		t.Fatal(err)
-	}
-	m := NewModel(s, true)
-	m.Init()
-	m.follow(make(chan loaders.Update))
-	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
-	m.Settle()
-	more, err := loaders.Read(strings.NewReader(text(1, 6)), "run.jsonl", 0, loaders.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.Update(liveMsg{loaders.Update{Trajectories: more.Trajectories}, true})
-	m.Settle()
+	m, s := followedFilterModel(t, text(0, 0))
+	followLines(t, m, text(1, 6))
 	want := []prompts.FilterStep{{Step: 0, Kept: 1, Dropped: 2, EffectiveBatch: 2, Trajectories: 6}, {Step: 1, Kept: 1, Dropped: 2, EffectiveBatch: 2, Trajectories: 6}}
 	if !s.Filter.On || !slices.Equal(s.Filter.Steps, want) || s.Evaluation.N() != 12 || s.Unfiltered().N() != 12 {
 		t.Fatalf("followed with the filter: on %v, steps %+v, %d trajectories", s.Filter.On, s.Filter.Steps, s.Evaluation.N())
@@ -189,23 +205,10 @@ func TestFilterFollowedUpdateComputesNoWrittenScores(t *testing.T) {
 		}
 		return b.String()
 	}
-	s := uitest.TextSession(t, text(0, 0))
-	if err := s.SetFilterGroups("a"); err != nil {
-		t.Fatal(err)
-	}
-	m := NewModel(s, true)
-	m.Init()
-	m.follow(make(chan loaders.Update))
-	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
-	m.Settle()
+	m, s := followedFilterModel(t, text(0, 0))
 	for _, tab := range []string{"1", "2"} {
 		press(m, tab)
-		more, err := loaders.Read(strings.NewReader(text(len(s.Result.Ranking.Batches), 4*len(s.Result.Ranking.Batches))), "run.jsonl", 0, loaders.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.Update(liveMsg{loaders.Update{Trajectories: more.Trajectories}, true})
-		m.Settle()
+		followLines(t, m, text(len(s.Result.Ranking.Batches), 4*len(s.Result.Ranking.Batches)))
 		if !s.Filter.On || !s.WrittenPending() {
 			t.Errorf("tab %s: a followed update computed what compute writes of the dropped trajectories, none on screen (filter on %v)", tab, s.Filter.On)
 		}
