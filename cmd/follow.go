@@ -89,7 +89,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	}
 	f.sayInferred()
 	reportSkipped(stdio.Stderr, first)
-	reportRelogged(stdio.Stderr, first)
+	reportRelogged(stdio.Stderr, first.Relogged)
 	f.skipped = first.Skipped
 	reportUnfinished(stdio.Stderr, first.Unfinished)
 	// An interrupt before the first lines are printed, as the inputs are
@@ -1117,7 +1117,7 @@ func reportUpdate(w io.Writer, u loaders.Update) int {
 		fmt.Fprintf(w, "rewardlens: warning: %s\n", textsafe.Line(un.String()))
 	}
 	reportSkipped(w, &loaders.Result{Skipped: u.Skipped, SkipReasons: u.SkipReasons})
-	reportRelogged(w, &loaders.Result{Relogged: u.Relogged})
+	reportRelogged(w, u.Relogged)
 	if u.Err == nil {
 		return 0
 	}

@@ -286,7 +286,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	sayInferred(stdio.Stderr, p.inferred)
 	reportSkipped(stdio.Stderr, data)
 	reportUnfinished(stdio.Stderr, data.Unfinished)
-	reportRelogged(stdio.Stderr, data)
+	reportRelogged(stdio.Stderr, data.Relogged)
 	for _, u := range data.Unterminated {
 		fmt.Fprintf(stdio.Stderr, "rewardlens: warning: %s\n", textsafe.Line(u.String()))
 	}
@@ -496,9 +496,9 @@ func causesByCount(counts map[string]int) []string {
 }
 
 // reportRelogged warns on w of the inputs left out as repeating the one
-// read before them (loaders.Result.ReloggedWarning), if any.
-func reportRelogged(w io.Writer, data *loaders.Result) {
-	if r := data.ReloggedWarning(); r != "" {
+// read before them (loaders.RelogWarning), if any.
+func reportRelogged(w io.Writer, relogged []loaders.Relogged) {
+	if r := loaders.RelogWarning(relogged); r != "" {
 		fmt.Fprintf(w, "rewardlens: warning: %s\n", textsafe.Line(r))
 	}
 }

@@ -44,12 +44,16 @@ const maxRelogSteps = 5
 // the rollouts logged at steps 1, 3: TRL logs a generation again until
 // the next one (num_iterations / steps_per_generation); left out
 // (completions_00002.parquet, ...)".
-func (r *Result) ReloggedWarning() string {
-	if len(r.Relogged) == 0 {
+func (r *Result) ReloggedWarning() string { return RelogWarning(r.Relogged) }
+
+// RelogWarning is Result.ReloggedWarning of the inputs relogged, those a
+// follower's updates left out (Update.Relogged) among them.
+func RelogWarning(relogged []Relogged) string {
+	if len(relogged) == 0 {
 		return ""
 	}
 	var steps, of, paths []string
-	for _, rl := range r.Relogged {
+	for _, rl := range relogged {
 		steps = append(steps, strconv.FormatInt(rl.Step, 10))
 		paths = append(paths, rl.Path)
 		if s := strconv.FormatInt(rl.OfStep, 10); !slices.Contains(of, s) {

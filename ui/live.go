@@ -425,7 +425,7 @@ func (l *liveState) allWarnings() []string {
 	for _, u := range l.unended {
 		out = append(out, u.String())
 	}
-	if w := (&loaders.Result{Relogged: l.relogged}).ReloggedWarning(); w != "" {
+	if w := loaders.RelogWarning(l.relogged); w != "" {
 		out = append(out, "following: "+w)
 	}
 	if l.skipped > 0 {
