@@ -495,6 +495,7 @@ func (in Input) followedSession(progress func(done, total int64), waiting func(u
 		}
 		res.Skipped += u.Skipped
 		res.SkipReasons = append(res.SkipReasons, u.SkipReasons...)
+		res.Relogged = append(res.Relogged, u.Relogged...)
 	}
 	return b.Session(in.Source, res, in.Warnings), updates, unended, nil
 }

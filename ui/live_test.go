@@ -381,3 +381,27 @@ func TestLiveRelogged(t *testing.T) {
 		t.Errorf("warnings %q, want %q among them", w, want)
 	}
 }
+
+// TestLiveReloggedWhileWaiting: a run followed from no trajectory, whose
+// first update leaves a re-logged table out, says so as a first reading
+// that left it out would: the wait for the first trajectories kept the
+// update's trajectories but dropped its re-logged tables.
+func TestLiveReloggedWhileWaiting(t *testing.T) {
+	first, err := loaders.Read(strings.NewReader(`{"id":"a","group":"g","batch":1,"metadata":{"x":1}}`+"\n"+`{"id":"b","group":"g","batch":1,"metadata":{"x":0}}`+"\n"), "run/completions_00001.jsonl", 0, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	updates := make(chan loaders.Update, 1)
+	updates <- loaders.Update{Trajectories: first.Trajectories, Relogged: []loaders.Relogged{{Path: "run/completions_00002.jsonl", Step: 2, OfStep: 1}}}
+	in := Input{Source: "run", Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
+		return &loaders.Result{}, updates, nil
+	}}
+	s, _, _, err := in.followedSession(func(int64, int64) {}, func([]loaders.Unended) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "step 2 repeats the rollouts logged at step 1: "
+	if !slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.HasPrefix(w, want) }) {
+		t.Errorf("warnings %q, want one starting %q", s.Warnings, want)
+	}
+}
