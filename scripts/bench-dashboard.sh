@@ -62,22 +62,14 @@ fi
 input=$(realpath "$1")
 rounds=${ROUNDS:-3}
 switches=${SWITCHES:-14}
-if ! command -v tmux >/dev/null; then
-	echo "bench-dashboard.sh needs tmux: apt-get install -y tmux" >&2
-	exit 2
-fi
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
+need_tmux bench-dashboard.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/rewardlens-bench.XXXXXX")
-bin=${2:-${BIN:-}}
-if [ -z "$bin" ]; then
-	bin=$work/rewardlens
-	go build -o "$bin" .
-fi
-bin=$(realpath "$bin")
+use_bin "$work" "${2:-}"
+own_tmux bench
 session="rewardlens-bench-$$"
-socket="rewardlens-bench-$$"
-tmux() { command tmux -L "$socket" "$@"; }
-# A server that exited leaves its socket behind: removed too.
-trap 'tmux kill-server 2>/dev/null || true; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$socket"; rm -rf "$work"' EXIT
+trap 'end_tmux; rm -rf "$work"' EXIT
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 screen() { tmux capture-pane -p -t "$session"; }

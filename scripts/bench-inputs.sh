@@ -25,11 +25,9 @@ cd "$(dirname "$0")/.."
 tmp=${DIR:-$(mktemp -d)}
 [ -n "${DIR:-}" ] || trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp"
-bin=${BIN:-}
-if [ -z "$bin" ]; then
-	bin=$tmp/rewardlens
-	go build -o "$bin" .
-fi
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
+use_bin "$tmp"
 go build -o "$tmp/geninputs" ./scripts/geninputs
 # shellcheck disable=SC2086 # GENFLAGS is a list of flags
 "$tmp/geninputs" -n "$N" -m "$M" ${GENFLAGS:-} "$tmp"

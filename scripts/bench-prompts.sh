@@ -30,11 +30,9 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/bench-prompts.XXXXXX")
 if [[ ${KEEP:-0} != 1 ]]; then
 	trap 'rm -rf "$dir"' EXIT
 fi
-bin=${BIN:-}
-if [[ -z $bin ]]; then
-	bin=$dir/rewardlens
-	go build -o "$bin" .
-fi
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
+use_bin "$dir"
 
 # gen LAYOUT FILE writes the input.
 gen() {

@@ -48,11 +48,9 @@ mkdir -p "$dir"
 if [[ ${KEEP:-0} != 1 && -z ${BENCH_DIR:-} ]]; then
 	trap 'rm -rf "$dir"' EXIT
 fi
-bin=${BIN:-}
-if [[ -z $bin ]]; then
-	bin=$dir/rewardlens
-	go build -o "$bin" .
-fi
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
+use_bin "$dir"
 
 data=$dir/seed-${n}x${m}.jsonl
 out=$dir/rewards-${n}x${m}.jsonl

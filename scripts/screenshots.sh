@@ -19,32 +19,24 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 outdir=${1:-docs/images}
-if ! command -v tmux >/dev/null; then
-	echo "screenshots.sh needs tmux: apt-get install -y tmux" >&2
-	exit 2
-fi
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
+need_tmux screenshots.sh
 font=${SCREENSHOT_FONT:-/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf}
 if [[ ! -f $font ]]; then
 	echo "screenshots.sh needs DejaVu Sans Mono ($font): apt-get install -y fonts-dejavu-core, or set SCREENSHOT_FONT" >&2
 	exit 2
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/rewardlens-shots.XXXXXX")
-bin=${BIN:-}
-if [[ -z $bin ]]; then
-	bin=$work/rewardlens
-	go build -o "$bin" .
-fi
-bin=$(realpath "$bin")
+use_bin "$work"
 (cd scripts/screenshot && go build -o "$work/screenshot" .)
 mkdir -p "$outdir"
 
 cols=120 rows=40
 session="rewardlens-shots-$$"
-socket="rewardlens-shots-$$"
-tmux() { command tmux -L "$socket" "$@"; }
+own_tmux shots
 tmux new-session -d -s "$session" -x "$cols" -y "$rows" -e COLORTERM=truecolor "$bin"
-# A server that exited leaves its socket behind: removed too.
-trap 'tmux kill-server 2>/dev/null || true; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$socket"; rm -rf "$work"' EXIT
+trap 'end_tmux; rm -rf "$work"' EXIT
 
 # shot NAME TEXT: waits up to 5 s for TEXT on the screen, and renders the
 # screen to NAME.png and its text to NAME.txt.

@@ -18,8 +18,8 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-# shellcheck source=scripts/demo-setup.sh
-source scripts/demo-setup.sh
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
 demo_setup tmux-demo "${1:-}"
 
 session="rewardlens-demo-$$"

@@ -17,8 +17,8 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-# shellcheck source=scripts/demo-setup.sh
-source scripts/demo-setup.sh
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
 demo_setup tmux-prompts-demo "${1:-}"
 sample=$PWD/sample_data/experiment.jsonl
 config=$PWD/sample_data/experiment.toml
