@@ -8,8 +8,11 @@
 // characters (Unicode category Cf: zero-width spaces and joiners, word
 // joiners, the byte order mark, the bidirectional controls) hide text or
 // make two different strings look the same; so do the variation selectors
-// and the rest of plane 14 (tags, unassigned code points), invisible too.
-// textsafe shows every such rune
+// and the rest of plane 14 (tags, unassigned code points), invisible too,
+// and the other code points Unicode says to ignore in display (the Hangul
+// fillers, which look like spaces or nothing); the line and paragraph
+// separators break lines on some terminals and in none of the widths the
+// views compute. textsafe shows every such rune
 // escaped as visible text (ESC becomes `\x1b`, U+200B `\u200b`, U+E0041
 // `\U000e0041`), which neutralises the whole sequence it introduced: what
 // follows the introducer is plain printable text. The format characters and
@@ -71,7 +74,8 @@ func clean(s string, multiline bool) string {
 			// A flag's tags are written with it; any other tag is escaped.
 			size += flagTagsLength(s[i+size:])
 			b.WriteString(s[i : i+size])
-		case r >= 0x80 && r <= 0x9f, isPlane14(r),
+		case r >= 0x80 && r <= 0x9f, isPlane14(r), r == lineSeparator, r == paragraphSeparator,
+			unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r),
 			isVariationSelector(r) && !presentsEmoji(s, i),
 			unicode.Is(unicode.Cf, r) && !joinsLetters(s, i, size) && !(inClusters && joinsEmoji(s[:clusterEnd], i, size)):
 			escapeRune(&b, r)
@@ -95,6 +99,8 @@ func escapeRune(b *strings.Builder, r rune) {
 }
 
 const (
+	lineSeparator      = '\u2028'
+	paragraphSeparator = '\u2029'
 	zeroWidthNonJoiner = '\u200c'
 	zeroWidthJoiner    = '\u200d'
 	blackFlag          = '\U0001f3f4'

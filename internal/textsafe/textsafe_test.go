@@ -105,6 +105,10 @@ func TestFormatCharactersAreEscaped(t *testing.T) {
 		{"bytes hidden in variation selectors", "ok\ufe01\ufe02\U000E0150\U000E01EF", `ok\ufe01\ufe02\U000e0150\U000e01ef`},
 		{"unassigned tag code points", "a\U000E0000b\U000E0002c\U000E0080", `a\U000e0000b\U000e0002c\U000e0080`},
 		{"unassigned code point of plane 14", "a\U000E0FFF", `a\U000e0fff`},
+		{"line and paragraph separators", "id0\u20281\u2029", `id0\u20281\u2029`},
+		{"Hangul fillers", "a\u115fb\u1160c\u3164d\uffa0", `a\u115fb\u1160c\u3164d\uffa0`},
+		{"combining grapheme joiner", "a\u034fb", `a\u034fb`},
+		{"Khmer inherent vowels", "\u17b4\u17b5", `\u17b4\u17b5`},
 	}
 	for _, c := range cases {
 		if got := Line(c.in); got != c.want {
