@@ -21,6 +21,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/invalid"
+	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/health"
@@ -259,7 +260,7 @@ type statsFollower struct {
 	inferred  string // the objectives inferred, until said (newComputer, sayInferred)
 	healthCfg health.Config
 	ref       []float64
-	live      *engine.Live
+	live      *live.Evaluation
 	res       *engine.Result
 	trends    []diagnose.Trend
 	// stale is set when trajectories were evaluated since res was
@@ -443,7 +444,7 @@ func (f *statsFollower) evaluate(ts []scoring.Trajectory) error {
 	e := c.NewEvaluator()
 	e.Reserve(len(ts))
 	e.Add(ts)
-	f.live = engine.NewLive(c.Scorer, e.Evaluation(), ts)
+	f.live = live.New(c.Scorer, e.Evaluation(), ts)
 	return nil
 }
 

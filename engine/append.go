@@ -133,9 +133,10 @@ func newAppendLine(ev *Evaluation, s scoring.Scorer) *appendLine {
 	return l
 }
 
-// startLine starts ev's append line (s being its scorer), unless ev was
-// appended to.
-func (ev *Evaluation) startLine(s scoring.Scorer) {
+// StartAppending starts ev's append line (s being its scorer), unless ev
+// was appended to, so that the first Append does not build it: a
+// follower calls it on the evaluation it will extend (engine/live).
+func (ev *Evaluation) StartAppending(s scoring.Scorer) {
 	ev.mu.Lock()
 	defer ev.mu.Unlock()
 	if ev.appended.Load() {

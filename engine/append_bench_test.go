@@ -10,6 +10,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
 )
@@ -40,7 +41,7 @@ const batches, perBatch = 1000, 1024
 // followedRun returns the random source, and the Live and result (grpo,
 // three objectives) of a run of batches x perBatch trajectories, as a
 // follower holds them before the next batch comes.
-func followedRun(b *testing.B) (*rand.Rand, *engine.Live, *engine.Result) {
+func followedRun(b *testing.B) (*rand.Rand, *live.Evaluation, *engine.Result) {
 	b.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
 	c, err := engine.New(engine.Config{Method: string(engine.GRPO), Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "a"}, {Name: "b", Expr: "b"}, {Name: "c", Expr: "c", Goal: "min"}}})
@@ -50,7 +51,7 @@ func followedRun(b *testing.B) (*rand.Rand, *engine.Live, *engine.Result) {
 	ts := runTrajectories(rng, 0, batches, perBatch)
 	ev := engine.Evaluate(c.Scorer, ts)
 	res := ev.Compute(c.Options)
-	l := engine.NewLive(c.Scorer, ev, ts)
+	l := live.New(c.Scorer, ev, ts)
 	return rng, l, res
 }
 

@@ -1,6 +1,6 @@
 // Package follow is the follow loop that the dashboard and stats --follow
 // share: each update of the followed inputs (loaders.Follow) is applied to
-// the live evaluation (engine.Live), only the batches it touches are
+// the live evaluation (engine/live), only the batches it touches are
 // computed again (engine.Evaluation.Recompute), and the trends are
 // brought up to date from the previous ones (diagnose.TrendsSince).
 package follow
@@ -10,26 +10,27 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
-// Step applies the update u to live: it forgets the trajectories of the
+// Step applies the update u to followed: it forgets the trajectories of the
 // files u read again, evaluates u's new ones, and returns prev, a result
-// of live's evaluation before u, recomputed for the evaluation after it,
+// of followed's evaluation before u, recomputed for the evaluation after it,
 // with trends, prev's trends (ref being their hypervolume reference),
 // brought up to date. A caller that keeps no trends passes nil and gets
 // nil. prev and trends are not changed.
-func Step(live *engine.Live, u loaders.Update, prev *engine.Result, trends []diagnose.Trend, ref []float64) (*engine.Result, []diagnose.Trend) {
-	res, trends, _ := StepContext(context.Background(), live, u, prev, trends, ref) // never ends
+func Step(followed *live.Evaluation, u loaders.Update, prev *engine.Result, trends []diagnose.Trend, ref []float64) (*engine.Result, []diagnose.Trend) {
+	res, trends, _ := StepContext(context.Background(), followed, u, prev, trends, ref) // never ends
 	return res, trends
 }
 
 // StepContext is Step stopped once ctx is done (an interrupt), looked at
 // before each comparison group and batch computed: it then returns ctx's
-// error, and live holds u's trajectories without a result computed for
+// error, and followed holds u's trajectories without a result computed for
 // them (a caller that stops following).
-func StepContext(ctx context.Context, live *engine.Live, u loaders.Update, prev *engine.Result, trends []diagnose.Trend, ref []float64) (*engine.Result, []diagnose.Trend, error) {
-	return recomputeContext(ctx, live.Update(u.Reloaded, u.Trajectories), prev, trends, ref)
+func StepContext(ctx context.Context, followed *live.Evaluation, u loaders.Update, prev *engine.Result, trends []diagnose.Trend, ref []float64) (*engine.Result, []diagnose.Trend, error) {
+	return recomputeContext(ctx, followed.Update(u.Reloaded, u.Trajectories), prev, trends, ref)
 }
 
 // Recompute is Step given ev, the evaluation after the update: that of a

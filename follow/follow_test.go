@@ -9,6 +9,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -38,8 +39,8 @@ func TestStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	held := slices.Concat(trajectories(rng, "x", 40, 0, 1), trajectories(rng, "y", 30, 1, 2))
-	live := engine.NewLive(c.Scorer, engine.Evaluate(c.Scorer, held), held)
-	res := live.Evaluation().Compute(c.Options)
+	followed := live.New(c.Scorer, engine.Evaluate(c.Scorer, held), held)
+	res := followed.Evaluation().Compute(c.Options)
 	trends := diagnose.Trends(res, nil)
 	for k, u := range []loaders.Update{
 		{Trajectories: trajectories(rng, "x", 20, 2, 3)},
@@ -50,7 +51,7 @@ func TestStep(t *testing.T) {
 		held = slices.DeleteFunc(held, func(t scoring.Trajectory) bool { return slices.Contains(u.Reloaded, t.Source) })
 		held = append(held, u.Trajectories...)
 		prevRewards, prevTrends := slices.Clone(res.Rewards), slices.Clone(trends)
-		next, nextTrends := Step(live, u, res, trends, nil)
+		next, nextTrends := Step(followed, u, res, trends, nil)
 		want := engine.Evaluate(c.Scorer, held).Compute(c.Options)
 		if !reflect.DeepEqual(next.Rewards, want.Rewards) || !reflect.DeepEqual(next.Ranking.Batches, want.Ranking.Batches) {
 			t.Fatalf("update %d: the result differs from one computed from scratch", k)
@@ -61,7 +62,7 @@ func TestStep(t *testing.T) {
 		if !slices.Equal(res.Rewards, prevRewards) || !reflect.DeepEqual(trends, prevTrends) {
 			t.Fatalf("update %d: the previous result or trends changed", k)
 		}
-		if _, none := Step(live, loaders.Update{}, next, nil, nil); none != nil {
+		if _, none := Step(followed, loaders.Update{}, next, nil, nil); none != nil {
 			t.Fatalf("update %d: trends without trends to carry forward", k)
 		}
 		res, trends = next, nextTrends

@@ -147,7 +147,7 @@ func (c *Columns) Add(ts []scoring.Trajectory) error {
 // DeleteFunc removes the rows for which drop holds from the columns read
 // of the records (Add), the others kept in their order: those of the
 // files a follower reads again, whose trajectories leave the evaluation
-// (engine.Live.Update). The columns that Finish fills it fills again. The
+// (live.Evaluation.Update). The columns that Finish fills it fills again. The
 // columns are replaced, not written into: a slice taken of them before
 // stays as it was.
 func (c *Columns) DeleteFunc(drop func(i int) bool) {

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -31,7 +32,7 @@ import (
 // liveState is the dashboard's follow mode.
 type liveState struct {
 	updates <-chan loaders.Update
-	live    *engine.Live
+	live    *live.Evaluation
 	// following is set while the view follows the newest batch.
 	following bool
 	// held is set while a detail holds the view (holdDetail), until the
@@ -94,7 +95,7 @@ func (m *Model) follow(updates <-chan loaders.Update, unended ...loaders.Unended
 	s := m.common.Session
 	m.live = &liveState{
 		updates:   updates,
-		live:      engine.NewLiveOf(s.Computer.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source }),
+		live:      live.NewOf(s.Computer.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source }),
 		following: true,
 		warnings:  slices.Clone(s.Warnings),
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
+	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
@@ -32,7 +33,7 @@ func TestLoggedNotNumberCut(t *testing.T) {
 }
 
 // TestLoggedWarningsAfterRewrite: following, a file read again from its
-// start replaces its rows (engine.Live.Update, then Filter). When it held
+// start replaces its rows (live.Evaluation.Update, then Filter). When it held
 // the first row of a kind that others kept share, the warning counts the
 // rows kept and those read again and names no first, whose value was not
 // kept; it named the first of the rows left out.
@@ -49,7 +50,7 @@ func TestLoggedWarningsAfterRewrite(t *testing.T) {
 	ts := []scoring.Trajectory{row("a.jsonl", "x"), row("a.jsonl", math.NaN()), row("b.jsonl", "y"), row("b.jsonl", math.Inf(1))}
 	e := c.NewEvaluator()
 	e.Add(ts)
-	l := engine.NewLive(c.Scorer, e.Evaluation(), ts)
+	l := live.New(c.Scorer, e.Evaluation(), ts)
 	ev := l.Evaluation()
 	if w := NotNumberWarning(ev); !strings.Contains(w, `2 rows' logged advantage is not a number (the first: `) {
 		t.Fatalf("before: %q", w)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
+	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
@@ -202,7 +203,7 @@ func TestLive(t *testing.T) {
 		return ts
 	}
 	a, b := from("a", appendTrajectories(rng, 30, 0, 1)), from("b", appendTrajectories(rng, 20, 1, 2))
-	l := engine.NewLive(c.Scorer, engine.Evaluate(c.Scorer, slices.Concat(a, b)), slices.Concat(a, b))
+	l := live.New(c.Scorer, engine.Evaluate(c.Scorer, slices.Concat(a, b)), slices.Concat(a, b))
 	res := l.Evaluation().Compute(c.Options)
 	more := from("a", appendTrajectories(rng, 10, 2, 3))
 	ev := l.Update(nil, more)
@@ -263,7 +264,7 @@ func TestLiveOptionsChange(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 8))
 	c := oneObjectiveComputer(t)
 	all := appendTrajectories(rng, 300, 0, 1)
-	l := engine.NewLive(c.Scorer, engine.Evaluate(c.Scorer, all), all)
+	l := live.New(c.Scorer, engine.Evaluate(c.Scorer, all), all)
 	res := l.Evaluation().Compute(c.Options)
 	for k := range 40 {
 		if k == 20 {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -44,7 +45,7 @@ func benchmarkFollow(b *testing.B, objective string) {
 		}
 	}
 	health()
-	live := engine.NewLiveOf(c.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
+	live := live.NewOf(c.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
 	step := int64(500)
 	update := func() loaders.Update {
 		u := loaders.Update{Trajectories: make([]scoring.Trajectory, 1024)}

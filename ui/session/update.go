@@ -3,8 +3,8 @@ package session
 import (
 	"slices"
 
-	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -17,7 +17,7 @@ import (
 // recompute in flight (new options) is for the evaluation replaced here:
 // it is dropped when it lands, and started again on this one (see
 // ui/recompute.go).
-func (s *Session) ApplyUpdate(live *engine.Live, u loaders.Update) {
+func (s *Session) ApplyUpdate(live *live.Evaluation, u loaders.Update) {
 	if leaving := live.Leaving(u.Reloaded); leaving != nil && s.Prompts != nil {
 		// The columns read of the records are in input order: those of
 		// the files read again leave with their rows (the dead signal,

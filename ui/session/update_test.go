@@ -10,6 +10,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -78,7 +79,7 @@ func followFiltered(t *testing.T, c *engine.RewardComputer) {
 	if !s.SetCompare(s.Evaluation.Compute(compareOpts)) {
 		t.Fatal("B's result was not taken")
 	}
-	live := engine.NewLiveOf(c.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
+	live := live.NewOf(c.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
 	for k, u := range []loaders.Update{
 		{Trajectories: followRecords(rng, "x", 30, 3, 4)}, // to the newest batch, and a new one
 		{Trajectories: followRecords(rng, "y", 25, 5, 6)}, // new batches

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/invalid"
+	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -39,7 +40,7 @@ func TestInvalidWarningsFollowTheUpdates(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := session.NewSession("tally", tallyRows(0, 16, func(k int) bool { return k == 3 }), c)
-	live := engine.NewLiveOf(c.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
+	live := live.NewOf(c.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
 	var l Line
 	l.Refresh(s)
 	for _, u := range [][]scoring.Trajectory{
@@ -80,7 +81,7 @@ func BenchmarkInvalidWarningsUpdate1M(b *testing.B) {
 	}
 	s := session.NewSession("bench", ts, c)
 	ts = nil
-	live := engine.NewLiveOf(c.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
+	live := live.NewOf(c.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
 	step := int64(500)
 	var kept Line
 	kept.Refresh(s)
@@ -137,7 +138,7 @@ func TestInvalidWarningsFilterFlipsOldRows(t *testing.T) {
 	if err := s.SetFilterGroups("x"); err != nil {
 		t.Fatal(err)
 	}
-	live := engine.NewLiveOf(c.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
+	live := live.NewOf(c.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
 	var l Line
 	l.Refresh(s)
 	before := l.Warnings()
