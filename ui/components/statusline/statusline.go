@@ -32,7 +32,7 @@ type Line struct {
 	// layout is layoutText, sanitised, as the line says it, and
 	// layoutWhole as ? does.
 	layout, layoutWhole string
-	warnings []string
+	warnings            []string
 	// whole are the warnings as ? lists them: the layout's each whole,
 	// where warnings says the first and how many more.
 	whole  []string
