@@ -76,6 +76,9 @@ type Model struct {
 	// writtenNext is the command computing what compute writes of the
 	// group filter's dropped trajectories until it lands (written.go).
 	writtenNext tea.Cmd
+	// exportNext is the command writing an export (e) until it lands
+	// (export.go).
+	exportNext tea.Cmd
 	// frame is the screen last rendered, which View returns again while
 	// frameValid: the program asks for a frame after every message, and
 	// drawing one costs more than handling a key (see keepsFrame).
@@ -181,6 +184,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.layoutNotesDone(msg)
 	case writtenMsg:
 		return m, m.writtenDone(msg)
+	case exportedMsg:
+		return m, m.exported(msg)
 	case loggedCountedMsg:
 		return m, m.loggedCounted(msg)
 	case quietMsg:
