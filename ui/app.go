@@ -76,6 +76,16 @@ type Model struct {
 	// writtenNext is the command computing what compute writes of the
 	// group filter's dropped trajectories until it lands (written.go).
 	writtenNext tea.Cmd
+	// exportNext is the command writing an export (e) until it lands
+	// (export.go).
+	exportNext tea.Cmd
+	// tabBarWidest is widestTabBar's, for the screen width it was
+	// measured at (the tabs are fixed, and the styles' colours change no
+	// width); measured says it was.
+	tabBarWidest struct {
+		width, cells int
+		measured     bool
+	}
 	// frame is the screen last rendered, which View returns again while
 	// frameValid: the program asks for a frame after every message, and
 	// drawing one costs more than handling a key (see keepsFrame).
@@ -181,6 +191,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.layoutNotesDone(msg)
 	case writtenMsg:
 		return m, m.writtenDone(msg)
+	case exportedMsg:
+		return m, m.exported(msg)
 	case loggedCountedMsg:
 		return m, m.loggedCounted(msg)
 	case quietMsg:
@@ -257,13 +269,17 @@ func (m *Model) View() tea.View {
 }
 
 // widestTabBar is the width of the tab bar with the tab whose bar is
-// widest shown.
+// widest shown, measured again only when the screen's width changed.
 func (m *Model) widestTabBar() int {
-	widest := 0
-	for i := range m.tabs {
-		widest = max(widest, ansi.StringWidth(m.tabBar.View(m.common.Styles, i, m.common.Width)))
+	w := &m.tabBarWidest
+	if w.measured && w.width == m.common.Width {
+		return w.cells
 	}
-	return widest
+	w.width, w.cells, w.measured = m.common.Width, 0, true
+	for i := range m.tabs {
+		w.cells = max(w.cells, ansi.StringWidth(m.tabBar.View(m.common.Styles, i, m.common.Width)))
+	}
+	return w.cells
 }
 
 // render draws the screen: header, tab bar, the weights line while editing

@@ -83,3 +83,24 @@ func benchmarkSwitches(b *testing.B, m *Model) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkFrame1M measures drawing a frame of the dashboard settled on a
+// million trajectories (one batch, groups of 8) at 140x45, the Rewards
+// tab shown: what every message that changes the screen costs on the
+// event loop beside its own work. remeasured, the reference, measures
+// the widest tab bar for each frame, as it once was.
+func BenchmarkFrame1M(b *testing.B) {
+	m := settledModel(uitest.SyntheticSession(b, 1_000_000))
+	for _, remeasure := range []bool{false, true} {
+		b.Run(map[bool]string{false: "cached", true: "remeasured"}[remeasure], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				m.frameValid = false
+				if remeasure {
+					m.tabBarWidest.measured = false
+				}
+				_ = m.View()
+			}
+		})
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/components/statusline"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -50,8 +52,13 @@ func TestExportNoticeExpires(t *testing.T) {
 	defer func(d time.Duration) { statusline.NoticeLifetime = d }(statusline.NoticeLifetime)
 	statusline.NoticeLifetime = time.Millisecond
 	m := newTestModel(t, 120, 40)
-	_, first := m.Update(uitest.KeyPress("e"))
-	_, second := m.Update(uitest.KeyPress("e"))
+	// e, then its command's message: the notice and its expiry.
+	export := func() tea.Cmd {
+		m.Update(uitest.KeyPress("e"))
+		_, expiry := m.Update(m.exportNext())
+		return expiry
+	}
+	first, second := export(), export()
 	if first == nil || second == nil {
 		t.Fatal("an export's notice has no expiry")
 	}
@@ -113,5 +120,52 @@ func TestExportPartialStepSaysSo(t *testing.T) {
 	press(m, "[", "e")
 	if v := help(); !strings.Contains(v, "wrote rewardlens-step19-") || strings.Contains(v, "read in part: export") {
 		t.Errorf("the export of a whole step is said partial, or not named:\n%s", screen(m))
+	}
+}
+
+// TestExportFilterOffTheEventLoop: with the group filter on, e computes
+// the run without the filter (Prepare, a pass over the whole run) and
+// writes off the event loop: after the key alone nothing is written and
+// the status line says the export is under way, as it says to a second
+// e; once the command's message lands, the file is written and said; at
+// 80 and 160 columns.
+func TestExportFilterOffTheEventLoop(t *testing.T) {
+	const recs = `{"id":"x0","group":"x","batch":0,"metadata":{"a":1,"b":1}}
+{"id":"x1","group":"x","batch":0,"metadata":{"a":0,"b":2}}
+{"id":"z0","group":"z","batch":0,"metadata":{"a":0,"b":1}}
+{"id":"z1","group":"z","batch":0,"metadata":{"a":0,"b":4}}
+`
+	for _, width := range []int{80, 160} {
+		s := uitest.TextSession(t, recs)
+		if err := s.SetFilterGroups("a"); err != nil {
+			t.Fatal(err)
+		}
+		m := openModel(s, width, 40)
+		t.Chdir(t.TempDir())
+		m.Update(uitest.KeyPress("e"))
+		if _, err := os.Stat("rewardlens-step0-grpo.jsonl"); err == nil {
+			t.Fatalf("at %d columns e wrote on the event loop", width)
+		}
+		if v := screen(m); !strings.Contains(v, "exporting step 0…") {
+			t.Errorf("at %d columns the status line does not say the export is under way:\n%s", width, v)
+		}
+		m.Update(uitest.KeyPress("e"))
+		if v := screen(m); !strings.Contains(v, "an export is under way") {
+			t.Errorf("at %d columns a second e does not say that one is under way:\n%s", width, v)
+		}
+		settle(m)
+		data, err := os.ReadFile("rewardlens-step0-grpo.jsonl")
+		if err != nil {
+			t.Fatalf("no export once its command ran: %v\n%s", err, screen(m))
+		}
+		if got := strings.Count(string(data), `"kept":false`); got != 2 {
+			t.Errorf("%d records not kept, want z's 2:\n%s", got, data)
+		}
+		if v := screen(m); !strings.Contains(v, "✓ wrote rewardlens-step0-grpo.jsonl") {
+			t.Errorf("at %d columns the status line does not say what the export wrote:\n%s", width, v)
+		}
+		if entries, _ := os.ReadDir("."); len(entries) != 1 {
+			t.Errorf("%d files after one export and a second e while it ran, want 1", len(entries))
+		}
 	}
 }

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -117,9 +116,7 @@ func (m *loadingModel) load() tea.Msg {
 	if err == nil {
 		s.Layout = m.in.Layout
 		// Objectives inferred are said as compute says them on stderr.
-		if note := m.in.Config.InferredNote(s.Config); note != "" {
-			s.Layout = strings.TrimPrefix(s.Layout+"; "+note, "; ")
-		}
+		s.InferredNote = m.in.Config.InferredNote(s.Config)
 		s.LayoutWarnings, s.LayoutWarningsRead = m.in.layoutWarnings(s.HealthConfig.RowCap), m.in.LayoutWarningsRead
 		err = s.SetHealth(m.in.Health, m.in.HVRef)
 	}

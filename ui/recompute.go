@@ -239,11 +239,11 @@ func (m *Model) Settle() {
 
 // runForeground runs the recompute under way, the one it leads to, the
 // tabs' jobs, the layout's warnings, what compute writes of the group
-// filter's dropped trajectories and a followed update's count of the
+// filter's dropped trajectories, an export and a followed update's count of the
 // rows differing from the log on the calling goroutine, until none is
 // left (Settle).
 func (m *Model) runForeground() {
-	for m.rc.next != nil || len(m.jobs) > 0 || m.layoutNext != nil || m.writtenNext != nil || (m.live != nil && m.live.counting != nil) {
+	for m.rc.next != nil || len(m.jobs) > 0 || m.layoutNext != nil || m.writtenNext != nil || m.exportNext != nil || (m.live != nil && m.live.counting != nil) {
 		if m.rc.next != nil {
 			m.Update(m.rc.next())
 			continue
@@ -254,6 +254,10 @@ func (m *Model) runForeground() {
 		}
 		if m.writtenNext != nil {
 			m.Update(m.writtenNext())
+			continue
+		}
+		if m.exportNext != nil {
+			m.Update(m.exportNext())
 			continue
 		}
 		if m.live != nil && m.live.counting != nil {

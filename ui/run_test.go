@@ -119,20 +119,36 @@ func TestNoColorLoadingScreenHasNoEscapes(t *testing.T) {
 }
 
 // TestDashboardSaysInferredObjectives: opened without objectives, the
-// dashboard's status line (and ?) says those inferred from the first
-// record and their goals, as compute says them on stderr.
+// dashboard's status line says in a few words that objectives were
+// inferred, leaving the line to the warnings, and ? says which and their
+// goals whole, as compute says them on stderr; at 80 and 120 columns.
 func TestDashboardSaysInferredObjectives(t *testing.T) {
 	cfg, res := sampletest.Read(t)
 	cfg.Objectives, cfg.Minimize, cfg.Weights = nil, []string{"response_length"}, nil
-	m := newLoadingModel(Input{Source: "sample", Config: cfg, Load: func(func(done, total int64)) (*loaders.Result, error) { return res, nil }}, true)
-	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	next, _ := m.Update(m.load())
-	app, ok := next.(*Model)
-	if !ok {
-		t.Fatalf("after the load the model is a %T, want the dashboard:\n%s", next, ansi.Strip(next.View().Content))
-	}
-	if layout := app.status.Layout(); !strings.Contains(layout, "objectives inferred from the first record: accuracy, initial_budget, max_steps, response_length (min), safety, verification_spent (the others max") || !strings.Contains(layout, "--objective or --minimize to choose") {
-		t.Errorf("the status line's layout note %q does not say the objectives inferred", layout)
+	const whole = "objectives inferred from the first record: accuracy, initial_budget, max_steps, response_length (min), safety, verification_spent (the others max: --objective or --minimize to choose)"
+	for _, width := range []int{80, 120} {
+		m := newLoadingModel(Input{Source: "sample", Config: cfg, Load: func(func(done, total int64)) (*loaders.Result, error) { return res, nil }}, true)
+		m.Update(tea.WindowSizeMsg{Width: width, Height: 40})
+		next, _ := m.Update(m.load())
+		app, ok := next.(*Model)
+		if !ok {
+			t.Fatalf("after the load the model is a %T, want the dashboard:\n%s", next, ansi.Strip(next.View().Content))
+		}
+		line := app.status.View(app.common.Styles, width)
+		if !strings.HasPrefix(line, "6 objectives inferred (? says which) · ") || strings.Contains(line, "from the first record") {
+			t.Errorf("at %d columns the status line %q does not say the objectives inferred in few words", width, line)
+		}
+		if layout := app.status.Layout(); !strings.Contains(layout, whole) {
+			t.Errorf("? is given %q, which lacks %q", layout, whole)
+		}
+		press(app, "?")
+		var words []string
+		for _, l := range strings.Split(screen(app), "\n") {
+			words = append(words, strings.Fields(strings.Trim(l, "│ "))...)
+		}
+		if v := strings.Join(words, " "); !strings.Contains(v, whole) {
+			t.Errorf("at %d columns ? does not say the objectives inferred whole:\n%s", width, screen(app))
+		}
 	}
 }
 

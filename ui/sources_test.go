@@ -13,6 +13,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -253,5 +254,56 @@ func TestTrajectoriesSortAnotherSourcesObjectiveLast(t *testing.T) {
 	first := slices.Index(shown, common.NoObjective)
 	if len(shown) != 128 || first <= 0 || slices.ContainsFunc(shown[first:], func(v string) bool { return v != common.NoObjective }) {
 		t.Errorf("safety cells in order %q: want the values, then only -", shown)
+	}
+}
+
+// sourceLessModel is sourcesModel with a source "code" that no trajectory
+// has, whose objective tests no source met has, and accuracy weighed 2
+// by agentic (1 by reasoning).
+func sourceLessModel(tb testing.TB, width, height int) *Model {
+	return sourcesModel(tb, width, height, func(cfg *engine.Config) {
+		accuracy := cfg.Sources["agentic"].Objectives[0]
+		cfg.Sources["agentic"] = engine.SourceConfig{Objectives: cfg.Sources["agentic"].Objectives, Weights: map[string]float64{"accuracy": 2}}
+		cfg.Sources["code"] = engine.SourceConfig{Objectives: []engine.ObjectiveConfig{{Name: "tests", Expr: accuracy.Expr}}}
+	})
+}
+
+// TestWeightsEditorBySource: with sources, the weights editor shows each
+// objective's weight as the sources give it: "by source" for accuracy,
+// which they weigh differently, and "no source" for tests, which no
+// source met has (not the top-level weight of either, which scores no
+// trajectory); so does the Objectives tab on all sources, where tests
+// was "by source" as if sources weighed it; at each golden size.
+func TestWeightsEditorBySource(t *testing.T) {
+	for _, size := range goldenSizes {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			m := sourceLessModel(t, size[0], size[1])
+			k := slices.IndexFunc(m.Session().Evaluation.Objectives, func(o scoring.Objective) bool { return o.Name == "tests" })
+			press(m, "w")
+			if line := strings.Split(screen(m), "\n")[2]; !strings.Contains(line, "[accuracy by source]") {
+				t.Errorf("the weights line does not say that the sources weigh accuracy differently:\n%s", line)
+			}
+			for range k {
+				press(m, "down")
+			}
+			if line := strings.Split(screen(m), "\n")[2]; !strings.Contains(line, "[tests no source]") {
+				t.Errorf("the weights line does not say that no source has tests:\n%s", line)
+			}
+			golden.RequireEqual(t, screen(m))
+			press(m, "3")
+			found := false
+			for _, line := range strings.Split(body(m), "\n") {
+				if f := strings.Fields(line); len(f) > 3 && f[0] == "tests" { // the table's row, before the correlations'
+					found = true
+					if f[2]+" "+f[3] != common.NoSourceWeight {
+						t.Errorf("the Objectives tab's row of tests does not say no source weighs it:\n%s", line)
+					}
+					break
+				}
+			}
+			if !found && size[1] >= 40 {
+				t.Errorf("no row of tests:\n%s", body(m))
+			}
+		})
 	}
 }

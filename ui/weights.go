@@ -107,12 +107,18 @@ func (e weightEditor) view(c *common.Common, width int) []string {
 func (e weightEditor) weightsLine(c *common.Common, width int) string {
 	st := c.Styles
 	weights := c.Session.Weights()
+	ev := c.Session.Evaluation
 	parts := make([]string, len(weights))
-	for k, o := range c.Session.Evaluation.Objectives {
-		text := textsafe.Line(o.Name) + " " + common.FormatWeight(weights[k])
-		if k == e.selected {
+	for k, o := range ev.Objectives {
+		// With sources, the weight the sources give, not a weight of the
+		// top level that scores none of them.
+		text := textsafe.Line(o.Name) + " " + common.WeightText(ev, k, weights[k])
+		switch {
+		case k == e.selected:
 			parts[k] = st.Selected.Render("[" + text + "]")
-		} else {
+		case common.SourceLess(ev, k):
+			parts[k] = st.Muted.Render(" " + text + " ")
+		default:
 			parts[k] = st.Value.Render(" " + text + " ")
 		}
 	}

@@ -62,6 +62,11 @@ type Session struct {
 	// Layout says how the inputs were read (Input.Layout), first in the
 	// status line; "" for plain records.
 	Layout string
+	// InferredNote says which objectives were inferred from the first
+	// record and their goals (engine.Config.InferredNote), "" when the
+	// config gave them: the status line says it short, after Layout, and
+	// ? whole.
+	InferredNote string
 	// LayoutWarnings is Input.LayoutWarnings, nil for none, and
 	// LayoutWarningsRead Input.LayoutWarningsRead. A LayoutNotesJob
 	// computes them, off the event loop; layoutNotes are the last

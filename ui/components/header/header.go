@@ -41,8 +41,25 @@ type Header struct {
 	// --follow.
 	Live string
 	// widest holds the widths the reserves keep room for, which depend
-	// on the options only.
-	widest widths
+	// on the options only: measured again (widestOf) only when widestFor
+	// changed.
+	widest    widths
+	widestFor widestKey
+}
+
+// widestKey is what widestOf measures from: the result shown (its
+// options: the scope, the normalisation and the settings changed), the
+// method of the session's options and the methods they allow (m cycles
+// through them). The styles' colours change no width.
+type widestKey struct {
+	result  *engine.Result
+	method  engine.Method
+	methods []engine.Method
+}
+
+// same reports whether k and o measure the same widths.
+func (k widestKey) same(o widestKey) bool {
+	return k.result == o.result && k.method == o.method && slices.Equal(k.methods, o.methods)
 }
 
 // widths are the cells the method and the settings take at their
@@ -68,7 +85,9 @@ func (h *Header) Refresh(st *common.Styles, s *session.Session) {
 	stats := s.BatchStats()
 	h.valid, h.invalid = stats.Trajectories-stats.Invalid, stats.Invalid
 	h.feasible, h.constrained = stats.Feasible, s.Result.Evaluation.HasConstraints()
-	h.widest = widestOf(st, s)
+	if key := (widestKey{s.Result, s.Options.Method, engine.MethodsFor(s.Options)}); !key.same(h.widestFor) {
+		h.widest, h.widestFor = widestOf(st, s), key
+	}
 }
 
 // widestOf measures the widths of s's method and settings at their

@@ -471,3 +471,56 @@ func TestShortenPath(t *testing.T) {
 		}
 	}
 }
+
+// TestWidestMeasuredWhenItsInputsChange: Refresh measures the widths of
+// the method and the settings at their widest (widestOf) only when what
+// they are measured from changed: another batch shown keeps them; a
+// method that m cycles to more (lexicographic, once the options give its
+// priorities) and a new result (a recompute under scope batch) measure
+// them again, as widestOf measures them afresh.
+func TestWidestMeasuredWhenItsInputsChange(t *testing.T) {
+	c, h := sampleHeader(t, nil)
+	s := c.Session
+	h.Refresh(c.Styles, s)
+	kept := widths{method: -1} // no measure gives it
+	h.widest = kept
+	s.SetBatch(1)
+	h.Refresh(c.Styles, s)
+	if h.widest != kept {
+		t.Errorf("another batch shown measured the widths again: %+v", h.widest)
+	}
+	s.Options.Priority = []string{s.Result.Objectives[0].Name}
+	h.Refresh(c.Styles, s)
+	if want := widestOf(c.Styles, s); h.widest != want {
+		t.Errorf("with lexicographic's priorities, widths %+v, want %+v", h.widest, want)
+	}
+	h.widest = kept
+	s.Options.Scope = engine.ScopeBatch
+	s.Recompute()
+	h.Refresh(c.Styles, s)
+	if want := widestOf(c.Styles, s); h.widest != want {
+		t.Errorf("a new result under scope batch: widths %+v, want %+v", h.widest, want)
+	}
+}
+
+// BenchmarkRefresh measures the header's Refresh on another batch shown
+// (a session change that keeps the result), on the sample; remeasured,
+// the reference, measures the widths at their widest each time, as it
+// once did.
+func BenchmarkRefresh(b *testing.B) {
+	s := uitest.SampleSession(b)
+	st := common.NewStyles(true, true)
+	for _, remeasure := range []bool{false, true} {
+		b.Run(map[bool]string{false: "cached", true: "remeasured"}[remeasure], func(b *testing.B) {
+			var h Header
+			b.ReportAllocs()
+			for b.Loop() {
+				s.SetBatch(1 - s.Batch)
+				if remeasure {
+					h.widestFor = widestKey{}
+				}
+				h.Refresh(st, s)
+			}
+		})
+	}
+}

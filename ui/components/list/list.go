@@ -39,13 +39,11 @@ type List struct {
 	// direction: the tab sorts by them.
 	SortColumn int
 	Descending bool
-	// Reader shows Opened whole. opens numbers the openings, so that
-	// the read of one opened before (pendingRead, until the tab takes it:
-	// Job) is dropped when it lands.
-	Reader      viewport.Model
-	Opened      trajectory.Opened
-	opens       uint64
-	pendingRead func() tea.Msg
+	// Reader shows the opened trajectory whole, read off the event loop
+	// when the session keeps it lean (Reading: the tab hands out its Job
+	// and gives its OpenedMsg to ReadDone).
+	Reader viewport.Model
+	trajectory.Reading
 
 	width int
 }
@@ -157,49 +155,22 @@ func (l *List) Open(c *common.Common, i int) {
 	l.Reader.GotoTop()
 }
 
-// begin opens trajectory i (trajectory.Begin), numbered anew, its read
-// the job the tab hands out next.
+// begin opens trajectory i (trajectory.Reading.Start), its read the job
+// the tab hands out next.
 func (l *List) begin(c *common.Common, i int) {
-	l.opens++
-	var read func() trajectory.Opened
-	l.Opened, read = trajectory.Begin(c.Session, i)
-	l.pendingRead = nil
-	if read != nil {
-		msg := OpenedMsg{opens: l.opens, reloads: c.Session.Reloads}
-		l.pendingRead = func() tea.Msg {
-			msg.opened = read()
-			return msg
-		}
-	}
+	l.Start(c.Session, i)
 	l.Reader.SetContent(trajectory.Detail(c, &l.Opened, l.width))
 }
 
 // OpenedMsg is the opened trajectory read again off the event loop, for
 // the tab to hand to ReadDone.
-type OpenedMsg struct {
-	opens   uint64
-	reloads int
-	opened  trajectory.Opened
-}
-
-// Job returns the read of the opened trajectory, once: the tab's
-// common.Worker job.
-func (l *List) Job() func() tea.Msg {
-	job := l.pendingRead
-	l.pendingRead = nil
-	return job
-}
+type OpenedMsg = trajectory.ReadMsg
 
 // ReadDone shows the opened trajectory read again, unless another was
 // opened since; when the run was read again since, the read starts
 // again.
 func (l *List) ReadDone(c *common.Common, msg OpenedMsg) {
-	switch {
-	case msg.opens != l.opens:
-	case msg.reloads != c.Session.Reloads:
-		l.begin(c, l.Opened.I)
-	default:
-		l.Opened = msg.opened
+	if l.Done(c.Session, msg) {
 		l.Reader.SetContent(trajectory.Detail(c, &l.Opened, l.width))
 	}
 }

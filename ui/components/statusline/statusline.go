@@ -29,8 +29,10 @@ import (
 // full-screen dashboard hides. A notice (the file an export wrote, or why
 // it failed) goes before them until the next one.
 type Line struct {
-	layout   string // layoutText, sanitised
-	warnings []string
+	// layout is layoutText, sanitised, as the line says it, and
+	// layoutWhole as ? does.
+	layout, layoutWhole string
+	warnings            []string
 	// whole are the warnings as ? lists them: the layout's each whole,
 	// where warnings says the first and how many more.
 	whole  []string
@@ -165,7 +167,7 @@ func (l *Line) Refresh(s *session.Session) {
 			}
 		}
 	}
-	l.layout = textsafe.Line(layoutText(s))
+	l.layout, l.layoutWhole = textsafe.Line(layoutText(s, false)), textsafe.Line(layoutText(s, true))
 	l.filter = textsafe.Line(s.FilterSummary())
 	l.warnings, l.whole = l.warnings[:0], l.whole[:0]
 	// The loudest first: the line is cut to the terminal's width.
@@ -212,21 +214,25 @@ func behindMark(lag session.Lag) string {
 	}
 }
 
-// layoutText is how the inputs were read (Session.Layout) and, when the
-// method on screen has settings other than the defaults, those: "read as
-// verl rollout dumps: …; grpo: epsilon 1e-06, a group of one: score".
-// They are the shown result's, so that they stay true when the method is
-// switched (pareto has no epsilon).
-func layoutText(s *session.Session) string {
-	settings := s.Result.Options.ChangedSettings()
-	if len(settings) == 0 {
-		return s.Layout
+// layoutText is how the inputs were read (Session.Layout), the objectives
+// inferred (whole: Session.InferredNote; else how many, which ? says) and,
+// when the method on screen has settings other than the defaults, those:
+// "read as verl rollout dumps: …; grpo: epsilon 1e-06, a group of one:
+// score". They are the shown result's, so that they stay true when the
+// method is switched (pareto has no epsilon).
+func layoutText(s *session.Session, whole bool) string {
+	parts := []string{s.Layout}
+	switch n := len(s.Config.Objectives); {
+	case s.InferredNote == "":
+	case whole:
+		parts = append(parts, s.InferredNote)
+	default:
+		parts = append(parts, fmt.Sprintf("%d %s inferred (? says which)", n, english.Plural(n, "objective")))
 	}
-	said := string(s.Result.Options.Method) + ": " + strings.Join(settings, ", ")
-	if s.Layout == "" {
-		return said
+	if settings := s.Result.Options.ChangedSettings(); len(settings) > 0 {
+		parts = append(parts, string(s.Result.Options.Method)+": "+strings.Join(settings, ", "))
 	}
-	return s.Layout + "; " + said
+	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), "; ")
 }
 
 // Warnings returns the warnings the line shows, whole, the layout's one
@@ -251,9 +257,10 @@ func (l Line) Notice() string {
 // seeAll ends a line cut short of its warnings: ? shows them whole.
 const seeAll = " (? shows all)"
 
-// Layout returns how the inputs were read and the method's settings,
-// whole, sanitised: ? gives it, which the line may cut.
-func (l Line) Layout() string { return l.layout }
+// Layout returns how the inputs were read, the objectives inferred and
+// the method's settings, whole, sanitised: ? gives it, which the line may
+// cut or shorten.
+func (l Line) Layout() string { return l.layoutWhole }
 
 // View renders the notice and the warnings on one line, cut to width:
 // when the warnings or how the inputs were read are cut, it says that ?

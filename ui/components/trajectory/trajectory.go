@@ -36,9 +36,11 @@ type Opened struct {
 }
 
 // Begin opens trajectory i of s without reading it on the event loop:
-// one s keeps whole as Open does (read is nil); a lean one marked as being
-// read, and read, the job that reads it as Open would, bound to s as it
-// is now (Session.RereadChecked), whose Opened replaces o when it lands.
+// one s keeps whole as it is (read is nil); a lean one marked as being
+// read, and read, the job that reads it again from its file (one seek and
+// one record) and scores it again, an edited record said changed, bound
+// to s as it is now (Session.RereadChecked), whose Opened replaces o when
+// it lands.
 func Begin(s *session.Session, i int) (o Opened, read func() Opened) {
 	ev := s.Result.Evaluation
 	var why func(*scoring.Trajectory) string
@@ -70,17 +72,6 @@ func Begin(s *session.Session, i int) (o Opened, read func() Opened) {
 		return o
 	}
 	return Opened{I: i, Full: *tr, reading: true}, read
-}
-
-// Open returns trajectory i of s whole: as s keeps it, or, when
-// s keeps it lean, read again from its file (one seek and one record)
-// and scored again, an edited record said changed: Begin, read at once.
-func Open(s *session.Session, i int) Opened {
-	o, read := Begin(s, i)
-	if read != nil {
-		o = read()
-	}
-	return o
 }
 
 // ReadingText stands for the metadata and response of a trajectory being

@@ -131,8 +131,10 @@ type compareTab struct {
 	selected int
 	chosen   bool
 	reading  bool
-	opened   trajectory.Opened
-	detail   viewport.Model
+	// read is the trajectory open while reading, read again from its
+	// file off the event loop when the session keeps it lean.
+	read   trajectory.Reading
+	detail viewport.Model
 }
 
 // prepared is a comparison made beside a recompute's statistics
@@ -276,6 +278,10 @@ func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		t.refresh()
 	case common.HiddenMsg:
 		t.release()
+	case trajectory.ReadMsg:
+		if t.read.Done(t.common.Session, msg) {
+			t.detail.SetContent(trajectory.Detail(t.common, &t.read.Opened, t.width))
+		}
 	case comparedMsg:
 		if t.jobBack(msg.gen, msg.buf) {
 			old := t.compared
@@ -414,7 +420,9 @@ func (t *compareTab) click(x, y int) {
 	}
 }
 
-// setReading opens the selected trajectory, or goes back to the plot.
+// setReading opens the selected trajectory, read again from its file off
+// the event loop if the session keeps it lean, or goes back to the plot,
+// dropping that read.
 func (t *compareTab) setReading(on bool) {
 	t.reading = on
 	t.keys.Close.SetEnabled(on)
@@ -423,20 +431,25 @@ func (t *compareTab) setReading(on bool) {
 		&t.keys.Down, &t.keys.NextOdd, &t.keys.PrevOdd, &t.keys.Open, &t.keys.OpenGroup} {
 		b.SetEnabled(!on)
 	}
-	if on {
-		t.chosen = true // the point read stays selected across switches
-		t.opened = trajectory.Open(t.common.Session, t.cmp.Index[t.selected])
-		t.detail.SetContent(trajectory.Detail(t.common, &t.opened, t.width))
-		t.detail.GotoTop()
+	if !on {
+		t.read.Close()
+		return
 	}
+	t.chosen = true // the point read stays selected across switches
+	t.read.Start(t.common.Session, t.cmp.Index[t.selected])
+	t.detail.SetContent(trajectory.Detail(t.common, &t.read.Opened, t.width))
+	t.detail.GotoTop()
 }
 
 // ShowsCompare implements common.Comparer: the tab always shows B.
 func (t *compareTab) ShowsCompare() bool { return true }
 
-// Job implements common.Worker: the comparison of a new result, then
-// its ranking.
+// Job implements common.Worker: the read of the opened trajectory, the
+// comparison of a new result, then its ranking.
 func (t *compareTab) Job() func() tea.Msg {
+	if job := t.read.Job(); job != nil {
+		return job
+	}
 	job := t.job
 	if job != nil {
 		t.taken++
@@ -732,8 +745,8 @@ func (t *compareTab) show(v compared) {
 		}
 	}
 	if t.reading {
-		if i := slices.Index(t.cmp.Index, t.opened.I); i >= 0 && !t.opened.Stale(s) {
-			t.detail.SetContent(trajectory.Detail(t.common, &t.opened, t.width))
+		if i := slices.Index(t.cmp.Index, t.read.Opened.I); i >= 0 && !t.read.Opened.Stale(s) {
+			t.detail.SetContent(trajectory.Detail(t.common, &t.read.Opened, t.width))
 		} else {
 			t.setReading(false)
 		}
@@ -954,7 +967,7 @@ func (t *compareTab) View() string {
 		return common.FitBox(common.Computing(st, textsafe.Line(title), t.width), t.width, t.height)
 	}
 	if t.reading {
-		status := common.ReaderStatus(st, t.opened.Full.ID, fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.detail.ScrollPercent()*100), t.width)
+		status := common.ReaderStatus(st, t.read.Opened.Full.ID, fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.detail.ScrollPercent()*100), t.width)
 		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, status, t.detail.View()), t.width, t.height)
 	}
 	a, b := string(s.Result.Options.Method), string(t.b)

@@ -544,12 +544,14 @@ func (v *groupView) view(c *common.Common) string {
 }
 
 // stdNote says why group g's std is undefined, when it is (scoreUndefined),
-// and what the method of options o made of the group then: grpo and
-// rloo (the methods that read --group-of-one), comparing within prompt
-// groups, give a group of one valid trajectory 0, TRL's convention, or
-// with --group-of-one score what verl's trainer gives it (engine's grpo
-// and rloo); short is the same in fewer words, for a narrower line; both
-// "" when the std is defined.
+// and what the method of options o made of the group then, as the methods
+// table has it (engine.MethodSpec): grpo and rloo, which read
+// --group-of-one, give a group of one valid trajectory 0, TRL's convention,
+// or with --group-of-one score what verl's trainer gives it; a method whose
+// trainer fixes it (FixedGroupOfOne) gives 0 (rloo-whitened, grpo-passk) or
+// takes the group's mean as 0, so that the group has signal (gpg, alpha s;
+// rpp-baseline, s whitened over the batch). short is the same in fewer
+// words, for a narrower line; both "" when the std is defined.
 func stdNote(g *diagnose.GroupSummary, o engine.Options) (long, short string) {
 	if !scoreUndefined(g, g.ScoreStd(o.Std), true) {
 		return "", ""
@@ -559,9 +561,22 @@ func stdNote(g *diagnose.GroupSummary, o engine.Options) (long, short string) {
 	}
 	const undefined, few = "(the std of one score is undefined", "(undefined for one score"
 	method := textsafe.Line(string(o.Method))
+	spec := engine.Spec(o.Method)
 	m := o.MethodSettings() // the settings the method read
 	switch {
-	case o.Scope == engine.ScopeBatch || m.GroupOfOne == "": // no group of one compared
+	case o.Scope == engine.ScopeBatch || spec == nil: // no group of one compared
+		return undefined + ")", few + ")"
+	case !spec.ReadsGroupOfOne:
+		trainer := ""
+		if spec.Trainer != "" {
+			trainer = ", as in " + spec.Trainer
+		}
+		switch spec.FixedGroupOfOne {
+		case engine.GroupOfOneZero:
+			return undefined + ": " + method + " rewards it 0" + trainer + ")", few + ": " + method + " gives 0)"
+		case engine.GroupOfOneScore:
+			return undefined + ": " + method + " takes mean 0, the group has signal" + trainer + ")", few + ": " + method + " takes mean 0)"
+		}
 		return undefined + ")", few + ")"
 	case m.GroupOfOne == engine.GroupOfOneZero:
 		return undefined + ": " + method + " rewards it 0, --group-of-one zero, TRL's)", few + ": " + method + " gives 0)"

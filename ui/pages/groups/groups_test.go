@@ -526,7 +526,7 @@ func decimalsOf(cell string) int {
 // oneQuantitySession is groups a (scores -1, -1), b (0, 0.5) and c, a
 // group of one (0.25), under grpo with the group of one convention
 // groupOfOne.
-func oneQuantitySession(t *testing.T, groupOfOne engine.GroupOfOne) *session.Session {
+func oneQuantitySession(t *testing.T, method engine.Method, groupOfOne engine.GroupOfOne) *session.Session {
 	t.Helper()
 	rows := []struct {
 		g string
@@ -536,7 +536,7 @@ func oneQuantitySession(t *testing.T, groupOfOne engine.GroupOfOne) *session.Ses
 	for i, r := range rows {
 		ts[i] = scoring.Trajectory{ID: strconv.Itoa(i), Group: r.g, Metadata: map[string]any{"x": r.x}}
 	}
-	cfg := engine.Config{Method: string(engine.GRPO), GroupOfOne: string(groupOfOne), Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}}
+	cfg := engine.Config{Method: string(method), GroupOfOne: string(groupOfOne), Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}}
 	s, err := session.Open("runs.jsonl", cfg, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -549,7 +549,7 @@ func oneQuantitySession(t *testing.T, groupOfOne engine.GroupOfOne) *session.Ses
 // not "-1" in min beside "-1.000" in the mean), the rewards' min and max;
 // the std of c, a group of one, is "-", not NaN.
 func TestGroupsOneQuantityOneFormat(t *testing.T) {
-	tab := uitest.TabOn(oneQuantitySession(t, engine.GroupOfOneScore), New)
+	tab := uitest.TabOn(oneQuantitySession(t, engine.GRPO, engine.GroupOfOneScore), New)
 	g := tab.(*groupsTab)
 	quantities := map[string][]string{
 		"score":  {"score mean", "std1", "min", "max"},
@@ -583,25 +583,39 @@ func TestGroupsOneQuantityOneFormat(t *testing.T) {
 }
 
 // TestGroupsStdOfOneSaysWhy: c's view, a group of one, shows its std as
-// "–" and says why (the std of one score is undefined) and what grpo
-// made of the group under each convention for a group of one; in fewer
-// words on a narrower line (120 cells).
+// "–" and says why (the std of one score is undefined) and what the
+// method made of the group: grpo under each convention for a group of
+// one, and the methods whose trainer fixes it as the methods table says
+// (gpg and rpp-baseline take its mean as 0: the group has signal, no zero
+// spread; rloo-whitened and grpo-passk give it 0); in fewer words on a
+// narrower line (120 cells).
 func TestGroupsStdOfOneSaysWhy(t *testing.T) {
 	for _, c := range []struct {
+		method     engine.Method
 		groupOfOne engine.GroupOfOne
 		width      int
 		want       string
 	}{
-		{engine.GroupOfOneScore, 200, "std1 – · (the std of one score is undefined: grpo takes mean 0 and std 1, s / (1 + ε), --group-of-one score, verl's)"},
-		{engine.GroupOfOneZero, 200, "std1 – · (the std of one score is undefined: grpo rewards it 0, --group-of-one zero, TRL's)"},
-		{engine.GroupOfOneScore, 120, "std1 – · (undefined for one score: grpo takes 1)"},
-		{engine.GroupOfOneZero, 120, "std1 – · (undefined for one score: grpo gives 0)"},
+		{engine.GRPO, engine.GroupOfOneScore, 200, "std1 – · (the std of one score is undefined: grpo takes mean 0 and std 1, s / (1 + ε), --group-of-one score, verl's)"},
+		{engine.GRPO, engine.GroupOfOneZero, 200, "std1 – · (the std of one score is undefined: grpo rewards it 0, --group-of-one zero, TRL's)"},
+		{engine.GRPO, engine.GroupOfOneScore, 120, "std1 – · (undefined for one score: grpo takes 1)"},
+		{engine.GRPO, engine.GroupOfOneZero, 120, "std1 – · (undefined for one score: grpo gives 0)"},
+		{engine.GPG, "", 200, "(the std of one score is undefined: gpg takes mean 0, the group has signal, as in verl gpg)"},
+		{engine.GPG, "", 120, "(undefined for one score: gpg takes mean 0)"},
+		{engine.RPPBaseline, "", 240, "(the std of one score is undefined: rpp-baseline takes mean 0, the group has signal, as in verl reinforce_plus_plus_baseline)"},
+		{engine.RPPBaseline, "", 140, "(undefined for one score: rpp-baseline takes mean 0)"},
+		{engine.RLOOWhitened, "", 260, "(the std of one score is undefined: rloo-whitened rewards it 0, as in TRL RLOOTrainer, normalize_advantages=True)"},
+		{engine.GRPOPassK, "", 120, "(undefined for one score: grpo-passk gives 0)"},
 	} {
-		tab := uitest.TabOn(oneQuantitySession(t, c.groupOfOne), New)
+		tab := uitest.TabOn(oneQuantitySession(t, c.method, c.groupOfOne), New)
 		tab.SetSize(c.width, 20)
 		uitest.PressKeys(tab, "end", "enter") // c, last by key
-		if v := uitest.Plain(tab); !strings.Contains(v, c.want) {
-			t.Errorf("%s at %d cells: c's view lacks %q:\n%s", c.groupOfOne, c.width, c.want, v)
+		v := uitest.Plain(tab)
+		if !strings.Contains(v, c.want) {
+			t.Errorf("%s %s at %d cells: c's view lacks %q:\n%s", c.method, c.groupOfOne, c.width, c.want, v)
+		}
+		if o := tab.(*groupsTab).common.Session.Result.Options; o.ScoresGroupOfOne() && strings.Contains(v, "zero spread") {
+			t.Errorf("%s: c's view says zero spread, but a group of one has signal:\n%s", c.method, v)
 		}
 	}
 }

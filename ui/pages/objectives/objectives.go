@@ -219,7 +219,12 @@ func (t *objectivesTab) fillTable() {
 	columns := []table.Column{
 		table.TextColumn("objective", n, 20, func(j int) string { return textsafe.Line(objs[j].Name) }),
 		table.TextColumn("goal", n, 4, func(j int) string { return string(objs[j].Goal) }),
-		textNumberColumn("weight", n, func(j int) string { return common.FormatWeight(objs[j].Weight) }),
+		textNumberColumn("weight", n, func(j int) string {
+			if ev := t.common.Session.Result.Evaluation; t.source.Source(ev) < 0 && common.SourceLess(ev, j) {
+				return common.NoSourceWeight // not "by source": no source weighs it
+			}
+			return common.FormatWeight(objs[j].Weight)
+		}),
 		table.IntColumn("count", n, func(j int) int { return objs[j].Count }),
 	}
 	if t.common.Session.Result.Evaluation.Absent != nil { // nansum: a valid trajectory can miss a value

@@ -191,7 +191,7 @@ func TestParetoReadsWhileIndexing(t *testing.T) {
 	if !p.reader.reading {
 		t.Fatal("enter opened no trajectory")
 	}
-	id := p.reader.opened.Full.ID
+	id := p.reader.Opened.Full.ID
 	setScope(tab, p.common.Session, engine.ScopeGroup)
 	if v := uitest.Plain(tab); !p.computing || !strings.Contains(v, id) || strings.Contains(v, "computing the projection") {
 		t.Errorf("while indexing (%v), the open trajectory %q is not shown:\n%s", p.computing, id, v)

@@ -202,11 +202,13 @@ type paretoFrame struct {
 	groupShared            bool
 }
 
-// paretoReader is the selected trajectory, open when reading.
+// paretoReader is the selected trajectory, open when reading, read
+// again from its file off the event loop when the session keeps it lean
+// (the tab's job).
 type paretoReader struct {
 	reading bool
-	opened  trajectory.Opened
-	detail  viewport.Model
+	trajectory.Reading
+	detail viewport.Model
 }
 
 // projectionKey identifies the data a projection was built from: the
@@ -275,6 +277,10 @@ func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.SessionChangedMsg:
 		t.project()
 		t.refreshReading()
+	case trajectory.ReadMsg:
+		if t.reader.Done(t.common.Session, msg) {
+			t.reader.detail.SetContent(trajectory.Detail(t.common, &t.reader.Opened, t.width))
+		}
 	case projectedMsg:
 		if msg.gen == t.gen && t.computing {
 			t.computing = false
@@ -310,9 +316,12 @@ func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 // large batch, its ranks and groups and the plot drawn before the visit.
 func (t *paretoTab) PrefetchHidden() bool { return t.common.Session.Result != nil }
 
-// Job implements common.Worker: the points of a large batch, projected
-// and indexed, or indexed again.
+// Job implements common.Worker: the read of the opened trajectory, then
+// the points of a large batch, projected and indexed, or indexed again.
 func (t *paretoTab) Job() func() tea.Msg {
+	if job := t.reader.Job(); job != nil {
+		return job
+	}
 	job := t.pending.job
 	t.pending.job = nil
 	return job
@@ -367,8 +376,9 @@ func (t *paretoTab) handleKey(msg tea.KeyPressMsg) {
 	}
 }
 
-// setReading opens the selected trajectory, read again from its file if
-// the session keeps it lean, or goes back to the plot.
+// setReading opens the selected trajectory, read again from its file off
+// the event loop if the session keeps it lean, or goes back to the plot,
+// dropping that read.
 func (t *paretoTab) setReading(on bool) {
 	t.reader.reading = on
 	t.keys.Close.SetEnabled(on)
@@ -378,11 +388,12 @@ func (t *paretoTab) setReading(on bool) {
 		b.SetEnabled(!on)
 	}
 	if on {
-		t.reader.opened = trajectory.Open(t.common.Session, t.selectedTrajectory())
-		t.reader.detail.SetContent(trajectory.Detail(t.common, &t.reader.opened, t.width))
+		t.reader.Start(t.common.Session, t.selectedTrajectory())
+		t.reader.detail.SetContent(trajectory.Detail(t.common, &t.reader.Opened, t.width))
 		t.reader.detail.GotoTop()
 		return
 	}
+	t.reader.Close()
 	t.project()
 }
 
@@ -393,14 +404,14 @@ func (t *paretoTab) refreshReading() {
 		return
 	}
 	s := t.common.Session
-	if !slices.Contains(s.CurrentBatch().Members, t.reader.opened.I) {
+	if !slices.Contains(s.CurrentBatch().Members, t.reader.Opened.I) {
 		t.setReading(false)
 		return
 	}
-	if t.reader.opened.Stale(s) {
-		t.reader.opened = trajectory.Open(s, t.reader.opened.I)
+	if t.reader.Opened.Stale(s) {
+		t.reader.Start(s, t.reader.Opened.I)
 	}
-	t.reader.detail.SetContent(trajectory.Detail(t.common, &t.reader.opened, t.width))
+	t.reader.detail.SetContent(trajectory.Detail(t.common, &t.reader.Opened, t.width))
 }
 
 // nextObjective returns the objective after k, skipping the other axis'
@@ -893,7 +904,7 @@ func (t *paretoTab) View() string {
 	}
 	st := t.common.Styles
 	if t.reader.reading {
-		status := common.ReaderStatus(st, t.reader.opened.Full.ID, fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.reader.detail.ScrollPercent()*100), t.width)
+		status := common.ReaderStatus(st, t.reader.Opened.Full.ID, fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.reader.detail.ScrollPercent()*100), t.width)
 		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, status, t.reader.detail.View()), t.width, t.height)
 	}
 	if t.computing {
