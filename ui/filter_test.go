@@ -46,8 +46,9 @@ func filterModel(t *testing.T) *Model {
 }
 
 // TestFilterToggle: with --filter-groups the dashboard opens on the kept
-// batch, the dropped groups' trajectories left out (invalid, the cause
-// naming the filter) and their rewards 0, the kept group's those of the
+// batch, the dropped groups' trajectories left out (not valid, marked
+// dropped, of no invalid cause; said dropped by the filter) and their
+// rewards 0, the kept group's those of the
 // batch without them; the status line says what was kept and dropped; f
 // shows the batch without the filter, and f again with it.
 func TestFilterToggle(t *testing.T) {
@@ -58,8 +59,9 @@ func TestFilterToggle(t *testing.T) {
 		t.Fatalf("filter on %v, steps %+v, want %+v", s.Filter.On, s.Filter.Steps, want)
 	}
 	if !slices.Equal(s.Evaluation.Valid, []bool{false, false, true, true, false, false}) ||
-		s.Evaluation.Causes[0] != "dropped by the group filter (zero spread of a)" {
-		t.Errorf("valid %v, causes %q", s.Evaluation.Valid, s.Evaluation.Causes)
+		!slices.Equal(s.Evaluation.Dropped, []bool{true, true, false, false, true, true}) || s.Evaluation.Causes[0] != "" ||
+		s.NotValidBecause(0) != "dropped by the group filter (zero spread of a)" {
+		t.Errorf("valid %v, dropped %v, causes %q, why %q", s.Evaluation.Valid, s.Evaluation.Dropped, s.Evaluation.Causes, s.NotValidBecause(0))
 	}
 	s.Result.Finish()
 	// The kept group y alone: grpo on the score (a + b) / 2 (weights 1/2

@@ -23,9 +23,9 @@ type invalidTally struct {
 }
 
 // stepTally counts a step's trajectories, the invalid ones among them
-// (those the group filter dropped not counted: invalid.Counts) and their
-// causes (the step's share of invalidTally.causes, taken out when
-// the step is counted again).
+// (those the group filter dropped not counted: engine.Evaluation.
+// InvalidAt) and their causes (the step's share of invalidTally.causes,
+// taken out when the step is counted again).
 type stepTally struct {
 	trajectories, invalid int
 	causes                map[string]int
@@ -68,9 +68,10 @@ func (t *invalidTally) recount(ev *engine.Evaluation, batch *engine.Batch) {
 	}
 	s := stepTally{trajectories: len(batch.Members)}
 	for _, i := range batch.Members {
-		if invalid.CountsAt(ev, i) {
-			s.invalid++
+		if !ev.InvalidAt(i) {
+			continue
 		}
+		s.invalid++
 		if c := ev.Causes[i]; c != "" {
 			if s.causes == nil {
 				s.causes = map[string]int{}
