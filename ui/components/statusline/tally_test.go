@@ -143,7 +143,7 @@ func TestInvalidWarningsFilterFlipsOldRows(t *testing.T) {
 	live := engine.NewLiveOf(c.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
 	var l Line
 	l.Refresh(s)
-	before := l.Warnings()
+	before := slices.Clone(l.Warnings()) // the line reuses its array
 	prev := s.Evaluation
 	s.ApplyUpdate(live, loaders.Update{Trajectories: []scoring.Trajectory{row("a4", 0, "same", 0)}})
 	if _, ok := s.Evaluation.RowsSince(prev); !ok {
