@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -66,5 +67,48 @@ func TestAppendToWithout(t *testing.T) {
 	ev.Append(c.Scorer, []scoring.Trajectory{row("3", 7)})
 	if !slices.Equal(w.Values, []float64{1, 2, 5}) || !slices.Equal(w.Valid, []bool{false, true, true}) || !slices.Equal(w.Dropped, []bool{true, false, false}) {
 		t.Errorf("the Without's append: values %v, valid %v, dropped %v; want 1, 2, 5, false, true, true and true, false, false", w.Values, w.Valid, w.Dropped)
+	}
+}
+
+// TestWithoutSinceDropped: WithoutSince extends the dropped marks as it
+// extends validity: a new row dropped, an old dropped row whose group an
+// update keeps valid again and no longer dropped (its marks copied, the
+// evaluation before keeping its own), and none of them of a cause; the
+// rows outside the batches changed keep theirs.
+func TestWithoutSinceDropped(t *testing.T) {
+	c, err := New(Config{Method: string(GRPO), Objectives: []ObjectiveConfig{{Name: "a", Expr: "a"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := func(step int64, g string, a float64) scoring.Trajectory {
+		return scoring.Trajectory{Batch: step, Group: g, Done: true, Metadata: map[string]any{"a": a}}
+	}
+	e := NewEvaluator(c.Scorer)
+	e.Reserve(16) // room to append in place
+	e.Add([]scoring.Trajectory{row(0, "x", 1), row(0, "x", 1), row(1, "y", 1), row(1, "y", 1)})
+	ev := e.Evaluation()
+	dropped := map[string]bool{"0x": true, "1y": true} // by batch and group
+	leave := func(ev *Evaluation) func(i int) bool {
+		return func(i int) bool { return dropped[fmt.Sprint(ev.batches[i], ev.groupNames[ev.groupOf[i]])] }
+	}
+	w := ev.Without(leave(ev))
+	next := ev.Append(c.Scorer, []scoring.Trajectory{row(0, "x", 2), row(2, "z", 1), row(2, "z", 1)})
+	dropped = map[string]bool{"1y": true, "2z": true} // x now varies
+	_, changed := next.ExtendBatches(ev.Partition(ScopeGroup), ScopeGroup, next.rowsByStep(ev.N()))
+	got := next.WithoutSince(w, changed, leave(next))
+	if !got.Extends(w) {
+		t.Fatal("WithoutSince does not extend the evaluation before")
+	}
+	if want := []bool{false, false, true, true, false, true, true}; !slices.Equal(got.Dropped, want) {
+		t.Errorf("dropped %v, want %v", got.Dropped, want)
+	}
+	if want := []bool{true, true, false, false, true, false, false}; !slices.Equal(got.Valid, want) {
+		t.Errorf("valid %v, want %v", got.Valid, want)
+	}
+	if !slices.Equal(w.Dropped, []bool{true, true, true, true}) {
+		t.Errorf("the evaluation before changed: dropped %v", w.Dropped)
+	}
+	if n := len(got.InvalidCounts()); n != 0 {
+		t.Errorf("the dropped counted invalid: %v", got.InvalidCounts())
 	}
 }
