@@ -682,3 +682,37 @@ func TestFilterDroppedCountedApart(t *testing.T) {
 		check(fmt.Sprintf("step %d after the update", step), headers[step], summary, findings)
 	}
 }
+
+// TestGoldenFilterHeaderWidths: with the group filter on, the header of
+// a batch with invalid and dropped trajectories at 60 to 200 columns,
+// with a short and a long source: the dropped said apart from the invalid
+// ("! 1 invalid · 5 dropped"), gone before the valid count where the line
+// is narrowest.
+func TestGoldenFilterHeaderWidths(t *testing.T) {
+	s := uitest.SampleSession(t)
+	if err := s.SetFilterGroups("accuracy"); err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(s, true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 24})
+	m.Settle()
+	// The first batch with both.
+	for st := s.BatchStats(); st.Invalid == 0 || st.Dropped == 0; st = s.BatchStats() {
+		if s.Batch == len(s.Result.Ranking.Batches)-1 {
+			t.Fatal("no batch of the sample has invalid and dropped trajectories")
+		}
+		press(m, "]")
+	}
+	var sb strings.Builder
+	for _, source := range []string{"sample", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
+		s.Source = source
+		for _, width := range []int{60, 80, 100, 120, 140, 200} {
+			m.Update(tea.WindowSizeMsg{Width: width, Height: 24})
+			m.Settle()
+			head, _, _ := strings.Cut(screen(m), "\n")
+			fmt.Fprintf(&sb, "%d columns, source %s:\n%s\n\n", width, source, head)
+		}
+	}
+	golden.RequireEqual(t, sb.String())
+}
