@@ -127,7 +127,7 @@ func (s *Session) filterSince(base *engine.Evaluation) bool {
 // Written is what compute --filter-groups writes as each trajectory's
 // score, Pareto rank and crowding, for of, a result shown with the filter
 // on: of's own where the filter kept the trajectory; where it dropped it
-// (invalid in of: score NaN, rank -1), those of base, the run without the
+// (not valid in of: score NaN, rank -1), those of base, the run without the
 // filter, computed with of's options.
 type Written struct {
 	base             *engine.Evaluation
@@ -208,7 +208,7 @@ func (g *GroupFilter) dropsAny() bool {
 
 // WrittenScoreRank returns trajectory i's score and Pareto rank as
 // compute writes them: the result's, but, with the filter on, for a
-// trajectory of a dropped group (invalid in the result: score NaN, rank
+// trajectory of a dropped group (not valid in the result: score NaN, rank
 // -1), those of the run without the filter; ok is false while those are
 // not computed for the result shown (WrittenJob).
 func (s *Session) WrittenScoreRank(i int) (score float64, rank int, ok bool) {
@@ -226,7 +226,7 @@ func (s *Session) WrittenCrowding(i int) (crowding float64, ok bool) {
 // WrittenValues returns the scores, crowding distances and Pareto ranks
 // compute writes: with the group filter on, once computed, Written's (a
 // dropped trajectory's those of the run without the filter), else the
-// result's (a dropped trajectory's, invalid there, NaN and -1).
+// result's (a dropped trajectory's, not valid there, NaN and -1).
 func (s *Session) WrittenValues() (scores, crowding []float64, ranks []int) {
 	if w := s.Written(); w != nil {
 		return w.Scores, w.Crowding, w.Ranks
