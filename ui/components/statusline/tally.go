@@ -11,11 +11,11 @@ import (
 // invalidTally counts an evaluation's invalid trajectories per step and
 // per cause, what the line says of them. An evaluation that extends the
 // one counted (a followed update: engine.Evaluation.RowsSince) has the
-// batches it adds rows to counted again whole, the others kept: the
-// group filter's evaluation (engine.Evaluation.WithoutSince) may change
-// the validity of a batch's old rows when new ones join their group, so
-// the rows added alone would not do; an update costs the event loop the
-// batches it touches, not a scan of the run.
+// batches it adds rows to counted again whole, the others kept: an
+// update costs the event loop the batches it touches, not a scan of the
+// run. (The group filter's evaluation, engine.Evaluation.WithoutSince,
+// may change the validity of a batch's old rows when new ones join their
+// group, but only between valid and dropped, which neither counts.)
 type invalidTally struct {
 	of     *engine.Evaluation
 	steps  map[int64]stepTally
