@@ -37,8 +37,8 @@ type appendLine struct {
 
 // claim reports whether s, an array of the line (a result's scores, and
 // its rewards with them unless old ones change; an evaluation's validity,
-// and its causes with it, by WithoutSince), may be extended in place: it
-// is its first extension.
+// and its Dropped marks with it, by WithoutSince), may be extended in
+// place: it is its first extension.
 func claim[T any](l *appendLine, s []T) bool {
 	if l == nil {
 		return false
@@ -75,6 +75,7 @@ func (ev *Evaluation) Append(s scoring.Scorer, ts []scoring.Trajectory) *Evaluat
 		LoggedFaults: ev.LoggedFaults,
 		Valid:        ev.Valid,
 		Causes:       ev.Causes,
+		Dropped:      ev.Dropped,
 		batches:      ev.batches,
 		stepCounts:   ev.stepCounts,
 		groupOf:      ev.groupOf,
@@ -154,6 +155,7 @@ func (ev *Evaluation) clip() {
 	ev.Logged = slices.Clip(ev.Logged)
 	ev.Valid = slices.Clip(ev.Valid)
 	ev.Causes = slices.Clip(ev.Causes)
+	ev.Dropped = slices.Clip(ev.Dropped)
 	ev.Violation = slices.Clip(ev.Violation)
 	ev.feasible = slices.Clip(ev.feasible)
 	ev.ConstraintHolds = slices.Clip(ev.ConstraintHolds)
@@ -205,6 +207,9 @@ func (ev *Evaluation) Filter(keep func(i int) bool) *Evaluation {
 		}
 		out.Valid = append(out.Valid, ev.Valid[i])
 		out.Causes = append(out.Causes, ev.Causes[i])
+		if ev.Dropped != nil {
+			out.Dropped = append(out.Dropped, ev.Dropped[i])
+		}
 		if ev.Violation != nil {
 			out.Violation = append(out.Violation, ev.Violation[i])
 			out.feasible = append(out.feasible, ev.feasible[i])

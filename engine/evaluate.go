@@ -28,8 +28,14 @@ type Evaluation struct {
 	M      int
 	// Valid reports, per trajectory, whether every objective is finite.
 	Valid []bool
-	// Causes holds, per trajectory, why it is invalid ("" when valid).
+	// Causes holds, per trajectory, why it is invalid ("" when valid or
+	// Dropped).
 	Causes []string
+	// Dropped marks the trajectories Without left out (DAPO's group
+	// filter): not Valid, so that no ranking, score or statistic counts
+	// them, yet not invalid data, so that no count of invalid ones does
+	// (InvalidAt). nil in an evaluation Without did not make.
+	Dropped []bool
 	// evalReasons holds, per cause that is an evaluation error or a
 	// value that is not a number, the reason of its first trajectory's
 	// and its row (EvalReason); the reason is "" where Filter left out the
@@ -210,6 +216,9 @@ func (e *Evaluator) Add(ts []scoring.Trajectory) {
 	}
 	ev.Valid = extend(ev.Valid, len(ts))
 	ev.Causes = extend(ev.Causes, len(ts))
+	if ev.Dropped != nil { // appended to a Without: none of ts is dropped
+		ev.Dropped = extend(ev.Dropped, len(ts))
+	}
 	if e.constraints > 0 {
 		ev.Violation = extend(ev.Violation, len(ts))
 		ev.feasible = extend(ev.feasible, len(ts))
@@ -531,7 +540,30 @@ func (ev *Evaluation) Row(i int) []float64 { return ev.Values[i*ev.M : (i+1)*ev.
 // as such rather than as a 0.
 func (ev *Evaluation) Missing(i, k int) bool { return ev.Absent != nil && ev.Absent[i*ev.M+k] }
 
-// InvalidCounts returns the number of invalid trajectories per cause.
+// DroppedAt reports whether trajectory i was left out by Without
+// (Dropped).
+func (ev *Evaluation) DroppedAt(i int) bool { return ev.Dropped != nil && ev.Dropped[i] }
+
+// InvalidAt reports whether trajectory i is invalid data: not valid, and
+// not left out by Without (DroppedAt).
+func (ev *Evaluation) InvalidAt(i int) bool { return !ev.Valid[i] && !ev.DroppedAt(i) }
+
+// DroppedIn returns how many of members Without left out (DroppedAt).
+func (ev *Evaluation) DroppedIn(members []int) int {
+	if ev.Dropped == nil {
+		return 0
+	}
+	n := 0
+	for _, i := range members {
+		if ev.Dropped[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// InvalidCounts returns the number of invalid trajectories per cause
+// (those Without left out, of no cause, not counted).
 func (ev *Evaluation) InvalidCounts() map[string]int {
 	var counts causeCounter
 	for _, c := range ev.Causes {

@@ -37,11 +37,12 @@ func (c *causeCounter) done() map[string]int {
 }
 
 // InvalidCauses returns the number of the invalid trajectories among
-// members per cause (nil when none is invalid).
+// members per cause (nil when none is invalid; those Without left out,
+// of no cause, not counted).
 func (ev *Evaluation) InvalidCauses(members []int) map[string]int {
 	var counts causeCounter
 	for _, i := range members {
-		if !ev.Valid[i] {
+		if ev.Causes[i] != "" {
 			counts.add(ev.Causes[i])
 		}
 	}

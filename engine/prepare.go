@@ -269,6 +269,7 @@ func (ev *Evaluation) markNonFinite(scores []float64, in32 bool) *Evaluation {
 		M:          ev.M,
 		Valid:      slices.Clone(ev.Valid),
 		Causes:     slices.Clone(ev.Causes),
+		Dropped:    ev.Dropped,
 		Logged:     ev.Logged,
 		loggedExpr: ev.loggedExpr,
 		// Only validity changes: the logged advantages stay as they are.

@@ -1,14 +1,16 @@
 package engine
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
-// TestWithout checks that the trajectories left out are invalid with the
-// cause, in their places, and that the result computed on it is that of
+// TestWithout checks that the trajectories left out are not valid and
+// marked dropped, of no cause (not invalid data: InvalidAt, InvalidCounts),
+// in their places, and that the result computed on it is that of
 // the evaluation filtered of them: grpo in groups of 2 and 3, the group
 // {0, 1} left out; the kept group {2, 3, 4} of scores 1, 2, 6 has mean 3
 // and sample std sqrt(7), rewards (x-3)/(sqrt(7)+eps). ev is unchanged.
@@ -25,12 +27,15 @@ func TestWithout(t *testing.T) {
 		{ID: "4", Group: "y", Done: true, Metadata: map[string]any{"a": 6.0}},
 	}
 	ev := Evaluate(c.Scorer, ts)
-	w := ev.Without(func(i int) bool { return i < 2 }, "dropped")
-	if !slices.Equal(w.Valid, []bool{false, false, true, true, true}) || w.Causes[0] != "dropped" || w.Causes[2] != "" {
-		t.Fatalf("valid %v, causes %q", w.Valid, w.Causes)
+	w := ev.Without(func(i int) bool { return i < 2 })
+	if !slices.Equal(w.Valid, []bool{false, false, true, true, true}) || !slices.Equal(w.Dropped, []bool{true, true, false, false, false}) {
+		t.Fatalf("valid %v, dropped %v", w.Valid, w.Dropped)
 	}
-	if !slices.Equal(ev.Valid, []bool{true, true, true, true, true}) || ev.Causes[0] != "" {
-		t.Errorf("ev changed: valid %v, causes %q", ev.Valid, ev.Causes)
+	if w.InvalidAt(0) || !w.DroppedAt(0) || w.DroppedAt(2) || w.DroppedIn([]int{0, 1, 2}) != 2 || len(w.InvalidCounts()) != 0 || w.InvalidCauses([]int{0, 1}) != nil {
+		t.Errorf("the dropped counted invalid: causes %q, invalid counts %v", w.Causes, w.InvalidCounts())
+	}
+	if !slices.Equal(ev.Valid, []bool{true, true, true, true, true}) || ev.Dropped != nil || ev.DroppedAt(0) {
+		t.Errorf("ev changed: valid %v, dropped %v", ev.Valid, ev.Dropped)
 	}
 	got := w.Compute(c.Options)
 	want := ev.Filter(func(i int) bool { return i >= 2 }).Compute(c.Options)
@@ -43,7 +48,7 @@ func TestWithout(t *testing.T) {
 }
 
 // TestAppendToWithout: appending to an evaluation made by Without copies
-// its arrays, which are the evaluation's it was made from: appending to
+// its arrays (the dropped marks extended, the new rows not dropped), which are the evaluation's it was made from: appending to
 // that one afterwards, in place, leaves the first append's rows as they
 // were.
 func TestAppendToWithout(t *testing.T) {
@@ -58,9 +63,52 @@ func TestAppendToWithout(t *testing.T) {
 	e.Reserve(8) // room to append in place
 	e.Add([]scoring.Trajectory{row("0", 1), row("1", 2)})
 	ev := e.Evaluation()
-	w := ev.Without(func(i int) bool { return i == 0 }, "dropped").Append(c.Scorer, []scoring.Trajectory{row("2", 5)})
+	w := ev.Without(func(i int) bool { return i == 0 }).Append(c.Scorer, []scoring.Trajectory{row("2", 5)})
 	ev.Append(c.Scorer, []scoring.Trajectory{row("3", 7)})
-	if !slices.Equal(w.Values, []float64{1, 2, 5}) || !slices.Equal(w.Valid, []bool{false, true, true}) {
-		t.Errorf("the Without's append: values %v, valid %v; want 1, 2, 5 and false, true, true", w.Values, w.Valid)
+	if !slices.Equal(w.Values, []float64{1, 2, 5}) || !slices.Equal(w.Valid, []bool{false, true, true}) || !slices.Equal(w.Dropped, []bool{true, false, false}) {
+		t.Errorf("the Without's append: values %v, valid %v, dropped %v; want 1, 2, 5, false, true, true and true, false, false", w.Values, w.Valid, w.Dropped)
+	}
+}
+
+// TestWithoutSinceDropped: WithoutSince extends the dropped marks as it
+// extends validity: a new row dropped, an old dropped row whose group an
+// update keeps valid again and no longer dropped (its marks copied, the
+// evaluation before keeping its own), and none of them of a cause; the
+// rows outside the batches changed keep theirs.
+func TestWithoutSinceDropped(t *testing.T) {
+	c, err := New(Config{Method: string(GRPO), Objectives: []ObjectiveConfig{{Name: "a", Expr: "a"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := func(step int64, g string, a float64) scoring.Trajectory {
+		return scoring.Trajectory{Batch: step, Group: g, Done: true, Metadata: map[string]any{"a": a}}
+	}
+	e := NewEvaluator(c.Scorer)
+	e.Reserve(16) // room to append in place
+	e.Add([]scoring.Trajectory{row(0, "x", 1), row(0, "x", 1), row(1, "y", 1), row(1, "y", 1)})
+	ev := e.Evaluation()
+	dropped := map[string]bool{"0x": true, "1y": true} // by batch and group
+	leave := func(ev *Evaluation) func(i int) bool {
+		return func(i int) bool { return dropped[fmt.Sprint(ev.batches[i], ev.groupNames[ev.groupOf[i]])] }
+	}
+	w := ev.Without(leave(ev))
+	next := ev.Append(c.Scorer, []scoring.Trajectory{row(0, "x", 2), row(2, "z", 1), row(2, "z", 1)})
+	dropped = map[string]bool{"1y": true, "2z": true} // x now varies
+	_, changed := next.ExtendBatches(ev.Partition(ScopeGroup), ScopeGroup, next.rowsByStep(ev.N()))
+	got := next.WithoutSince(w, changed, leave(next))
+	if !got.Extends(w) {
+		t.Fatal("WithoutSince does not extend the evaluation before")
+	}
+	if want := []bool{false, false, true, true, false, true, true}; !slices.Equal(got.Dropped, want) {
+		t.Errorf("dropped %v, want %v", got.Dropped, want)
+	}
+	if want := []bool{true, true, false, false, true, false, false}; !slices.Equal(got.Valid, want) {
+		t.Errorf("valid %v, want %v", got.Valid, want)
+	}
+	if !slices.Equal(w.Dropped, []bool{true, true, true, true}) {
+		t.Errorf("the evaluation before changed: dropped %v", w.Dropped)
+	}
+	if n := len(got.InvalidCounts()); n != 0 {
+		t.Errorf("the dropped counted invalid: %v", got.InvalidCounts())
 	}
 }

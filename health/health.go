@@ -519,28 +519,22 @@ const invalidWarn, invalidAlert = 0.1, invalid.Mostly
 
 // invalidFraction grades the batch's invalid trajectories; those of the
 // groups the dashboard's group filter dropped are not invalid data, and
-// are left out of the count (invalid.Batch.Dropped), as stats, which keeps
-// them valid, leaves them out.
+// are left out of the count (diagnose.BatchStats.Dropped), as stats, which
+// keeps them valid, leaves them out.
 func (h *healthRun) invalidFraction(t *diagnose.Trend) (Finding, bool) {
 	if t.Trajectories == 0 {
 		return Finding{}, false
 	}
-	n := t.Invalid
-	var ib invalid.Batch
-	found := false
-	if n > 0 {
-		if ib, found = invalid.Step(h.res, t.Step); found {
-			n = ib.Invalid // the dropped left out
-		}
-	}
-	v := float64(n) / float64(t.Trajectories)
-	msg := fmt.Sprintf("%d of %d %s invalid (%s)", n, t.Trajectories, english.Plural(t.Trajectories, "trajectory"), english.Percent(v))
+	v := float64(t.Invalid) / float64(t.Trajectories)
+	msg := fmt.Sprintf("%d of %d %s invalid (%s)", t.Invalid, t.Trajectories, english.Plural(t.Trajectories, "trajectory"), english.Percent(v))
 	f, ok := finding(CheckInvalidFraction, "", v, invalidWarn, invalidAlert, false, msg)
-	if ok && found {
-		if ib.MainCount > 0 {
-			f.Message += ", " + ib.Mostly()
+	if ok {
+		if ib, found := invalid.Step(h.res, t.Step); found {
+			if ib.MainCount > 0 {
+				f.Message += ", " + ib.Mostly()
+			}
+			f.Message += ib.DroppedNote()
 		}
-		f.Message += ib.DroppedNote()
 	}
 	return f, ok
 }

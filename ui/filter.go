@@ -53,12 +53,12 @@ func (m *Model) toggleFilter() tea.Cmd {
 // reads it (an evaluation is safe for concurrent reads).
 func (m *Model) startFilter() tea.Cmd {
 	s := m.common.Session
-	objective, k := s.FilterObjective()
+	_, k := s.FilterObjective()
 	on, base, opts, batch, layout := m.filter.on, s.Unfiltered(), s.Options, s.Batch, s.LayoutNotesJob()
 	m.filter.gen++
 	gen := m.filter.gen
 	m.filter.next = func() tea.Msg {
-		ev, f := session.FilterOf(base, objective, k, on)
+		ev, f := session.FilterOf(base, k, on)
 		res := ev.Prepare(opts, nil)
 		res.ComputeBatch(min(batch, len(res.Ranking.Batches)-1))
 		return filteredMsg{gen, base, ev, f, res, layout.Of(res)}

@@ -46,8 +46,9 @@ func filterModel(t *testing.T) *Model {
 }
 
 // TestFilterToggle: with --filter-groups the dashboard opens on the kept
-// batch, the dropped groups' trajectories left out (invalid, the cause
-// naming the filter) and their rewards 0, the kept group's those of the
+// batch, the dropped groups' trajectories left out (not valid, marked
+// dropped, of no invalid cause; said dropped by the filter) and their
+// rewards 0, the kept group's those of the
 // batch without them; the status line says what was kept and dropped; f
 // shows the batch without the filter, and f again with it.
 func TestFilterToggle(t *testing.T) {
@@ -58,8 +59,9 @@ func TestFilterToggle(t *testing.T) {
 		t.Fatalf("filter on %v, steps %+v, want %+v", s.Filter.On, s.Filter.Steps, want)
 	}
 	if !slices.Equal(s.Evaluation.Valid, []bool{false, false, true, true, false, false}) ||
-		s.Evaluation.Causes[0] != "dropped by the group filter (zero spread of a)" {
-		t.Errorf("valid %v, causes %q", s.Evaluation.Valid, s.Evaluation.Causes)
+		!slices.Equal(s.Evaluation.Dropped, []bool{true, true, false, false, true, true}) || s.Evaluation.Causes[0] != "" ||
+		s.NotValidBecause(0) != "dropped by the group filter (zero spread of a)" {
+		t.Errorf("valid %v, dropped %v, causes %q, why %q", s.Evaluation.Valid, s.Evaluation.Dropped, s.Evaluation.Causes, s.NotValidBecause(0))
 	}
 	s.Result.Finish()
 	// The kept group y alone: grpo on the score (a + b) / 2 (weights 1/2
@@ -605,4 +607,112 @@ func TestFilterDroppedNotInvalid(t *testing.T) {
 	if want := "1 of 6 trajectories invalid (17%), mostly a: missing (1); 4 dropped by the group filter"; !slices.Equal(got, []string{want}) {
 		t.Errorf("invalid_fraction %q, want %q", got, want)
 	}
+}
+
+// droppedAndInvalid is step's batch of 19 trajectories: groups w and x of
+// eight each with zero spread of a (dropped, 16), and group z of one
+// valid trajectory (kept) and two without a (invalid, 2).
+func droppedAndInvalid(step int) string {
+	var b strings.Builder
+	for _, g := range []string{"w", "x"} {
+		for k := range 8 {
+			fmt.Fprintf(&b, `{"id":"s%d-%s%d","group":"%s","batch":%d,"metadata":{"a":1,"b":%d}}`+"\n", step, g, k, g, step, k)
+		}
+	}
+	fmt.Fprintf(&b, `{"id":"s%d-z0","group":"z","batch":%d,"metadata":{"a":0,"b":1}}`+"\n", step, step)
+	for k := 1; k <= 2; k++ {
+		fmt.Fprintf(&b, `{"id":"s%d-z%d","group":"z","batch":%d,"metadata":{"b":%d}}`+"\n", step, k, step, k)
+	}
+	return b.String()
+}
+
+// TestFilterDroppedCountedApart: the rows the filter drops are not
+// counted invalid by the header, the status line or the health, which
+// say the dropped apart, at first and after a followed update that
+// extends the filtered evaluation (WithoutSince) with a new step and
+// brings a dropped group of the old one back (x: a row of another a).
+// The header said "! 18 invalid", the status line "18 invalid
+// trajectories in the run".
+func TestFilterDroppedCountedApart(t *testing.T) {
+	m, s := followedFilterModel(t, droppedAndInvalid(0))
+	invalidFindings := func() []string {
+		var got []string
+		for _, f := range s.Findings() {
+			if f.Check == health.CheckInvalidFraction {
+				got = append(got, fmt.Sprintf("step %d: %s", f.Step, f.Message))
+			}
+		}
+		return got
+	}
+	// check checks the header of the batch shown, the status line's
+	// warnings and the findings.
+	check := func(when, header, summary string, findings []string) {
+		t.Helper()
+		if first, _, _ := strings.Cut(screen(m), "\n"); !strings.Contains(first, header) {
+			t.Errorf("%s: the header %q does not say %q", when, first, header)
+		}
+		if w := m.status.Warnings(); !slices.Contains(w, summary) {
+			t.Errorf("%s: the status line's warnings %q lack %q", when, w, summary)
+		}
+		if got := invalidFindings(); !slices.Equal(got, findings) {
+			t.Errorf("%s: invalid_fraction %q, want %q", when, got, findings)
+		}
+	}
+	step1 := "2 of 19 trajectories invalid (11%), mostly a: missing (2); 16 dropped by the group filter"
+	check("at first", "1 valid ! 2 invalid · 16 dropped",
+		"2 invalid trajectories in the run (reward = their group's mean): a: missing ×2",
+		[]string{"step 0: " + step1})
+
+	prev := s.Evaluation
+	followLines(t, m, droppedAndInvalid(1)+`{"id":"s0-x8","group":"x","batch":0,"metadata":{"a":0,"b":9}}`+"\n")
+	if _, ok := s.Evaluation.RowsSince(prev); !ok {
+		t.Fatal("the filtered evaluation does not extend the one before: the update was not filtered as one (WithoutSince)")
+	}
+	summary := "4 invalid trajectories in the run (reward = their group's mean): a: missing ×4"
+	// Step 0: x kept, 9 valid of it and z0; 2 of 20 invalid is 10%, not
+	// above the threshold.
+	findings := []string{"step 1: " + step1}
+	headers := map[int64]string{0: "10 valid ! 2 invalid · 8 dropped", 1: "1 valid ! 2 invalid · 16 dropped"}
+	for _, key := range []string{"[", "]"} {
+		press(m, key)
+		step := s.CurrentBatch().Step
+		if want := map[string]int64{"[": 0, "]": 1}[key]; step != want {
+			t.Fatalf("%s shows step %d, want %d", key, step, want)
+		}
+		check(fmt.Sprintf("step %d after the update", step), headers[step], summary, findings)
+	}
+}
+
+// TestGoldenFilterHeaderWidths: with the group filter on, the header of
+// a batch with invalid and dropped trajectories at 60 to 200 columns,
+// with a short and a long source: the dropped said apart from the invalid
+// ("! 1 invalid · 5 dropped"), gone before the valid count where the line
+// is narrowest.
+func TestGoldenFilterHeaderWidths(t *testing.T) {
+	s := uitest.SampleSession(t)
+	if err := s.SetFilterGroups("accuracy"); err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(s, true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 24})
+	m.Settle()
+	// The first batch with both.
+	for st := s.BatchStats(); st.Invalid == 0 || st.Dropped == 0; st = s.BatchStats() {
+		if s.Batch == len(s.Result.Ranking.Batches)-1 {
+			t.Fatal("no batch of the sample has invalid and dropped trajectories")
+		}
+		press(m, "]")
+	}
+	var sb strings.Builder
+	for _, source := range []string{"sample", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
+		s.Source = source
+		for _, width := range []int{60, 80, 100, 120, 140, 200} {
+			m.Update(tea.WindowSizeMsg{Width: width, Height: 24})
+			m.Settle()
+			head, _, _ := strings.Cut(screen(m), "\n")
+			fmt.Fprintf(&sb, "%d columns, source %s:\n%s\n\n", width, source, head)
+		}
+	}
+	golden.RequireEqual(t, sb.String())
 }

@@ -27,8 +27,11 @@ type ObjectiveStats struct {
 // Statistics), over its valid
 // trajectories.
 type BatchStats struct {
-	Step                  int64
-	Trajectories, Invalid int
+	Step int64
+	// Trajectories counts the batch's trajectories: the valid, the
+	// Invalid and the Dropped (the group filter's, engine.Evaluation.
+	// Dropped, which are not invalid data).
+	Trajectories, Invalid, Dropped int
 	// Groups counts the comparison groups that hold a valid trajectory.
 	Groups     int
 	Objectives []ObjectiveStats
@@ -58,6 +61,9 @@ type BatchStats struct {
 	Feasible           float64
 	ConstraintFeasible []float64
 }
+
+// Valid returns how many of the batch's trajectories are valid.
+func (st *BatchStats) Valid() int { return st.Trajectories - st.Invalid - st.Dropped }
 
 // Stats returns the statistics of every batch, in ascending step order.
 func Stats(res *engine.Result) []BatchStats {
@@ -93,10 +99,12 @@ func StatsOf(res *engine.Result, b *engine.Batch) BatchStats {
 // batchStats computes the statistics of batch b.
 func batchStats(res *engine.Result, b *engine.Batch) BatchStats {
 	valid := res.ValidOf(b)
+	dropped := res.Evaluation.DroppedIn(b.Members)
 	st := BatchStats{
 		Step:         b.Step,
 		Trajectories: len(b.Members),
-		Invalid:      len(b.Members) - len(valid),
+		Invalid:      len(b.Members) - len(valid) - dropped,
+		Dropped:      dropped,
 	}
 	// The objectives' statistics, the scores' and the rewards' on both
 	// cores: a dashboard waits for them before its first frame.

@@ -49,7 +49,8 @@ func sourceBatchStats(res *engine.Result, b *engine.Batch, src int) (BatchStats,
 	ev := res.Evaluation
 	part := SourceBatch(res, b, src)
 	valid := engine.ValidMembers(nil, part.Members, ev.Valid)
-	st := BatchStats{Step: b.Step, Trajectories: len(part.Members), Invalid: len(part.Members) - len(valid)}
+	dropped := ev.DroppedIn(part.Members)
+	st := BatchStats{Step: b.Step, Trajectories: len(part.Members), Invalid: len(part.Members) - len(valid) - dropped, Dropped: dropped}
 	cols := ev.SourceObjectives(src)
 	columns := make([][]float64, len(cols))
 	for c, k := range cols {

@@ -9,10 +9,12 @@ import (
 // its objectives' raw values, the scores and the rewards, over its valid
 // trajectories.
 type SourceStats struct {
-	Source                string
-	Trajectories, Invalid int
-	Objectives            []ObjectiveStats
-	Score, Reward         stats.Summary
+	Source string
+	// Trajectories counts the valid, the Invalid and the Dropped, as
+	// BatchStats does.
+	Trajectories, Invalid, Dropped int
+	Objectives                     []ObjectiveStats
+	Score, Reward                  stats.Summary
 }
 
 // SourceStatsOf returns the statistics of batch b split by source, in the
@@ -35,7 +37,8 @@ func SourceStatsOf(res *engine.Result, b *engine.Batch) []SourceStats {
 			continue
 		}
 		valid := engine.ValidMembers(nil, idx, res.Evaluation.Valid)
-		st := SourceStats{Source: res.Evaluation.SourceNames[src], Trajectories: len(idx), Invalid: len(idx) - len(valid)}
+		dropped := res.Evaluation.DroppedIn(idx)
+		st := SourceStats{Source: res.Evaluation.SourceNames[src], Trajectories: len(idx), Invalid: len(idx) - len(valid) - dropped, Dropped: dropped}
 		for _, k := range res.Evaluation.SourceObjectives(src) {
 			column, missing, _ := objectiveColumn(make([]float64, len(valid)), res.Evaluation, valid, k)
 			o := res.Objectives[k]

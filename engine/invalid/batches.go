@@ -9,9 +9,7 @@ package invalid
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"slices"
-	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/english"
@@ -22,21 +20,10 @@ import (
 // check's ALERT).
 const Mostly = 0.5
 
-// FilterDropped begins the cause of the trajectories of the groups the
-// dashboard's group filter drops (FilterCause): invalid in the evaluation
-// it shows, so that no tab scores them, yet not invalid data, so not
-// counted as invalid (Batch.Dropped).
+// FilterDropped says that the dashboard's group filter dropped a
+// trajectory (engine.Evaluation.Dropped): not invalid data, so counted
+// apart (Batch.Dropped).
 const FilterDropped = "dropped by the group filter"
-
-// FilterCause is the cause of the trajectories the group filter on
-// objective drops.
-func FilterCause(objective string) string {
-	return fmt.Sprintf("%s (zero spread of %s)", FilterDropped, objective)
-}
-
-// Counts reports whether an invalid trajectory of cause counts as
-// invalid: every cause but FilterCause's.
-func Counts(cause string) bool { return !strings.HasPrefix(cause, FilterDropped) }
 
 // Batch tells how many of a batch's trajectories are invalid and
 // the most frequent cause.
@@ -44,7 +31,8 @@ type Batch struct {
 	Step                  int64
 	Trajectories, Invalid int
 	// Dropped counts the trajectories of the groups the group filter
-	// dropped (FilterCause), which Invalid and MainCauses leave out.
+	// dropped (engine.Evaluation.Dropped), which Invalid and MainCauses
+	// leave out.
 	Dropped int
 	// MainCauses are the most frequent causes among the invalid
 	// trajectories, in byte order: one, or those tied; MainCount is the
@@ -90,19 +78,14 @@ func (b Batch) DroppedNote() string {
 // BatchOf returns the invalid counts of batch b, the trajectories the
 // group filter dropped counted apart (Dropped).
 func BatchOf(res *engine.Result, b *engine.Batch) Batch {
-	out := Batch{Step: b.Step, Trajectories: len(b.Members)}
+	ev := res.Evaluation
+	out := Batch{Step: b.Step, Trajectories: len(b.Members), Dropped: ev.DroppedIn(b.Members)}
 	for _, i := range b.Members {
-		switch ev := res.Evaluation; {
-		case ev.Valid[i]:
-		case !Counts(ev.Causes[i]):
-			out.Dropped++
-		default:
+		if ev.InvalidAt(i) {
 			out.Invalid++
 		}
 	}
-	causes := res.Evaluation.InvalidCauses(b.Members)
-	maps.DeleteFunc(causes, func(cause string, _ int) bool { return !Counts(cause) })
-	out.MainCauses, out.MainCount = mainCauses(causes)
+	out.MainCauses, out.MainCount = mainCauses(ev.InvalidCauses(b.Members))
 	return out
 }
 
@@ -116,7 +99,7 @@ func MostlyBatches(res *engine.Result) []Batch {
 		b := &res.Ranking.Batches[bi]
 		invalid := 0
 		for _, i := range b.Members {
-			if CountsAt(res.Evaluation, i) {
+			if res.Evaluation.InvalidAt(i) {
 				invalid++
 			}
 		}
@@ -127,10 +110,6 @@ func MostlyBatches(res *engine.Result) []Batch {
 	}
 	return out
 }
-
-// CountsAt reports whether trajectory i of ev counts as invalid: not
-// valid, and not dropped by the group filter (Counts).
-func CountsAt(ev *engine.Evaluation, i int) bool { return !ev.Valid[i] && Counts(ev.Causes[i]) }
 
 // IsMostly reports whether invalid of n trajectories are more than
 // Mostly of them.

@@ -185,7 +185,8 @@ func suggestion(names, fields []string) string {
 }
 
 // NoValid returns a *NoValidError when res holds trajectories and none is
-// valid, else nil. s is the scorer res was computed with; fields are the
+// valid, else nil: one the group filter dropped
+// (engine.Evaluation.Dropped) was valid data. s is the scorer res was computed with; fields are the
 // field names the records were seen to have (FieldNames of some of them):
 // an objective that reads a field not among them gets the nearest ones as
 // suggestions. With fields nil, no field is said to be absent.
@@ -202,7 +203,7 @@ func NoValid(res *engine.Result, s scoring.Scorer, fields []string) error {
 	if err := absentFields(s, n, fields); err != nil {
 		return err
 	}
-	if slices.Contains(res.Evaluation.Valid, true) {
+	if slices.Contains(res.Evaluation.Valid, true) || slices.Contains(res.Evaluation.Dropped, true) {
 		return nil
 	}
 	counts := res.Evaluation.InvalidCounts()

@@ -232,3 +232,30 @@ func TestNoValidScoreOverflow32(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+// TestDroppedNotInvalid: the rows the group filter leaves out
+// (engine.Evaluation.Without) are counted apart, not invalid: a batch of
+// 2 invalid and 6 dropped of 10 is not mostly invalid, its counts say
+// them apart, and an evaluation whose rows are all dropped or invalid
+// has valid data (NoValid: none).
+func TestDroppedNotInvalid(t *testing.T) {
+	ts := batchOfValidity(0, validity(10, 2)...) // the first 2 missing x
+	res, s := evaluateExprs(t, ts, "x=x")
+	ev := res.Evaluation.Without(func(i int) bool { return i < 8 })
+	filtered := ev.Compute(res.Options)
+	if got := MostlyBatches(filtered); got != nil {
+		t.Errorf("2 invalid and 6 dropped of 10 said mostly invalid: %+v", got)
+	}
+	got, _ := Step(filtered, 0)
+	want := Batch{Trajectories: 10, Invalid: 2, Dropped: 6, MainCauses: []string{"x: missing"}, MainCount: 2}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+	if s := got.String(); s != "step 0: 2 of 10 trajectories invalid (20%), mostly x: missing (2); 6 dropped by the group filter" {
+		t.Errorf("String: %q", s)
+	}
+	all := res.Evaluation.Without(func(int) bool { return true }).Compute(res.Options)
+	if err := NoValid(all, s, nil); err != nil {
+		t.Errorf("every valid row dropped: %v", err)
+	}
+}

@@ -12,10 +12,10 @@ import (
 // GroupFilter is DAPO's group filter (--filter-groups, prompts.FilterGroups)
 // as the dashboard toggles it. On, the session's evaluation is the one
 // without the filter with the dropped groups' trajectories left out
-// (engine.Evaluation.Without: invalid, their cause naming the filter), so
-// that every tab shows the batch the trainer keeps, compute's kept marks,
-// with the indices unchanged; off, it is the evaluation without the
-// filter.
+// (engine.Evaluation.Without: not valid, and Dropped, not invalid data),
+// so that every tab shows the batch the trainer keeps, compute's kept
+// marks, with the indices unchanged; off, it is the evaluation without
+// the filter.
 type GroupFilter struct {
 	// Objective is the objective whose zero spread drops a group, ""
 	// when none was given; k is its index.
@@ -68,17 +68,17 @@ func (s *Session) Unfiltered() *engine.Evaluation {
 // without the filter: a command may call it off the event loop on the
 // evaluation the session had (FilterOf).
 func (s *Session) Filtered(on bool) (*engine.Evaluation, *prompts.Filtered) {
-	return FilterOf(s.Unfiltered(), s.Filter.Objective, s.Filter.k, on)
+	return FilterOf(s.Unfiltered(), s.Filter.k, on)
 }
 
 // FilterOf returns base, or with on base without the groups the filter
-// on objective k (named objective) drops, and what it kept (nil off).
-func FilterOf(base *engine.Evaluation, objective string, k int, on bool) (*engine.Evaluation, *prompts.Filtered) {
+// on objective k drops, and what it kept (nil off).
+func FilterOf(base *engine.Evaluation, k int, on bool) (*engine.Evaluation, *prompts.Filtered) {
 	if !on {
 		return base, nil
 	}
 	f := prompts.FilterGroups(base, k)
-	return base.Without(func(i int) bool { return !f.Kept[i] }, invalid.FilterCause(objective)), f
+	return base.Without(func(i int) bool { return !f.Kept[i] }), f
 }
 
 // FilterObjective returns the filter's objective and its index.
@@ -99,7 +99,7 @@ func (s *Session) SetFiltered(on bool, base, ev *engine.Evaluation, f *prompts.F
 // refilter applies the filter to base, the evaluation a live update made
 // without it: every batch is computed again, the one shown at once.
 func (s *Session) refilter(base *engine.Evaluation) {
-	ev, f := FilterOf(base, s.Filter.Objective, s.Filter.k, true)
+	ev, f := FilterOf(base, s.Filter.k, true)
 	s.SetFiltered(true, base, ev, f, ev.Prepare(s.Options, nil))
 }
 
@@ -119,7 +119,7 @@ func (s *Session) filterSince(base *engine.Evaluation) bool {
 	if !ok {
 		return false
 	}
-	s.Evaluation = base.WithoutSince(s.Evaluation, changed, func(i int) bool { return !kept.Kept[i] }, invalid.FilterCause(f.Objective))
+	s.Evaluation = base.WithoutSince(s.Evaluation, changed, func(i int) bool { return !kept.Kept[i] })
 	f.set(base, kept)
 	return true
 }
@@ -127,7 +127,7 @@ func (s *Session) filterSince(base *engine.Evaluation) bool {
 // Written is what compute --filter-groups writes as each trajectory's
 // score, Pareto rank and crowding, for of, a result shown with the filter
 // on: of's own where the filter kept the trajectory; where it dropped it
-// (invalid in of: score NaN, rank -1), those of base, the run without the
+// (not valid in of: score NaN, rank -1), those of base, the run without the
 // filter, computed with of's options.
 type Written struct {
 	base             *engine.Evaluation
@@ -208,7 +208,7 @@ func (g *GroupFilter) dropsAny() bool {
 
 // WrittenScoreRank returns trajectory i's score and Pareto rank as
 // compute writes them: the result's, but, with the filter on, for a
-// trajectory of a dropped group (invalid in the result: score NaN, rank
+// trajectory of a dropped group (not valid in the result: score NaN, rank
 // -1), those of the run without the filter; ok is false while those are
 // not computed for the result shown (WrittenJob).
 func (s *Session) WrittenScoreRank(i int) (score float64, rank int, ok bool) {
@@ -226,7 +226,7 @@ func (s *Session) WrittenCrowding(i int) (crowding float64, ok bool) {
 // WrittenValues returns the scores, crowding distances and Pareto ranks
 // compute writes: with the group filter on, once computed, Written's (a
 // dropped trajectory's those of the run without the filter), else the
-// result's (a dropped trajectory's, invalid there, NaN and -1).
+// result's (a dropped trajectory's, not valid there, NaN and -1).
 func (s *Session) WrittenValues() (scores, crowding []float64, ranks []int) {
 	if w := s.Written(); w != nil {
 		return w.Scores, w.Crowding, w.Ranks
@@ -253,6 +253,16 @@ func (s *Session) Written() *Written {
 func (s *Session) Dropped(i int) bool {
 	f := &s.Filter
 	return f.On && i < len(f.Kept) && !f.Kept[i]
+}
+
+// NotValidBecause says why trajectory i of the result shown is not valid:
+// its cause, or, when the filter dropped it, "dropped by the group filter
+// (zero spread of OBJECTIVE)"; "" when it is valid.
+func (s *Session) NotValidBecause(i int) string {
+	if ev := s.Result.Evaluation; !ev.DroppedAt(i) {
+		return ev.Causes[i]
+	}
+	return fmt.Sprintf("%s (zero spread of %s)", invalid.FilterDropped, s.Filter.Objective)
 }
 
 // set makes f, what the filter kept of evaluation base, the filter's;

@@ -22,7 +22,7 @@ func BenchmarkFilterToggle1M(b *testing.B) {
 	ts = nil
 	ev.Prepare(c.Options, nil) // the evaluation's own caches, as the dashboard has them
 	for b.Loop() {
-		filtered, _ := session.FilterOf(ev, "accuracy", 0, true)
+		filtered, _ := session.FilterOf(ev, 0, true)
 		res := filtered.Prepare(c.Options, nil)
 		res.ComputeBatch(len(res.Ranking.Batches) - 1)
 	}

@@ -99,7 +99,7 @@ func (j *StructureJob) Run(ctx context.Context) {
 	}
 	j.ev, j.err = j.r.Apply(ctx, j.from, at)
 	if j.err == nil && j.filter.On {
-		j.filtered, j.kept = FilterOf(j.ev, j.filter.Objective, j.filter.k, true)
+		j.filtered, j.kept = FilterOf(j.ev, j.filter.k, true)
 	}
 }
 
@@ -127,7 +127,7 @@ func (s *Session) ApplyStructure(j *StructureJob) error {
 	s.Computer, s.Evaluation = &c, j.ev
 	if s.Filter.On {
 		if !j.filter.On { // f turned the filter on meanwhile
-			j.filtered, j.kept = FilterOf(j.ev, s.Filter.Objective, s.Filter.k, true)
+			j.filtered, j.kept = FilterOf(j.ev, s.Filter.k, true)
 		}
 		s.Evaluation = j.filtered
 		s.Filter.set(j.ev, j.kept)

@@ -25,9 +25,10 @@ import (
 // and the health badge.
 type Header struct {
 	// valid and invalid count the trajectories of the batch on screen,
-	// kept from one session change to the next rather than counted on
-	// every frame.
-	valid, invalid int
+	// and dropped those the group filter dropped, not invalid data, kept
+	// from one session change to the next rather than counted on every
+	// frame.
+	valid, invalid, dropped int
 	// feasible is the batch's share of valid trajectories meeting every
 	// constraint (BatchStats.Feasible); constrained says there are
 	// constraints, without which the share is not shown.
@@ -76,14 +77,15 @@ type widths struct {
 	changed int
 }
 
-// Refresh takes the shown batch's valid and invalid counts, the health
-// findings and the widths of the method and the settings at their widest.
+// Refresh takes the shown batch's valid, invalid and dropped counts, the
+// health findings and the widths of the method and the settings at their
+// widest.
 func (h *Header) Refresh(st *common.Styles, s *session.Session) {
 	if h.updating = !s.HealthReady(); !h.updating {
 		h.findings = s.Findings()
 	}
 	stats := s.BatchStats()
-	h.valid, h.invalid = stats.Trajectories-stats.Invalid, stats.Invalid
+	h.valid, h.invalid, h.dropped = stats.Valid(), stats.Invalid, stats.Dropped
 	h.feasible, h.constrained = stats.Feasible, s.Result.Evaluation.HasConstraints()
 	if key := (widestKey{s.Result, s.Options.Method, engine.MethodsFor(s.Options)}); !key.same(h.widestFor) {
 		h.widest, h.widestFor = widestOf(st, s), key
@@ -165,9 +167,10 @@ type layout struct {
 //	7. the source is cut below its last component, from its start, down
 //	   to minSourceWidth
 //	8. the health badge's words go ("✖2 ⚠1")
-//	9. the counts' words go (shortCounts: "127 valid !1 87% feas")
-//	10. the batch's word and, with constraints, the valid count go
-//	   (fewestCounts: "6/40 step 5  pareto  !1 87% feas")
+//	9. the counts' words go (shortCounts: "127 valid !1 · 40 dropped 87%
+//	   feas"; the dropped are the group filter's)
+//	10. the batch's word, the dropped count and, with constraints, the
+//	   valid count go (fewestCounts: "6/40 step 5  pareto  !1 87% feas")
 //	11. the counts go
 //	12. the changed settings go, the batch's word back in their room
 //
@@ -198,16 +201,20 @@ type layout struct {
 func (h Header) View(c *common.Common, width int, compact bool) (line string, goalsShown bool) {
 	s, st := c.Session, c.Styles
 	normalize := common.NormalizeText(s.Result.Options)
-	// counts shorten to shortCounts ("127 valid !1 87% feas"), then to
-	// fewestCounts: without the valid count when there are constraints,
-	// whose share says more ("!1 87% feas").
+	// counts ("127 valid ! 1 invalid · 40 dropped") shorten to
+	// shortCounts ("127 valid !1 · 40 dropped 87% feas"), then to
+	// fewestCounts: without the dropped, and without the valid count when
+	// there are constraints, whose share says more ("!1 87% feas").
 	valid := st.HeaderValue.Render(fmt.Sprintf("%d valid", h.valid))
-	var invalid, shortInvalid string
+	var invalid, shortInvalid, dropped string
 	if h.invalid > 0 {
 		invalid = st.Invalid.Render(fmt.Sprintf("! %d invalid", h.invalid))
 		shortInvalid = st.Invalid.Render(fmt.Sprintf("!%d", h.invalid))
 	}
-	counts, shortCounts, fewestCounts := joinNonEmpty(valid, invalid), joinNonEmpty(valid, shortInvalid), joinNonEmpty(valid, shortInvalid)
+	if h.dropped > 0 {
+		dropped = st.HeaderValue.Render(fmt.Sprintf("· %d dropped", h.dropped))
+	}
+	counts, shortCounts, fewestCounts := joinNonEmpty(valid, invalid, dropped), joinNonEmpty(valid, shortInvalid, dropped), joinNonEmpty(valid, shortInvalid)
 	if h.constrained {
 		counts = joinNonEmpty(counts, feasibleText(st, h.feasible, "feasible"))
 		shortCounts = joinNonEmpty(shortCounts, feasibleText(st, h.feasible, "feas"))

@@ -11,11 +11,11 @@ import (
 // invalidTally counts an evaluation's invalid trajectories per step and
 // per cause, what the line says of them. An evaluation that extends the
 // one counted (a followed update: engine.Evaluation.RowsSince) has the
-// batches it adds rows to counted again whole, the others kept: the
-// group filter's evaluation (engine.Evaluation.WithoutSince) may change
-// the validity of a batch's old rows when new ones join their group, so
-// the rows added alone would not do; an update costs the event loop the
-// batches it touches, not a scan of the run.
+// batches it adds rows to counted again whole, the others kept: an
+// update costs the event loop the batches it touches, not a scan of the
+// run. (The group filter's evaluation, engine.Evaluation.WithoutSince,
+// may change the validity of a batch's old rows when new ones join their
+// group, but only between valid and dropped, which neither counts.)
 type invalidTally struct {
 	of     *engine.Evaluation
 	steps  map[int64]stepTally
@@ -23,9 +23,9 @@ type invalidTally struct {
 }
 
 // stepTally counts a step's trajectories, the invalid ones among them
-// (those the group filter dropped not counted: invalid.Counts) and their
-// causes (the step's share of invalidTally.causes, taken out when
-// the step is counted again).
+// (those the group filter dropped not counted: engine.Evaluation.
+// InvalidAt) and their causes (the step's share of invalidTally.causes,
+// taken out when the step is counted again).
 type stepTally struct {
 	trajectories, invalid int
 	causes                map[string]int
@@ -68,9 +68,10 @@ func (t *invalidTally) recount(ev *engine.Evaluation, batch *engine.Batch) {
 	}
 	s := stepTally{trajectories: len(batch.Members)}
 	for _, i := range batch.Members {
-		if invalid.CountsAt(ev, i) {
-			s.invalid++
+		if !ev.InvalidAt(i) {
+			continue
 		}
+		s.invalid++
 		if c := ev.Causes[i]; c != "" {
 			if s.causes == nil {
 				s.causes = map[string]int{}

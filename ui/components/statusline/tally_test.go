@@ -120,7 +120,9 @@ func BenchmarkInvalidWarningsUpdate1M(b *testing.B) {
 // TestInvalidWarningsFilterFlipsOldRows: with the group filter on, an
 // update that adds a row to a group the filter dropped (all the same x)
 // keeps the group, its old rows valid again; the line, counting the
-// update, says what counting from scratch says.
+// update, says what counting from scratch says, and counts invalid the
+// one row without x alone, before and after: the dropped rows are not
+// invalid data.
 func TestInvalidWarningsFilterFlipsOldRows(t *testing.T) {
 	c, err := engine.New(engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x"}}})
 	if err != nil {
@@ -134,6 +136,7 @@ func TestInvalidWarningsFilterFlipsOldRows(t *testing.T) {
 		ts = append(ts, row(fmt.Sprint("a", k), 0, "same", 1)) // zero spread: dropped
 		ts = append(ts, row(fmt.Sprint("b", k), 0, "diverse", float64(k)))
 	}
+	ts = append(ts, scoring.Trajectory{ID: "b4", Batch: 0, Group: "diverse", Done: true, Metadata: map[string]any{}})
 	s := session.NewSession("tally", ts, c)
 	if err := s.SetFilterGroups("x"); err != nil {
 		t.Fatal(err)
@@ -141,7 +144,7 @@ func TestInvalidWarningsFilterFlipsOldRows(t *testing.T) {
 	live := live.NewOf(c.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
 	var l Line
 	l.Refresh(s)
-	before := l.Warnings()
+	before := slices.Clone(l.Warnings()) // the line reuses its array
 	prev := s.Evaluation
 	s.ApplyUpdate(live, loaders.Update{Trajectories: []scoring.Trajectory{row("a4", 0, "same", 0)}})
 	if _, ok := s.Evaluation.RowsSince(prev); !ok {
@@ -153,8 +156,9 @@ func TestInvalidWarningsFilterFlipsOldRows(t *testing.T) {
 	if got, want := l.Warnings(), scratch.Warnings(); !slices.Equal(got, want) {
 		t.Errorf("counted update by update %q\nfrom scratch %q", got, want)
 	}
-	if slices.Equal(l.Warnings(), before) {
-		t.Errorf("warnings %q unchanged by the update that kept the dropped group", before)
+	want := []string{"1 invalid trajectory in the run (reward = their group's mean): x: missing ×1"}
+	if !slices.Equal(before, want) || !slices.Equal(l.Warnings(), want) {
+		t.Errorf("warnings %q, then after the update that kept the dropped group %q; want %q both", before, l.Warnings(), want)
 	}
 	if got, want := l.tally.causes, s.Evaluation.InvalidCounts(); !maps.Equal(got, want) {
 		t.Errorf("causes counted %v, the evaluation's %v", got, want)

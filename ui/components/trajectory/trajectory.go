@@ -112,7 +112,7 @@ func Detail(c *common.Common, o *Opened, width int) string {
 	input = append(input, field{"read from", textsafe.Line(tr.Where())})
 	computed := []field{{"valid", "yes"}}
 	if !res.Evaluation.Valid[i] {
-		why := res.Evaluation.Causes[i]
+		why := c.Session.NotValidBecause(i)
 		if o.why != "" {
 			why += ": " + o.why
 		}

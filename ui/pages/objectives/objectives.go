@@ -164,7 +164,7 @@ func (t *objectivesTab) render() {
 	}
 	st := t.common.Styles
 	t.fillTable()
-	title := st.Title.Render(fmt.Sprintf("Objectives: batch step %d, %d valid trajectories", t.stats.Step, t.stats.Trajectories-t.stats.Invalid)) + t.sourceTitle()
+	title := st.Title.Render(fmt.Sprintf("Objectives: batch step %d, %d valid trajectories", t.stats.Step, t.stats.Valid())) + t.sourceTitle()
 	if h := t.table.ScrollHint(); h != "" {
 		title += st.Muted.Render(" · " + h)
 	}

@@ -210,8 +210,11 @@ func summaryView(st *common.Styles, bs *diagnose.BatchStats, groups int) string 
 		"",
 		st.Label.Render("trajectories ") + st.Value.Render(fmt.Sprint(bs.Trajectories)) +
 			st.Label.Render("  invalid ") + invalidCount(st, bs.Invalid),
-		groupsLine,
 	}
+	if bs.Dropped > 0 { // by the group filter: not invalid data
+		lines = append(lines, st.Label.Render("dropped      ")+st.Value.Render(fmt.Sprint(bs.Dropped))+st.Muted.Render(" by the filter"))
+	}
+	lines = append(lines, groupsLine)
 	switch empty := groups - bs.Groups; {
 	case empty > 0 && bs.Groups == 0:
 		lines = append(lines, st.Warning.Render(" none with a valid member"))

@@ -106,11 +106,12 @@ type trajectoryList struct {
 	// inOrder holds the listed trajectories' indices in input order, rows
 	// the same in table order: all of them, or, while pending sorts the
 	// whole order off the event loop, the first ones (row reads past them
-	// wait for it). invalid counts those that are invalid.
-	inOrder []int
-	rows    []int
-	invalid int
-	pending *pendingOrder
+	// wait for it). invalid counts those that are invalid, dropped those
+	// the group filter dropped (not invalid data).
+	inOrder          []int
+	rows             []int
+	invalid, dropped int
+	pending          *pendingOrder
 	// finishSort, while not nil, is the sort by the finish column under
 	// way off the event loop: the rows keep their order until it lands.
 	finishSort *finishSort
@@ -228,10 +229,14 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 		previousFinishSort.stopped.Store(true) // its order is of no use now
 	}
 	l.reloads = s.Reloads
-	l.invalid = 0
-	valid := s.Result.Evaluation.Valid
+	l.invalid, l.dropped = 0, 0
+	ev := s.Result.Evaluation
 	for _, i := range l.inOrder {
-		if !valid[i] {
+		switch {
+		case ev.Valid[i]:
+		case ev.DroppedAt(i):
+			l.dropped++
+		default:
 			l.invalid++
 		}
 	}
@@ -689,14 +694,13 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 			cols = append(cols, dc)
 		}
 	}
-	if l.invalid > 0 {
-		cause := func(i int) string {
-			if s.Result.Evaluation.Valid[i] {
-				return ""
-			}
-			return textsafe.Line(s.Result.Evaluation.Causes[i])
+	if l.invalid+l.dropped > 0 {
+		cause := func(i int) string { return textsafe.Line(s.NotValidBecause(i)) }
+		title := "invalid because"
+		if l.dropped > 0 { // not invalid data
+			title = "left out because"
 		}
-		cols = append(cols, table.MeasuredTextColumn("invalid because", n, maxCauseWidth,
+		cols = append(cols, table.MeasuredTextColumn(title, n, maxCauseWidth,
 			func(j int) string { return cause(l.row(j)) }, func(j int) string { return cause(l.inOrder[j]) }))
 	}
 	return cols

@@ -324,9 +324,12 @@ func (t *trajectoriesTab) View() string {
 // tableStatus is the line over the table: what it lists and how.
 func (t *trajectoriesTab) tableStatus() string {
 	st := t.common.Styles
-	invalid := ""
+	invalid, dropped := "", ""
 	if n := t.rows.invalid; n > 0 {
 		invalid = st.Invalid.Render(fmt.Sprintf("%d invalid", n))
+	}
+	if n := t.rows.dropped; n > 0 { // by the group filter: not invalid data
+		dropped = fmt.Sprintf("%d dropped", n)
 	}
 	unread := ""
 	if why := t.rows.finish.failure; why != "" {
@@ -336,7 +339,8 @@ func (t *trajectoriesTab) tableStatus() string {
 		st.Title.Render(common.Count(t.rows.len(), "trajectory", "trajectories")),
 		t.sortPart(),
 		unread,
-		invalid)
+		invalid,
+		dropped)
 }
 
 // sortPart says how the rows are ordered: "sorted by pareto ▼", or, when
