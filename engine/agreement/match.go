@@ -21,11 +21,11 @@ import (
 const Reproduces = 1e-5
 
 // TrainerOptions returns opts as a trainer computes its advantages: a
-// method a trainer computes (engine.MethodSpec.Trainer: grpo, rloo, gdpo,
+// method a trainer computes (engine.MethodSpec.Trainers: grpo, rloo, gdpo,
 // rpp-baseline, rloo-whitened, grpo-passk, gpg) is kept, any other becomes grpo, with
 // opts' other settings.
 func TrainerOptions(opts engine.Options) engine.Options {
-	if spec := engine.Spec(opts.Method); spec == nil || spec.Trainer == "" {
+	if spec := engine.Spec(opts.Method); spec == nil || len(spec.Trainers) == 0 {
 		opts.Method = engine.GRPO
 	}
 	return opts
@@ -370,21 +370,24 @@ func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowC
 	return m
 }
 
-// layoutTrainers maps a trainer's layout (engine.Config.From) to the name
-// that trainer goes by in engine.MethodSpec.Trainer.
-var layoutTrainers = map[string]string{"verl": "verl", "trl": "TRL", "open-instruct": "open-instruct"}
+// trainer returns the trainer whose layout m's rows were read as
+// (engine.Trainers), ok false for rows of no trainer's layout.
+func (m *Match) trainer() (t engine.Trainer, ok bool) {
+	t = engine.Trainer(m.layout)
+	return t, slices.Contains(engine.Trainers, t)
+}
 
 // triesMethod reports whether the search tries method for m's rows: any
 // method a trainer computes when their layout is not a trainer's, else
-// only that trainer's (its name in MethodSpec.Trainer): a verl dump is not
+// only that trainer's (MethodSpec.ComputedBy): a verl dump is not
 // TRL's RLOOTrainer's.
 func (m *Match) triesMethod(method engine.Method) bool {
-	trainer, known := layoutTrainers[m.layout]
+	trainer, known := m.trainer()
 	if !known {
 		return true
 	}
 	spec := engine.Spec(method)
-	return spec != nil && strings.Contains(spec.Trainer, trainer)
+	return spec != nil && spec.ComputedBy(trainer)
 }
 
 // settingsTried names the settings the search varies: the scale, each
@@ -409,10 +412,10 @@ func (m *Match) settingsTried() string {
 // response by its token count, which a dump lacks: for a verl layout as
 // a cause, for an unknown one as a condition; "" for another trainer's.
 func (m *Match) tokenWeightedNote() string {
-	switch _, trainer := layoutTrainers[m.layout]; {
-	case m.layout == "verl":
+	switch trainer, known := m.trainer(); {
+	case trainer == engine.TrainerVerl:
 		return " (verl's rpp-baseline and opo weigh each response by its token count, not in the records: a run of either is not reproduced here)"
-	case trainer:
+	case known:
 		return ""
 	}
 	return " (if this is verl's reinforce_plus_plus_baseline or opo, they weigh each response by its token count, not in the records: neither is reproduced here)"
