@@ -36,51 +36,121 @@ func TrainerOptions(opts engine.Options) engine.Options {
 // evaluation's, for the weights).
 type trainerSetting func(o *engine.Options, objectives []scoring.Objective)
 
+// A settingValue is a value of a setting in which the trainers differ and
+// the trainers that have it: a trainer's layout tries the values its
+// trainer has alone (Match.tries), rows of no trainer's layout every one.
+type settingValue struct {
+	set      trainerSetting
+	trainers []engine.Trainer
+}
+
+// method returns the method value sets, "" for a value of another setting.
+func (value settingValue) method() engine.Method {
+	var o engine.Options
+	value.set(&o, nil)
+	return o.Method
+}
+
+// A settingRow is a setting in which the trainers differ: its name as the
+// warnings list the settings tried (settingsTried; "" for the formula,
+// whose methods they name, and for a setting they do not name), and its
+// values.
+type settingRow struct {
+	name   string
+	values []settingValue
+}
+
+var (
+	trl, verl, openInstruct, openRLHF = engine.TrainerTRL, engine.TrainerVerl, engine.TrainerOpenInstruct, engine.TrainerOpenRLHF
+	everyTrainer                      = engine.Trainers
+)
+
+// The formulas of grpo and of the methods whose weights fitWeights fits,
+// which the formula row of trainerSettings holds too.
+var (
+	// TRL scale_rewards="group" (GRPOTrainer._generate_and_score_completions:
+	// nanstd per group, + 1e-4); verl compute_grpo_outcome_advantage with
+	// norm_adv_by_std_in_grpo=True (torch.std); OpenRLHF group_norm.
+	grpoScaleGroup = settingValue{grpoScale(engine.ScaleGroup), []engine.Trainer{trl, verl, openRLHF}}
+	// TRL scale_rewards="batch" (_generate_and_score_completions: nanstd of
+	// the whole batch); no other trainer divides by the batch's std.
+	grpoScaleBatch = settingValue{grpoScale(engine.ScaleBatch), []engine.Trainer{trl}}
+	// TRL scale_rewards="none"; verl norm_adv_by_std_in_grpo=False
+	// (compute_grpo_outcome_advantage); open-instruct
+	// advantage_normalization_type="centered" (_data_preparation_loop);
+	// OpenRLHF dr_grpo.
+	grpoScaleNone = settingValue{grpoScale(engine.ScaleNone), []engine.Trainer{trl, verl, openInstruct, openRLHF}}
+	// TRL multi_objective_aggregation="normalize_then_sum"
+	// (_generate_and_score_completions).
+	gdpoValue = settingValue{useGDPO, []engine.Trainer{trl}}
+	// verl compute_rloo_outcome_advantage; TRL RLOOTrainer
+	// (normalize_advantages=False); OpenRLHF rloo.
+	rlooValue = settingValue{useRLOO, []engine.Trainer{trl, verl, openRLHF}}
+)
+
 // trainerSettings are the settings in which the trainers differ (README,
 // Methods, "Where the trainers differ"), each with the values the trainers
-// use, as read in TRL's grpo_trainer.py (GRPOTrainer.__init__ and
-// _generate_and_score_completions, commit f2cd57710ae3), verl's
-// core_algos.py (compute_grpo_outcome_advantage,
+// use and which trainers use each, as read in TRL's grpo_trainer.py
+// (GRPOTrainer.__init__ and _generate_and_score_completions, commit
+// f2cd57710ae3), verl's core_algos.py (compute_grpo_outcome_advantage,
 // compute_rloo_outcome_advantage,
 // compute_reinforce_plus_plus_baseline_outcome_advantage,
 // compute_grpo_passk_outcome_advantage, compute_gpg_outcome_advantage, commit
-// b178a3cd56f5), TRL's rloo_trainer.py (normalize_advantages, commit
-// f2cd57710ae3) and OpenRLHF's
-// experience_maker.py (the group_norm estimator, commit 3c3be6234e0c).
+// b178a3cd56f5; ray_trainer.py's compute_advantage passes none of them an
+// epsilon), TRL's rloo_trainer.py (normalize_advantages, commit
+// f2cd57710ae3), open-instruct's data_loader.py (_data_preparation_loop,
+// commit e6c3044aa) and OpenRLHF's experience_maker.py (the group_norm
+// estimator, commit 3c3be6234e0c).
 // MatchLogged tries every combination of one value of each setting or the
-// value as given, then weights fitted to the log (fitWeights); a row adds a value (a new setting also needs its flag in
-// settingsChanges, and its clearing in effectiveSettings for the methods
-// that do not read it). The weights come first, as the combinations are
-// tried in order and each set of weights is scored once.
-var trainerSettings = [][]trainerSetting{
-	{ // the reward functions' weights
-		equalWeights(func(int) float64 { return 1 }),                // TRL: reward_weights' default, torch.ones
-		equalWeights(func(m int) float64 { return 1 / float64(m) }), // rewardlens's default for several objectives
-	},
-	{ // the advantage's formula
-		grpoScale(engine.ScaleGroup),   // TRL scale_rewards="group"; verl's GRPO; OpenRLHF group_norm
-		grpoScale(engine.ScaleBatch),   // TRL scale_rewards="batch"
-		grpoScale(engine.ScaleNone),    // TRL scale_rewards="none"; verl norm_adv_by_std_in_grpo=False; OpenRLHF dr_grpo
-		grpoPopulation,                 // open-instruct advantage_normalization_type="standard" (numpy's std: n)
-		useGDPO,                        // TRL multi_objective_aggregation="normalize_then_sum"
-		useRLOO,                        // verl's and OpenRLHF's rloo; TRL's RLOOTrainer
-		useMethod(engine.RPPBaseline),  // verl's reinforce_plus_plus_baseline
-		useMethod(engine.RLOOWhitened), // TRL's RLOOTrainer, normalize_advantages=True
-		useGRPOPassK,                   // verl's grpo_passk
-		useMethod(engine.GPG),          // verl's gpg
-	},
-	{ // the epsilon added to the std
-		epsilon(1e-4), // TRL
-		epsilon(1e-6), // verl compute_grpo_outcome_advantage's default
-		epsilon(1e-9), // OpenRLHF group_norm
-	},
-	{ // a group of one
-		groupOfOne(engine.GroupOfOneZero),  // TRL (only its evaluation has one)
-		groupOfOne(engine.GroupOfOneScore), // verl: mean 0, std 1
-	},
-	{ // the objectives' normalisation (--normalize-objectives)
-		withoutObjectiveNorm, // every trainer: the rewards are summed as returned
-	},
+// value as given, then weights fitted to the log (fitWeights); a value is
+// an entry of its row, with the trainers that have it (a new setting also
+// needs its flag in settingsChanges, and its clearing in
+// effectiveSettings for the methods that do not read it). The weights
+// come first, as the combinations are tried in order and each set of
+// weights is scored once.
+var trainerSettings = []settingRow{
+	{"weights", []settingValue{
+		// TRL: reward_weights' default, torch.ones; verl, open-instruct:
+		// the reward is one number, the sum of what makes it.
+		{equalWeights(func(int) float64 { return 1 }), everyTrainer},
+		// rewardlens's default for several objectives; TRL's
+		// reward_weights may be anything.
+		{equalWeights(func(m int) float64 { return 1 / float64(m) }), []engine.Trainer{trl}},
+	}},
+	{"", []settingValue{ // the advantage's formula: settingsTried names the scale and the methods
+		grpoScaleGroup,
+		grpoScaleBatch,
+		grpoScaleNone,
+		// open-instruct advantage_normalization_type="standard"
+		// (_data_preparation_loop: numpy's std, n; + 1e-8).
+		{grpoPopulation, []engine.Trainer{openInstruct}},
+		gdpoValue,
+		rlooValue,
+		// verl compute_reinforce_plus_plus_baseline_outcome_advantage.
+		{useMethod(engine.RPPBaseline), []engine.Trainer{verl}},
+		// TRL RLOOTrainer, normalize_advantages=True.
+		{useMethod(engine.RLOOWhitened), []engine.Trainer{trl}},
+		// verl compute_grpo_passk_outcome_advantage.
+		{useGRPOPassK, []engine.Trainer{verl}},
+		// verl compute_gpg_outcome_advantage.
+		{useMethod(engine.GPG), []engine.Trainer{verl}},
+	}},
+	{"epsilon", []settingValue{ // the epsilon added to the std
+		{epsilon(1e-4), []engine.Trainer{trl}},      // GRPOTrainer: std_rewards + 1e-4
+		{epsilon(1e-6), []engine.Trainer{verl}},     // compute_grpo_outcome_advantage's default, never passed
+		{epsilon(1e-9), []engine.Trainer{openRLHF}}, // group_norm
+	}},
+	{"group of one", []settingValue{
+		// TRL (only its evaluation has one); open-instruct: numpy's std
+		// of one is 0, and so is s - mean.
+		{groupOfOne(engine.GroupOfOneZero), []engine.Trainer{trl, openInstruct}},
+		// verl compute_grpo_outcome_advantage, compute_rloo_outcome_advantage:
+		// mean 0, std 1.
+		{groupOfOne(engine.GroupOfOneScore), []engine.Trainer{verl}},
+	}},
+	{"", []settingValue{ // the objectives' normalisation (--normalize-objectives)
+		{withoutObjectiveNorm, everyTrainer}, // every trainer: the rewards are summed as returned
+	}},
 }
 
 func equalWeights(w func(m int) float64) trainerSetting {
@@ -311,7 +381,7 @@ func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowC
 		m.regrouped = oddGroupsDiffering(reuse)
 	}
 	if !reproduces(m.Base.Overall) && m.Base.Overall.Rows > 0 {
-		forEachCombination(base, ev.Objectives, func(o engine.Options) {
+		forEachCombination(base, ev.Objectives, m.tries, func(o engine.Options) {
 			key := settingsKey(o, ev.Objectives)
 			if seen[key] || !m.triesMethod(o.Method) {
 				return
@@ -325,13 +395,13 @@ func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowC
 		// Unequal weights, fitted under each of grpo's scales, gdpo
 		// (TRL's normalize_then_sum with reward_weights) and rloo (TRL's
 		// RLOOTrainer with reward_weights).
-		for _, set := range []trainerSetting{grpoScale(engine.ScaleGroup), grpoScale(engine.ScaleBatch), grpoScale(engine.ScaleNone), useGDPO, useRLOO} {
-			o := effectiveSettings(base, ev.Objectives)
-			o.Epsilon = base.Epsilon
-			set(&o, ev.Objectives)
-			if !m.triesMethod(o.Method) {
+		for _, value := range []settingValue{grpoScaleGroup, grpoScaleBatch, grpoScaleNone, gdpoValue, rlooValue} {
+			if !m.tries(value) {
 				continue
 			}
+			o := effectiveSettings(base, ev.Objectives)
+			o.Epsilon = base.Epsilon
+			value.set(&o, ev.Objectives)
 			// The weights are fitted to the raw objectives, as the
 			// trainers weight them.
 			withoutObjectiveNorm(&o, ev.Objectives)
@@ -390,21 +460,41 @@ func (m *Match) triesMethod(method engine.Method) bool {
 	return spec != nil && spec.ComputedBy(trainer)
 }
 
-// settingsTried names the settings the search varies: the scale, each
-// method of trainerSettings it tries for m's rows but grpo (whose scales
-// the scale is), the epsilon, a group of one and the weights.
+// tries reports whether the search tries value for m's rows: every value
+// when their layout is not a trainer's, else the values that trainer has
+// (settingValue.trainers): a verl dump is never told that TRL's scale
+// batch reproduces it.
+func (m *Match) tries(value settingValue) bool {
+	trainer, known := m.trainer()
+	return !known || slices.Contains(value.trainers, trainer)
+}
+
+// settingsTried names the settings the search varies for m's rows: the
+// scale, each method of trainerSettings it tries but grpo (whose scales
+// the scale is), then each named row of which it tries a value (epsilon,
+// group of one; the weights, varied first, named last, beside the weights
+// fitted to the log).
 func (m *Match) settingsTried() string {
-	names := []string{"scale"}
+	var formula, after, before []string
 	for _, row := range trainerSettings {
-		for _, set := range row {
-			var o engine.Options
-			set(&o, nil)
-			if o.Method != "" && o.Method != engine.GRPO && m.triesMethod(o.Method) && !slices.Contains(names, string(o.Method)) {
-				names = append(names, string(o.Method))
+		for _, value := range row.values {
+			name := string(value.method())
+			if name == string(engine.GRPO) {
+				name = "scale"
+			}
+			if name != "" && m.tries(value) && !slices.Contains(formula, name) {
+				formula = append(formula, name)
 			}
 		}
+		switch {
+		case row.name == "" || !slices.ContainsFunc(row.values, m.tries):
+		case formula == nil:
+			before = append(before, row.name)
+		default:
+			after = append(after, row.name)
+		}
 	}
-	return strings.Join(append(names, "epsilon", "group of one", "weights", "weights fitted to the log"), ", ")
+	return strings.Join(slices.Concat(formula, after, before, []string{"weights fitted to the log"}), ", ")
 }
 
 // tokenWeightedNote says, after the warning that no setting reproduces
@@ -435,8 +525,9 @@ func closer(c, base Diff) bool {
 }
 
 // forEachCombination calls fn with base changed by every combination of
-// one value of each of trainerSettings, or none (the value as given).
-func forEachCombination(base engine.Options, objectives []scoring.Objective, fn func(engine.Options)) {
+// one value of each of trainerSettings that tries keeps, or none (the
+// value as given).
+func forEachCombination(base engine.Options, objectives []scoring.Objective, tries func(settingValue) bool, fn func(engine.Options)) {
 	var walk func(o engine.Options, setting int)
 	walk = func(o engine.Options, setting int) {
 		if setting == len(trainerSettings) {
@@ -444,9 +535,12 @@ func forEachCombination(base engine.Options, objectives []scoring.Objective, fn 
 			return
 		}
 		walk(o, setting+1)
-		for _, set := range trainerSettings[setting] {
+		for _, value := range trainerSettings[setting].values {
+			if !tries(value) {
+				continue
+			}
 			next := o
-			set(&next, objectives)
+			value.set(&next, objectives)
 			walk(next, setting+1)
 		}
 	}
