@@ -104,8 +104,8 @@ var (
 // MatchLogged tries every combination of one value of each setting or the
 // value as given, then weights fitted to the log (fitWeights); a value is
 // an entry of its row, with the trainers that have it (a new setting also
-// needs its flag in settingsChanges, and its clearing in
-// effectiveSettings for the methods that do not read it). The weights
+// needs its flag in settingsChanges; a new method only its MethodSpec,
+// which says what it reads). The weights
 // come first, as the combinations are tried in order and each set of
 // weights is scored once.
 var trainerSettings = []settingRow{
@@ -667,11 +667,15 @@ func compareLoggedBatches(res *engine.Result, n int) (Diff, []Diff) {
 }
 
 // effectiveSettings returns o with what its method does not read cleared
-// and its weights written out, so that two settings that give the same
-// rewards compare equal: grpo unscaled (scale none or normalize off) reads
-// no epsilon, gdpo no scale nor group of one, rloo none of them but the
-// group of one, grpo-passk no scale nor group of one (nor, unnormalised,
-// epsilon and std), rpp-baseline, rloo-whitened and gpg none at all.
+// (engine.Options.MethodSettings, from the method's MethodSpec: ReadsScale,
+// Divides, Unnormalised, ReadsGroupOfOne) and its weights written out, so
+// that two settings that give the same rewards compare equal: grpo
+// unscaled (scale none or normalize off) reads no epsilon, gdpo no scale
+// nor group of one, rloo none of them but the group of one, grpo-passk no
+// scale nor group of one (nor, unnormalised, epsilon and std),
+// rpp-baseline, rloo-whitened and gpg none at all. A scale read is kept as
+// given (scale batch too under scope batch, where it is the group's), or
+// none when unscaled; a Normalize not read is true.
 func effectiveSettings(o engine.Options, objectives []scoring.Objective) engine.Options {
 	if o.Weights == nil {
 		o.Weights = make([]float64, len(objectives))
@@ -679,28 +683,20 @@ func effectiveSettings(o engine.Options, objectives []scoring.Objective) engine.
 			o.Weights[k] = obj.Weight
 		}
 	}
-	o.Epsilon = o.EpsilonOrDefault()
-	o.GroupOfOne = cmp.Or(o.GroupOfOne, engine.GroupOfOneZero)
-	o.Scale = cmp.Or(o.Scale, engine.ScaleGroup)
-	o.Std = cmp.Or(o.Std, engine.StdSample)
 	o.NormalizeObjectives = cmp.Or(o.NormalizeObjectives, engine.NormNone)
-	switch o.Method {
-	case engine.GRPO:
-		if !o.Normalize || o.Scale == engine.ScaleNone {
-			o.Scale, o.Normalize, o.Epsilon, o.Std = engine.ScaleNone, true, 0, ""
-		}
-	case engine.GDPO:
-		o.Scale, o.GroupOfOne = "", ""
-	case engine.RLOO:
-		o.Scale, o.Normalize, o.Epsilon, o.Std = "", true, 0, ""
-	case engine.GRPOPassK:
-		o.Scale, o.GroupOfOne = "", ""
-		if !o.Normalize {
-			o.Epsilon, o.Std = 0, ""
-		}
-	case engine.RPPBaseline, engine.RLOOWhitened, engine.GPG:
-		o.Scale, o.Normalize, o.Epsilon, o.Std, o.GroupOfOne = "", true, 0, "", ""
+	read := o.MethodSettings()
+	switch {
+	case read.Scale == engine.ScaleNone:
+		o.Scale, o.Normalize = engine.ScaleNone, true
+	case read.Scale != "":
+		o.Scale = cmp.Or(o.Scale, engine.ScaleGroup)
+	default:
+		o.Scale = ""
 	}
+	if read.Normalize == nil {
+		o.Normalize = true
+	}
+	o.Epsilon, o.Std, o.GroupOfOne = read.Epsilon, read.Std, read.GroupOfOne
 	return o
 }
 
@@ -710,15 +706,18 @@ func settingsKey(o engine.Options, objectives []scoring.Objective) string {
 }
 
 // settingsChanges returns the flags that turn the options base into o:
-// only those of the settings o's method reads.
+// only those of the settings o's method reads (its MethodSpec: the scale,
+// which carries the normalisation, of a method that ReadsScale; the
+// normalisation of one not Unnormalised; effectiveSettings' others).
 func settingsChanges(base, o engine.Options, objectives []scoring.Objective) []string {
 	e := effectiveSettings(o, objectives)
 	var changes []string
 	if e.Method != base.Method {
 		changes = append(changes, "--method "+string(e.Method))
 	}
-	switch e.Method {
-	case engine.GRPO:
+	switch spec := engine.Spec(e.Method); {
+	case spec == nil:
+	case spec.ReadsScale: // the scale carries the normalisation
 		scale := cmp.Or(base.Scale, engine.ScaleGroup)
 		if e.Scale != engine.ScaleNone && !base.Normalize {
 			changes = append(changes, "--no-normalize=false")
@@ -726,7 +725,7 @@ func settingsChanges(base, o engine.Options, objectives []scoring.Objective) []s
 		if e.Scale != scale && (e.Scale != engine.ScaleNone || base.Normalize) {
 			changes = append(changes, "--scale "+string(e.Scale))
 		}
-	case engine.GDPO, engine.GRPOPassK:
+	case spec.Unnormalised == "":
 		if e.Normalize && !base.Normalize {
 			changes = append(changes, "--no-normalize=false")
 		}

@@ -135,3 +135,43 @@ func TestSettingsTriedPerLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestEffectiveSettingsFollowTheRewards: for each method, two settings
+// that differ in one option compare equal (settingsKey) exactly when the
+// method computes the same rewards under both (on two batches of three
+// groups of four and a group of one, of small spread, so that every
+// epsilon shows): an option the method does not read
+// (engine.MethodSpec's ReadsScale, Divides, Unnormalised, ReadsGroupOfOne)
+// is no other setting to try.
+func TestEffectiveSettingsFollowTheRewards(t *testing.T) {
+	logged := refSettings{method: engine.GRPO, scale: engine.ScaleGroup, eps: 1e-4, weights: []float64{1, 1}}
+	ts := matchTrajectories(map[int64][][][]float64{1: matchBatch(1), 2: matchBatch(2)}, map[int64]refSettings{1: logged, 2: logged})
+	c := trlComputer(t, false)
+	ev := evaluateWith(c, ts)
+	changes := []struct {
+		name   string
+		change func(*engine.Options)
+	}{
+		{"scale batch", func(o *engine.Options) { o.Scale = engine.ScaleBatch }},
+		{"scale none", func(o *engine.Options) { o.Scale = engine.ScaleNone }},
+		{"normalize off", func(o *engine.Options) { o.Normalize = !o.Normalize }},
+		{"epsilon 1e-6", func(o *engine.Options) { o.Epsilon = 1e-6 }},
+		{"population std", func(o *engine.Options) { o.Std = engine.StdPopulation }},
+		{"group of one score", func(o *engine.Options) { o.GroupOfOne = engine.GroupOfOneScore }},
+	}
+	for _, method := range engine.AllMethods() {
+		for _, normalize := range []bool{true, false} {
+			base := engine.DefaultOptions()
+			base.Method, base.Normalize, base.Priority, base.Weights = method, normalize, []string{"a"}, []float64{1, 1}
+			for _, ch := range changes {
+				o := base
+				ch.change(&o)
+				sameRewards := slices.Equal(ev.Compute(base).Rewards, ev.Compute(o).Rewards)
+				sameKey := settingsKey(base, ev.Objectives) == settingsKey(o, ev.Objectives)
+				if sameRewards != sameKey {
+					t.Errorf("%s, normalize %v, %s: the same rewards %v, the same settings %v", method, normalize, ch.name, sameRewards, sameKey)
+				}
+			}
+		}
+	}
+}
