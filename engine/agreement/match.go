@@ -224,6 +224,8 @@ type Fit struct {
 	// their common factor (fittedWeights.scaleFree): twice or half them
 	// reproduce it as well.
 	ScaleFree bool
+	// fitted is true for weights fitted to the log (fitWeights).
+	fitted bool
 	// Kept compares the rows outside the groups the trainer grouped
 	// otherwise (Match.leftOut); Overall's rows when there are none.
 	Kept Diff
@@ -414,6 +416,7 @@ func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowC
 				if key := settingsKey(o, ev.Objectives); !seen[key] {
 					seen[key] = true
 					f := fit(o, settingsChanges(opts, o, ev.Objectives))
+					f.fitted = true
 					if reproduces(f.Kept) {
 						f.ScaleFree = fitted.scaleFree
 						break // the likeliest weights that reproduce
@@ -777,7 +780,7 @@ func (m *Match) Warning() string {
 	}
 	text := DifferingRows(c) + fmt.Sprintf(" under %s", describeSettings(m.Base.Options))
 	if m.Found != nil {
-		return text + fmt.Sprintf("; %s reproduces it to %s%s (--match-logged applies it)", m.Found.Flags(), shortNumber(m.Found.reproduced().MaxAbsDiff), m.Found.leftOutNote()) + m.Found.scaleNote()
+		return text + fmt.Sprintf("; %s reproduces it to %s%s (--match-logged applies it)", m.Found.Flags(), shortNumber(m.Found.reproduced().MaxAbsDiff), m.Found.leftOutNote()) + m.foundNotes()
 	}
 	if m.regrouped != "" || m.agreeing() != nil {
 		return text + "; " + m.nothingFits()
@@ -987,20 +990,33 @@ func (m *Match) applied(opts engine.Options) (engine.Options, string) {
 		return opts, unreproducedNote(m.unreproduced())
 	case len(m.Found.Changes) == 0:
 		return m.Found.Options, fmt.Sprintf("--match-logged: %s reproduces the logged advantage to %s: computing with it",
-			describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff))
+			describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff)) + m.foundNotes()
 	}
 	return m.Found.Options, fmt.Sprintf("--match-logged: %s (%s) reproduces the logged advantage to %s%s: computing with it",
-		m.Found.Flags(), describeSettings(m.Found.Options), shortNumber(m.Found.reproduced().MaxAbsDiff), m.Found.leftOutNote()) + m.Found.scaleNote()
+		m.Found.Flags(), describeSettings(m.Found.Options), shortNumber(m.Found.reproduced().MaxAbsDiff), m.Found.leftOutNote()) + m.foundNotes()
 }
 
-// scaleNote says, after the flags of weights fitted to a log that does not
-// tell their common factor (ScaleFree), that the scale written is a guess:
-// the score's mean and spread depend on it, the advantage hardly.
-func (f *Fit) scaleNote() string {
-	if !f.ScaleFree {
-		return ""
+// foundNotes says, after the flags that reproduce the log (Found), what
+// they leave a guess or assume: the weights' common factor when the log
+// does not tell it (ScaleFree: the score's mean and spread depend on it,
+// the advantage hardly), or tells it only through epsilon against one std
+// over the batch (weights fitted under grpo's scale batch); and, for
+// rloo-whitened on rows of TRL's layout or none, that TRL's RLOOTrainer
+// whitens over the generation batch, which is the step only with
+// steps_per_generation 1.
+func (m *Match) foundNotes() string {
+	f := m.Found
+	var note string
+	switch {
+	case f.ScaleFree:
+		note = "; the log tells the weights' ratios but not their common factor (half or twice them reproduces it as well, the std dwarfing epsilon): their scale, and the score's, is a guess (the simplest weights that reproduce it, the largest, or another, 1)"
+	case f.fitted && f.Options.MethodSettings().Scale == engine.ScaleBatch:
+		note = "; under scale batch the log tells the weights' ratios but hardly their common factor (epsilon against one std over the batch): that is a guess"
 	}
-	return "; the log tells the weights' ratios but not their common factor (half or twice them reproduces it as well, the std dwarfing epsilon): their scale, and the score's, is a guess (the simplest weights that reproduce it, the largest, or another, 1)"
+	if trainer, known := m.trainer(); f.Options.Method == engine.RLOOWhitened && (!known || trainer == engine.TrainerTRL) {
+		note += "; rloo-whitened takes the step for TRL's generation batch, which RLOOTrainer whitens over: so it is with steps_per_generation 1"
+	}
+	return note
 }
 
 // unreproduced says why --match-logged computes with the settings as
