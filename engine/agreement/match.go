@@ -110,11 +110,13 @@ var (
 // weights is scored once.
 var trainerSettings = []settingRow{
 	{"weights", []settingValue{
-		// TRL: reward_weights' default, torch.ones; verl, open-instruct:
-		// the reward is one number, the sum of what makes it.
+		// TRL: reward_weights' default (GRPOTrainer.__init__, torch.ones);
+		// verl (the reward manager's compute_score), open-instruct
+		// (RewardConfig.build): the reward is one number, the sum of what
+		// makes it.
 		{equalWeights(func(int) float64 { return 1 }), everyTrainer},
 		// rewardlens's default for several objectives; TRL's
-		// reward_weights may be anything.
+		// reward_weights (GRPOTrainer.__init__) may be anything.
 		{equalWeights(func(m int) float64 { return 1 / float64(m) }), []engine.Trainer{trl}},
 	}},
 	{"", []settingValue{ // the advantage's formula: settingsTried names the scale and the methods
@@ -138,18 +140,19 @@ var trainerSettings = []settingRow{
 	{"epsilon", []settingValue{ // the epsilon added to the std
 		{epsilon(1e-4), []engine.Trainer{trl}},      // GRPOTrainer: std_rewards + 1e-4
 		{epsilon(1e-6), []engine.Trainer{verl}},     // compute_grpo_outcome_advantage's default, never passed
-		{epsilon(1e-9), []engine.Trainer{openRLHF}}, // group_norm
+		{epsilon(1e-9), []engine.Trainer{openRLHF}}, // the group_norm estimator
 	}},
 	{"group of one", []settingValue{
-		// TRL (only its evaluation has one); open-instruct: numpy's std
-		// of one is 0, and so is s - mean.
+		// TRL _generate_and_score_completions (only its evaluation has
+		// one); open-instruct _data_preparation_loop: numpy's std of one
+		// is 0, and so is s - mean.
 		{groupOfOne(engine.GroupOfOneZero), []engine.Trainer{trl, openInstruct}},
 		// verl compute_grpo_outcome_advantage, compute_rloo_outcome_advantage:
 		// mean 0, std 1.
 		{groupOfOne(engine.GroupOfOneScore), []engine.Trainer{verl}},
 	}},
 	{"", []settingValue{ // the objectives' normalisation (--normalize-objectives)
-		{withoutObjectiveNorm, everyTrainer}, // every trainer: the rewards are summed as returned
+		{withoutObjectiveNorm, everyTrainer}, // every trainer sums the rewards as returned
 	}},
 }
 
