@@ -438,3 +438,24 @@ func TestMatchLoggedLeavesOutTheCutGroup(t *testing.T) {
 		t.Errorf("status %d, stderr\n%s\nwant %s... with the group --max-rows cut left out", code, errOut, want)
 	}
 }
+
+// TestRLOOWhitenedSaysItsBatch: on a batch logged by TRL's RLOOTrainer
+// with normalize_advantages=True (testdata/TestTRLAdvantageSettings/
+// gen_rloo.py, TRL's own code under torch), the warning that
+// rloo-whitened reproduces the log, and --match-logged's note, say what
+// that assumes: the step is the generation batch RLOOTrainer whitens
+// over, as with steps_per_generation 1.
+func TestRLOOWhitenedSaysItsBatch(t *testing.T) {
+	const note = "; rloo-whitened takes the step for TRL's generation batch, which RLOOTrainer whitens over: so it is with steps_per_generation 1"
+	path := filepath.Join("testdata", "TestTRLAdvantageSettings", "rloo_normalized.jsonl")
+	args := []string{"--group-by", "prompt", "--batch-by", "step", "--objective", "accuracy=accuracy", "--objective", "format=format",
+		"--weight", "accuracy=1", "--weight", "format=1", "--nansum", "--logged-advantage", "advantage", path}
+	_, errOut := computeList(t, "", append([]string{"--method", "grpo"}, args...)...)
+	if !strings.Contains(errOut, "`--method rloo-whitened` reproduces it to ") || !strings.Contains(errOut, note) {
+		t.Errorf("the warning: stderr\n%s\nwant %q", errOut, note)
+	}
+	_, errOut = computeList(t, "", append([]string{"--method", "grpo", "--match-logged"}, args...)...)
+	if !strings.Contains(errOut, "--match-logged: `--method rloo-whitened` (") || !strings.Contains(errOut, note) {
+		t.Errorf("--match-logged: stderr\n%s\nwant %q", errOut, note)
+	}
+}

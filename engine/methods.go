@@ -47,11 +47,13 @@ type MethodSpec struct {
 	// z-scores the group). An explicit --group-of-one is warned of as
 	// ignored by a method that does not read it.
 	FixedGroupOfOne GroupOfOne
-	// Trainer names the trainers' advantages the method computes, "" for
-	// a method no trainer computes: the trainer agreement check
+	// Trainers are the trainers whose advantages the method computes
+	// (the estimator of each named beside it), none for a method no
+	// trainer computes: the trainer agreement check
 	// (agreement.TrainerOptions) keeps such a method and replaces any
-	// other by grpo.
-	Trainer string
+	// other by grpo, and a trainer's layout tries its trainer's methods
+	// alone (ComputedBy).
+	Trainers []Trainer
 	// RewardsScore says whether the rewards follow the weighted score s.
 	RewardsScore bool
 	// RewardsWeighted says whether the weights enter the rewards: gdpo
@@ -82,6 +84,26 @@ type MethodSpec struct {
 	// once, for a method that is not computed group by group (gdpo).
 	batch func(rw *rewarder, res *Result, b *Batch)
 }
+
+// A Trainer is a trainer whose advantages some method computes
+// (MethodSpec.Trainers), by the name of its input layout (Config.From)
+// where rewardlens has one.
+type Trainer string
+
+// The trainers.
+const (
+	TrainerTRL          Trainer = "trl"
+	TrainerVerl         Trainer = "verl"
+	TrainerOpenInstruct Trainer = "open-instruct"
+	TrainerOpenRLHF     Trainer = "openrlhf"
+)
+
+// Trainers are the trainers, those that have a layout first.
+var Trainers = []Trainer{TrainerTRL, TrainerVerl, TrainerOpenInstruct, TrainerOpenRLHF}
+
+// ComputedBy reports whether the method computes trainer t's advantages
+// (Trainers).
+func (spec *MethodSpec) ComputedBy(t Trainer) bool { return slices.Contains(spec.Trainers, t) }
 
 // methodSpecs are the methods, in the order the dashboard cycles through
 // them (MethodsFor).
@@ -127,7 +149,8 @@ var methodSpecs = []MethodSpec{
 		ReadsScale:      true,
 		Divides:         true,
 		ReadsGroupOfOne: true,
-		Trainer:         "TRL GRPOTrainer; verl grpo; OpenRLHF group_norm; open-instruct",
+		// TRL GRPOTrainer; verl grpo; OpenRLHF group_norm; open-instruct.
+		Trainers:        []Trainer{TrainerTRL, TrainerVerl, TrainerOpenRLHF, TrainerOpenInstruct},
 		RewardsScore:    true,
 		RewardsWeighted: true,
 		group: func(rw *rewarder, u, s []float64, res *Result, _ []int, batchStd1 float64) bool {
@@ -144,7 +167,8 @@ var methodSpecs = []MethodSpec{
 		Note:            func(o Options) string { return perScope(o, "leave-one-out baseline") },
 		Unnormalised:    "its reward is s minus the others' mean",
 		ReadsGroupOfOne: true,
-		Trainer:         "TRL RLOOTrainer; verl rloo; OpenRLHF rloo",
+		// TRL RLOOTrainer; verl rloo; OpenRLHF rloo.
+		Trainers:        []Trainer{TrainerTRL, TrainerVerl, TrainerOpenRLHF},
 		RewardsScore:    true,
 		RewardsWeighted: true,
 		group: func(rw *rewarder, u, s []float64, res *Result, _ []int, _ float64) bool {
@@ -190,7 +214,7 @@ var methodSpecs = []MethodSpec{
 			return perScope(o, "objectives z-scored per group, then centred over the batch")
 		},
 		Divides:         true,
-		Trainer:         "TRL GRPOTrainer, normalize_then_sum",
+		Trainers:        []Trainer{TrainerTRL}, // GRPOTrainer, normalize_then_sum
 		RewardsWeighted: true,
 		batch:           (*rewarder).gdpo,
 	},
@@ -203,7 +227,7 @@ var methodSpecs = []MethodSpec{
 		Unnormalised:    "it is whitened over the batch, as verl's reinforce_plus_plus_baseline is whatever its settings",
 		FixedDivisor:    "the sample std of the batch with 1e-8 added to its variance, as verl's masked_whiten",
 		FixedGroupOfOne: GroupOfOneScore,
-		Trainer:         "verl reinforce_plus_plus_baseline",
+		Trainers:        []Trainer{TrainerVerl}, // reinforce_plus_plus_baseline
 		RewardsScore:    true,
 		RewardsWeighted: true,
 		batch:           (*rewarder).rppBaseline,
@@ -217,7 +241,7 @@ var methodSpecs = []MethodSpec{
 		Unnormalised:    "it is whitened over the batch, as TRL's RLOOTrainer with normalize_advantages=True is",
 		FixedDivisor:    "TRL's sample std of the batch plus 1e-4",
 		FixedGroupOfOne: GroupOfOneZero,
-		Trainer:         "TRL RLOOTrainer, normalize_advantages=True",
+		Trainers:        []Trainer{TrainerTRL}, // RLOOTrainer, normalize_advantages=True
 		RewardsScore:    true,
 		RewardsWeighted: true,
 		batch:           (*rewarder).rlooWhitened,
@@ -237,7 +261,7 @@ var methodSpecs = []MethodSpec{
 			return perScope(o, "the best's margin over the second, scaled by the group std")
 		},
 		Divides:         true,
-		Trainer:         "verl grpo_passk",
+		Trainers:        []Trainer{TrainerVerl}, // grpo_passk
 		FixedGroupOfOne: GroupOfOneZero,
 		RewardsScore:    true,
 		RewardsWeighted: true,
@@ -256,7 +280,7 @@ var methodSpecs = []MethodSpec{
 		Note:            func(o Options) string { return perScope(o, "centred, scaled by the batch's share of nonzero scores") },
 		Unnormalised:    "its reward is verl's gpg advantage, scaled by the batch's share of nonzero scores whatever the settings",
 		FixedGroupOfOne: GroupOfOneScore,
-		Trainer:         "verl gpg",
+		Trainers:        []Trainer{TrainerVerl}, // gpg
 		RewardsScore:    true,
 		RewardsWeighted: true,
 		batch:           (*rewarder).gpg,

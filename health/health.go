@@ -166,7 +166,7 @@ type Finding struct {
 //   - trainer_agreement: the fraction of the batch's rows with a logged
 //     advantage whose reward differs from it (agreement.CompareLogged)
 //     above 0, 0.1, when the evaluation has logged advantages and the
-//     method computes a trainer's advantage (MethodSpec.Trainer): the
+//     method computes a trainer's advantage (MethodSpec.Trainers): the
 //     rewards here are not what the trainer trained on. When cfg.RowCap
 //     is capped, the rows of the group the cap cut (agreement.CutGroupOf)
 //     are not graded: its rewards are computed without its rows not read.
@@ -470,13 +470,13 @@ const agreementWarn, agreementAlert = 0, 0.1
 
 // trainerAgreement grades t's batch's rewards against the advantages its
 // trainer logged, when there are some and the method computes a
-// trainer's advantage (MethodSpec.Trainer; another method's rewards
+// trainer's advantage (MethodSpec.Trainers; another method's rewards
 // differ by design).
 func (h *healthRun) trainerAgreement(t *diagnose.Trend) (Finding, bool) {
 	if h.res == nil || h.res.Evaluation == nil || h.res.Evaluation.Logged == nil {
 		return Finding{}, false
 	}
-	if spec := engine.Spec(h.res.Options.Method); spec == nil || spec.Trainer == "" {
+	if spec := engine.Spec(h.res.Options.Method); spec == nil || len(spec.Trainers) == 0 {
 		return Finding{}, false
 	}
 	// The batches are in ascending step order: a search, not a scan per step.

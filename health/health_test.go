@@ -168,7 +168,7 @@ func TestHealthConfigValidate(t *testing.T) {
 
 // TestHealthTrainerAgreement grades the share of step 3's 20 rows whose
 // reward differs from the logged advantage: 1 a WARN, 3 an ALERT (above
-// a tenth), under every method a trainer computes (MethodSpec.Trainer);
+// a tenth), under every method a trainer computes (MethodSpec.Trainers);
 // none under pareto or relative (rewards that are no trainer's
 // advantage) nor without logged advantages.
 func TestHealthTrainerAgreement(t *testing.T) {

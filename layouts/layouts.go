@@ -27,7 +27,9 @@ import (
 // config key overrides. Adding a trainer is one file with its layout and
 // one entry in trainerLayouts.
 type trainerLayout struct {
-	// name is the value of --from.
+	// name is the value of --from, its trainer's identifier
+	// (engine.Trainer), by which the trainer agreement tries that
+	// trainer's settings alone.
 	name string
 	// description names a file of the layout in messages ("a verl
 	// rollout dump"); sentenceName names the inputs in the "read as"

@@ -58,7 +58,7 @@ import (
 // (1) (RewardConfig.build, open_instruct/ground_truth_utils.py): the
 // pass threshold is read from its levels (openInstructPassThreshold).
 var openInstructLayout = trainerLayout{
-	name:         "open-instruct",
+	name:         string(engine.TrainerOpenInstruct),
 	description:  "open-instruct rollout traces",
 	sentenceName: "open-instruct rollout traces",
 	fields:       []string{openInstructPrompt, openInstructSample, openInstructReward, openInstructAdvantage, stepField},

@@ -30,7 +30,7 @@ import (
 // rewards when the file has it; epsilon stays TRL's 1e-4. The dashboard shows prompt and completion as
 // the prompt and the completion.
 var trlLayout = trainerLayout{
-	name:         "trl",
+	name:         string(engine.TrainerTRL),
 	description:  "TRL completions",
 	sentenceName: "TRL completions",
 	fields:       []string{trlPrompt, trlCompletion, stepField},

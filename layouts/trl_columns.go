@@ -291,7 +291,7 @@ func (t *trlTable) rewardCount(lead int) trlRewardCount {
 	}
 	c.differ = len(rows)
 	for n := 1; n <= lead; n++ {
-		reproduced := t.reproducedRows(n)
+		reproduced := t.reproducedRows(n, rows)
 		differ := 0
 		for _, i := range rows {
 			if !reproduced[i] {
@@ -399,21 +399,25 @@ func (t *trlTable) trainRows() []int {
 
 // reproducedRows returns, for each row, whether the first k columns
 // reproduce its logged advantage, weight 1 each, under the variant of
-// trlVariants that reproduces the most rows (the first on a tie).
-func (t *trlTable) reproducedRows(k int) []bool {
+// trlVariants that reproduces the most of rows (the first on a tie): the
+// rows judged (trainRows), not those TRL grouped otherwise (evaluation
+// rows, a group the deque cut), which may favour another variant.
+func (t *trlTable) reproducedRows(k int, rows []int) []bool {
 	var best []bool
 	bestN := -1
 	for _, v := range trlVariants {
-		rows := make([]bool, len(t.advantage))
-		n := 0
+		reproduced := make([]bool, len(t.advantage))
 		for i, a := range t.advantages(k, v) {
-			if math.Abs(a-t.advantage[i]) <= trlTolerance {
-				rows[i] = true
+			reproduced[i] = math.Abs(a-t.advantage[i]) <= trlTolerance
+		}
+		n := 0
+		for _, i := range rows {
+			if reproduced[i] {
 				n++
 			}
 		}
 		if n > bestN {
-			best, bestN = rows, n
+			best, bestN = reproduced, n
 		}
 	}
 	return best

@@ -74,7 +74,7 @@ func TestTRLVariants(t *testing.T) {
 				t.Errorf("%s, row %d: %.9g, TRL %.9g", fixture, i, a, table.advantage[i])
 			}
 		}
-		if !slices.Contains(table.reproducedRows(1), false) {
+		if !slices.Contains(table.reproducedRows(1, table.trainRows()), false) {
 			t.Errorf("%s: accuracy_reward alone reproduces every row", fixture)
 		}
 	}
@@ -280,6 +280,21 @@ func TestTRLRewardColumnsWeighted(t *testing.T) {
 	rewards, note, err := peekedRewardColumns(t, trlFixture("reward_weights_extra"))
 	want := "rewards = the first 2 float columns, whose sum with weights other than 1 (fitted accuracy_reward 1, format_reward 0.5; --match-logged fits them) reproduces the logged advantage; log_extra columns num_tokens left out"
 	if err != nil || !slices.Equal(rewards, []string{"accuracy_reward", "format_reward"}) || note != want {
+		t.Errorf("rewards %v, note %q, error %v", rewards, note, err)
+	}
+}
+
+// TestTRLRewardColumnsPickedOnTrainingRows: a table TRL's own code wrote
+// (scripts/trl_fixtures.py, eval_pick) with evaluation rows at the step
+// of a training log, where scale none reproduces more of the table's rows
+// (a group the deque cut, the evaluation's 0s) than the training's scale
+// group, which alone reproduces every training row. The setting is
+// chosen on the training rows, which are judged: the plain sum of both
+// rewards reproduces the log, and the note says nothing of weights (not
+// "weights other than 1", fitted 1 and 1).
+func TestTRLRewardColumnsPickedOnTrainingRows(t *testing.T) {
+	rewards, note, err := peekedRewardColumns(t, trlFixture("eval_pick"))
+	if err != nil || !slices.Equal(rewards, []string{"accuracy_reward", "format_reward"}) || note != "" {
 		t.Errorf("rewards %v, note %q, error %v", rewards, note, err)
 	}
 }

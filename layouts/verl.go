@@ -35,7 +35,7 @@ import (
 // baseline weighing each response by its token count, which the dump
 // lacks (the trainer agreement's warning says so).
 var verlLayout = trainerLayout{
-	name:         "verl",
+	name:         string(engine.TrainerVerl),
 	description:  "a verl rollout dump",
 	sentenceName: "verl rollout dumps",
 	fields:       []string{verlResponse, verlScore, stepField},

@@ -106,3 +106,14 @@ func TestWarningsRead(t *testing.T) {
 		}
 	}
 }
+
+// TestLayoutNamesAreTrainers: each trainer's layout is named by its
+// trainer's identifier (engine.Trainers), by which the trainer agreement
+// tries that trainer's settings alone.
+func TestLayoutNamesAreTrainers(t *testing.T) {
+	for _, l := range trainerLayouts {
+		if !slices.Contains(engine.Trainers, engine.Trainer(l.name)) {
+			t.Errorf("layout %q is no engine.Trainer", l.name)
+		}
+	}
+}

@@ -273,6 +273,28 @@ def with_token_count(trainer, logs):
     train(trainer, logs, acc=acc, fmt=fmt, extra=extra)
 
 
+def eval_pick(trainer, logs):
+    # A training step, then evaluation at the same global step with
+    # num_generations_eval 1 over 5 eval prompts (TRL's advantage 0 each):
+    # the deques drop the first 5 training rows, the whole first group and
+    # the first row of the second. The rewards are such that the training
+    # rows' scale group reproduces every training row, while scale none
+    # reproduces more rows of the table: the second group's 3 rows left
+    # (the row dropped was at its mean, and its std plus 1e-4 is 1), the
+    # rows at their group's mean, and the evaluation's 0s.
+    spread = 2 ** 0.5 * (1 - 1e-4)  # the second group's std is 1 - 1e-4
+    acc = [1, 0, 1, 0, 1, 0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1]
+    fmt = [0.5, 0.5, 0.5, 0.5,
+           1, 2 - spread, 1 + spread / 2, 1 + spread / 2,
+           0.5, 0.5, 0.5, 0.5,
+           0.5, 0, 0, 0.5]
+    train(trainer, logs, acc=acc, fmt=fmt)
+    eval_trainer = Trainer(2)
+    eval_prompts = [prompt(f"Eval: {i} * {i}?") for i in range(5)]
+    logs.score(eval_trainer, ["accuracy_reward", "format_reward"], eval_prompts,
+               [(1, 1), (0, 0.5), (1, 0.25), (0, 1), (1, 0.75)], 1)
+
+
 def relogged(name, what):
     """num_iterations=2 (or steps_per_generation above
     gradient_accumulation_steps) with logging_steps=1: _prepare_inputs
@@ -312,6 +334,8 @@ FIXTURES = [
             build=with_prompt_extra),
     fixture("reward_weights_extra", "reward_weights=[1.0, 0.5] and a float log_extra column (num_tokens)",
             Trainer(2, reward_weights=[1.0, 0.5]), build=with_token_count),
+    fixture("eval_pick", "evaluation logged at the step of a training log (num_generations_eval=1), where scale none "
+            "reproduces more of the table's rows than the training's scale group", Trainer(2), build=eval_pick),
     *relogged("num_iterations_2", "num_iterations=2, logging_steps=1: each generation logged at two steps"),
 ]
 

@@ -21,11 +21,11 @@ import (
 const Reproduces = 1e-5
 
 // TrainerOptions returns opts as a trainer computes its advantages: a
-// method a trainer computes (engine.MethodSpec.Trainer: grpo, rloo, gdpo,
+// method a trainer computes (engine.MethodSpec.Trainers: grpo, rloo, gdpo,
 // rpp-baseline, rloo-whitened, grpo-passk, gpg) is kept, any other becomes grpo, with
 // opts' other settings.
 func TrainerOptions(opts engine.Options) engine.Options {
-	if spec := engine.Spec(opts.Method); spec == nil || spec.Trainer == "" {
+	if spec := engine.Spec(opts.Method); spec == nil || len(spec.Trainers) == 0 {
 		opts.Method = engine.GRPO
 	}
 	return opts
@@ -36,51 +36,124 @@ func TrainerOptions(opts engine.Options) engine.Options {
 // evaluation's, for the weights).
 type trainerSetting func(o *engine.Options, objectives []scoring.Objective)
 
+// A settingValue is a value of a setting in which the trainers differ and
+// the trainers that have it: a trainer's layout tries the values its
+// trainer has alone (Match.tries), rows of no trainer's layout every one.
+type settingValue struct {
+	set      trainerSetting
+	trainers []engine.Trainer
+}
+
+// method returns the method value sets, "" for a value of another setting.
+func (value settingValue) method() engine.Method {
+	var o engine.Options
+	value.set(&o, nil)
+	return o.Method
+}
+
+// A settingRow is a setting in which the trainers differ: its name as the
+// warnings list the settings tried (settingsTried; "" for the formula,
+// whose methods they name, and for a setting they do not name), and its
+// values.
+type settingRow struct {
+	name   string
+	values []settingValue
+}
+
+var (
+	trl, verl, openInstruct, openRLHF = engine.TrainerTRL, engine.TrainerVerl, engine.TrainerOpenInstruct, engine.TrainerOpenRLHF
+	everyTrainer                      = engine.Trainers
+)
+
+// The formulas of grpo and of the methods whose weights fitWeights fits,
+// which the formula row of trainerSettings holds too.
+var (
+	// TRL scale_rewards="group" (GRPOTrainer._generate_and_score_completions:
+	// nanstd per group, + 1e-4); verl compute_grpo_outcome_advantage with
+	// norm_adv_by_std_in_grpo=True (torch.std); OpenRLHF group_norm.
+	grpoScaleGroup = settingValue{grpoScale(engine.ScaleGroup), []engine.Trainer{trl, verl, openRLHF}}
+	// TRL scale_rewards="batch" (_generate_and_score_completions: nanstd of
+	// the whole batch); no other trainer divides by the batch's std.
+	grpoScaleBatch = settingValue{grpoScale(engine.ScaleBatch), []engine.Trainer{trl}}
+	// TRL scale_rewards="none"; verl norm_adv_by_std_in_grpo=False
+	// (compute_grpo_outcome_advantage); open-instruct
+	// advantage_normalization_type="centered" (_data_preparation_loop);
+	// OpenRLHF dr_grpo.
+	grpoScaleNone = settingValue{grpoScale(engine.ScaleNone), []engine.Trainer{trl, verl, openInstruct, openRLHF}}
+	// TRL multi_objective_aggregation="normalize_then_sum"
+	// (_generate_and_score_completions).
+	gdpoValue = settingValue{useGDPO, []engine.Trainer{trl}}
+	// verl compute_rloo_outcome_advantage; TRL RLOOTrainer
+	// (normalize_advantages=False); OpenRLHF rloo.
+	rlooValue = settingValue{useRLOO, []engine.Trainer{trl, verl, openRLHF}}
+)
+
 // trainerSettings are the settings in which the trainers differ (README,
 // Methods, "Where the trainers differ"), each with the values the trainers
-// use, as read in TRL's grpo_trainer.py (GRPOTrainer.__init__ and
-// _generate_and_score_completions, commit f2cd57710ae3), verl's
-// core_algos.py (compute_grpo_outcome_advantage,
+// use and which trainers use each, as read in TRL's grpo_trainer.py
+// (GRPOTrainer.__init__ and _generate_and_score_completions, commit
+// f2cd57710ae3), verl's core_algos.py (compute_grpo_outcome_advantage,
 // compute_rloo_outcome_advantage,
 // compute_reinforce_plus_plus_baseline_outcome_advantage,
 // compute_grpo_passk_outcome_advantage, compute_gpg_outcome_advantage, commit
-// b178a3cd56f5), TRL's rloo_trainer.py (normalize_advantages, commit
-// f2cd57710ae3) and OpenRLHF's
-// experience_maker.py (the group_norm estimator, commit 3c3be6234e0c).
+// b178a3cd56f5; ray_trainer.py's compute_advantage passes none of them an
+// epsilon), TRL's rloo_trainer.py (normalize_advantages, commit
+// f2cd57710ae3), open-instruct's data_loader.py (_data_preparation_loop,
+// commit e6c3044aa) and OpenRLHF's experience_maker.py (the group_norm
+// estimator, commit 3c3be6234e0c).
 // MatchLogged tries every combination of one value of each setting or the
-// value as given, then weights fitted to the log (fitWeights); a row adds a value (a new setting also needs its flag in
-// settingsChanges, and its clearing in effectiveSettings for the methods
-// that do not read it). The weights come first, as the combinations are
-// tried in order and each set of weights is scored once.
-var trainerSettings = [][]trainerSetting{
-	{ // the reward functions' weights
-		equalWeights(func(int) float64 { return 1 }),                // TRL: reward_weights' default, torch.ones
-		equalWeights(func(m int) float64 { return 1 / float64(m) }), // rewardlens's default for several objectives
-	},
-	{ // the advantage's formula
-		grpoScale(engine.ScaleGroup),   // TRL scale_rewards="group"; verl's GRPO; OpenRLHF group_norm
-		grpoScale(engine.ScaleBatch),   // TRL scale_rewards="batch"
-		grpoScale(engine.ScaleNone),    // TRL scale_rewards="none"; verl norm_adv_by_std_in_grpo=False; OpenRLHF dr_grpo
-		grpoPopulation,                 // open-instruct advantage_normalization_type="standard" (numpy's std: n)
-		useGDPO,                        // TRL multi_objective_aggregation="normalize_then_sum"
-		useRLOO,                        // verl's and OpenRLHF's rloo; TRL's RLOOTrainer
-		useMethod(engine.RPPBaseline),  // verl's reinforce_plus_plus_baseline
-		useMethod(engine.RLOOWhitened), // TRL's RLOOTrainer, normalize_advantages=True
-		useGRPOPassK,                   // verl's grpo_passk
-		useMethod(engine.GPG),          // verl's gpg
-	},
-	{ // the epsilon added to the std
-		epsilon(1e-4), // TRL
-		epsilon(1e-6), // verl compute_grpo_outcome_advantage's default
-		epsilon(1e-9), // OpenRLHF group_norm
-	},
-	{ // a group of one
-		groupOfOne(engine.GroupOfOneZero),  // TRL (only its evaluation has one)
-		groupOfOne(engine.GroupOfOneScore), // verl: mean 0, std 1
-	},
-	{ // the objectives' normalisation (--normalize-objectives)
-		withoutObjectiveNorm, // every trainer: the rewards are summed as returned
-	},
+// value as given, then weights fitted to the log (fitWeights); a value is
+// an entry of its row, with the trainers that have it (a new setting also
+// needs its flag in settingsChanges; a new method only its MethodSpec,
+// which says what it reads). The weights
+// come first, as the combinations are tried in order and each set of
+// weights is scored once.
+var trainerSettings = []settingRow{
+	{"weights", []settingValue{
+		// TRL: reward_weights' default (GRPOTrainer.__init__, torch.ones);
+		// verl (the reward manager's compute_score), open-instruct
+		// (RewardConfig.build): the reward is one number, the sum of what
+		// makes it.
+		{equalWeights(func(int) float64 { return 1 }), everyTrainer},
+		// rewardlens's default for several objectives; TRL's
+		// reward_weights (GRPOTrainer.__init__) may be anything.
+		{equalWeights(func(m int) float64 { return 1 / float64(m) }), []engine.Trainer{trl}},
+	}},
+	{"", []settingValue{ // the advantage's formula: settingsTried names the scale and the methods
+		grpoScaleGroup,
+		grpoScaleBatch,
+		grpoScaleNone,
+		// open-instruct advantage_normalization_type="standard"
+		// (_data_preparation_loop: numpy's std, n; + 1e-8).
+		{grpoPopulation, []engine.Trainer{openInstruct}},
+		gdpoValue,
+		rlooValue,
+		// verl compute_reinforce_plus_plus_baseline_outcome_advantage.
+		{useMethod(engine.RPPBaseline), []engine.Trainer{verl}},
+		// TRL RLOOTrainer, normalize_advantages=True.
+		{useMethod(engine.RLOOWhitened), []engine.Trainer{trl}},
+		// verl compute_grpo_passk_outcome_advantage.
+		{useGRPOPassK, []engine.Trainer{verl}},
+		// verl compute_gpg_outcome_advantage.
+		{useMethod(engine.GPG), []engine.Trainer{verl}},
+	}},
+	{"epsilon", []settingValue{ // the epsilon added to the std
+		{epsilon(1e-4), []engine.Trainer{trl}},      // GRPOTrainer: std_rewards + 1e-4
+		{epsilon(1e-6), []engine.Trainer{verl}},     // compute_grpo_outcome_advantage's default, never passed
+		{epsilon(1e-9), []engine.Trainer{openRLHF}}, // the group_norm estimator
+	}},
+	{"group of one", []settingValue{
+		// TRL _generate_and_score_completions (only its evaluation has
+		// one); open-instruct _data_preparation_loop: numpy's std of one
+		// is 0, and so is s - mean.
+		{groupOfOne(engine.GroupOfOneZero), []engine.Trainer{trl, openInstruct}},
+		// verl compute_grpo_outcome_advantage, compute_rloo_outcome_advantage:
+		// mean 0, std 1.
+		{groupOfOne(engine.GroupOfOneScore), []engine.Trainer{verl}},
+	}},
+	{"", []settingValue{ // the objectives' normalisation (--normalize-objectives)
+		{withoutObjectiveNorm, everyTrainer}, // every trainer sums the rewards as returned
+	}},
 }
 
 func equalWeights(w func(m int) float64) trainerSetting {
@@ -154,6 +227,8 @@ type Fit struct {
 	// their common factor (fittedWeights.scaleFree): twice or half them
 	// reproduce it as well.
 	ScaleFree bool
+	// fitted is true for weights fitted to the log (fitWeights).
+	fitted bool
 	// Kept compares the rows outside the groups the trainer grouped
 	// otherwise (Match.leftOut); Overall's rows when there are none.
 	Kept Diff
@@ -311,7 +386,7 @@ func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowC
 		m.regrouped = oddGroupsDiffering(reuse)
 	}
 	if !reproduces(m.Base.Overall) && m.Base.Overall.Rows > 0 {
-		forEachCombination(base, ev.Objectives, func(o engine.Options) {
+		forEachCombination(base, ev.Objectives, m.tries, func(o engine.Options) {
 			key := settingsKey(o, ev.Objectives)
 			if seen[key] || !m.triesMethod(o.Method) {
 				return
@@ -325,13 +400,13 @@ func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowC
 		// Unequal weights, fitted under each of grpo's scales, gdpo
 		// (TRL's normalize_then_sum with reward_weights) and rloo (TRL's
 		// RLOOTrainer with reward_weights).
-		for _, set := range []trainerSetting{grpoScale(engine.ScaleGroup), grpoScale(engine.ScaleBatch), grpoScale(engine.ScaleNone), useGDPO, useRLOO} {
-			o := effectiveSettings(base, ev.Objectives)
-			o.Epsilon = base.Epsilon
-			set(&o, ev.Objectives)
-			if !m.triesMethod(o.Method) {
+		for _, value := range []settingValue{grpoScaleGroup, grpoScaleBatch, grpoScaleNone, gdpoValue, rlooValue} {
+			if !m.tries(value) {
 				continue
 			}
+			o := effectiveSettings(base, ev.Objectives)
+			o.Epsilon = base.Epsilon
+			value.set(&o, ev.Objectives)
 			// The weights are fitted to the raw objectives, as the
 			// trainers weight them.
 			withoutObjectiveNorm(&o, ev.Objectives)
@@ -344,6 +419,7 @@ func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowC
 				if key := settingsKey(o, ev.Objectives); !seen[key] {
 					seen[key] = true
 					f := fit(o, settingsChanges(opts, o, ev.Objectives))
+					f.fitted = true
 					if reproduces(f.Kept) {
 						f.ScaleFree = fitted.scaleFree
 						break // the likeliest weights that reproduce
@@ -370,38 +446,61 @@ func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowC
 	return m
 }
 
-// layoutTrainers maps a trainer's layout (engine.Config.From) to the name
-// that trainer goes by in engine.MethodSpec.Trainer.
-var layoutTrainers = map[string]string{"verl": "verl", "trl": "TRL", "open-instruct": "open-instruct"}
+// trainer returns the trainer whose layout m's rows were read as
+// (engine.Trainers), ok false for rows of no trainer's layout.
+func (m *Match) trainer() (t engine.Trainer, ok bool) {
+	t = engine.Trainer(m.layout)
+	return t, slices.Contains(engine.Trainers, t)
+}
 
 // triesMethod reports whether the search tries method for m's rows: any
 // method a trainer computes when their layout is not a trainer's, else
-// only that trainer's (its name in MethodSpec.Trainer): a verl dump is not
+// only that trainer's (MethodSpec.ComputedBy): a verl dump is not
 // TRL's RLOOTrainer's.
 func (m *Match) triesMethod(method engine.Method) bool {
-	trainer, known := layoutTrainers[m.layout]
+	trainer, known := m.trainer()
 	if !known {
 		return true
 	}
 	spec := engine.Spec(method)
-	return spec != nil && strings.Contains(spec.Trainer, trainer)
+	return spec != nil && spec.ComputedBy(trainer)
 }
 
-// settingsTried names the settings the search varies: the scale, each
-// method of trainerSettings it tries for m's rows but grpo (whose scales
-// the scale is), the epsilon, a group of one and the weights.
+// tries reports whether the search tries value for m's rows: every value
+// when their layout is not a trainer's, else the values that trainer has
+// (settingValue.trainers): a verl dump is never told that TRL's scale
+// batch reproduces it.
+func (m *Match) tries(value settingValue) bool {
+	trainer, known := m.trainer()
+	return !known || slices.Contains(value.trainers, trainer)
+}
+
+// settingsTried names the settings the search varies for m's rows: the
+// scale, each method of trainerSettings it tries but grpo (whose scales
+// the scale is), then each named row of which it tries a value (epsilon,
+// group of one; the weights, varied first, named last, beside the weights
+// fitted to the log).
 func (m *Match) settingsTried() string {
-	names := []string{"scale"}
+	var formula, after, before []string
 	for _, row := range trainerSettings {
-		for _, set := range row {
-			var o engine.Options
-			set(&o, nil)
-			if o.Method != "" && o.Method != engine.GRPO && m.triesMethod(o.Method) && !slices.Contains(names, string(o.Method)) {
-				names = append(names, string(o.Method))
+		for _, value := range row.values {
+			name := string(value.method())
+			if name == string(engine.GRPO) {
+				name = "scale"
+			}
+			if name != "" && m.tries(value) && !slices.Contains(formula, name) {
+				formula = append(formula, name)
 			}
 		}
+		switch {
+		case row.name == "" || !slices.ContainsFunc(row.values, m.tries):
+		case formula == nil:
+			before = append(before, row.name)
+		default:
+			after = append(after, row.name)
+		}
 	}
-	return strings.Join(append(names, "epsilon", "group of one", "weights", "weights fitted to the log"), ", ")
+	return strings.Join(slices.Concat(formula, after, before, []string{"weights fitted to the log"}), ", ")
 }
 
 // tokenWeightedNote says, after the warning that no setting reproduces
@@ -409,10 +508,10 @@ func (m *Match) settingsTried() string {
 // response by its token count, which a dump lacks: for a verl layout as
 // a cause, for an unknown one as a condition; "" for another trainer's.
 func (m *Match) tokenWeightedNote() string {
-	switch _, trainer := layoutTrainers[m.layout]; {
-	case m.layout == "verl":
+	switch trainer, known := m.trainer(); {
+	case trainer == engine.TrainerVerl:
 		return " (verl's rpp-baseline and opo weigh each response by its token count, not in the records: a run of either is not reproduced here)"
-	case trainer:
+	case known:
 		return ""
 	}
 	return " (if this is verl's reinforce_plus_plus_baseline or opo, they weigh each response by its token count, not in the records: neither is reproduced here)"
@@ -432,8 +531,9 @@ func closer(c, base Diff) bool {
 }
 
 // forEachCombination calls fn with base changed by every combination of
-// one value of each of trainerSettings, or none (the value as given).
-func forEachCombination(base engine.Options, objectives []scoring.Objective, fn func(engine.Options)) {
+// one value of each of trainerSettings that tries keeps, or none (the
+// value as given).
+func forEachCombination(base engine.Options, objectives []scoring.Objective, tries func(settingValue) bool, fn func(engine.Options)) {
 	var walk func(o engine.Options, setting int)
 	walk = func(o engine.Options, setting int) {
 		if setting == len(trainerSettings) {
@@ -441,9 +541,12 @@ func forEachCombination(base engine.Options, objectives []scoring.Objective, fn 
 			return
 		}
 		walk(o, setting+1)
-		for _, set := range trainerSettings[setting] {
+		for _, value := range trainerSettings[setting].values {
+			if !tries(value) {
+				continue
+			}
 			next := o
-			set(&next, objectives)
+			value.set(&next, objectives)
 			walk(next, setting+1)
 		}
 	}
@@ -570,11 +673,15 @@ func compareLoggedBatches(res *engine.Result, n int) (Diff, []Diff) {
 }
 
 // effectiveSettings returns o with what its method does not read cleared
-// and its weights written out, so that two settings that give the same
-// rewards compare equal: grpo unscaled (scale none or normalize off) reads
-// no epsilon, gdpo no scale nor group of one, rloo none of them but the
-// group of one, grpo-passk no scale nor group of one (nor, unnormalised,
-// epsilon and std), rpp-baseline, rloo-whitened and gpg none at all.
+// (engine.Options.MethodSettings, from the method's MethodSpec: ReadsScale,
+// Divides, Unnormalised, ReadsGroupOfOne) and its weights written out, so
+// that two settings that give the same rewards compare equal: grpo
+// unscaled (scale none or normalize off) reads no epsilon, gdpo no scale
+// nor group of one, rloo none of them but the group of one, grpo-passk no
+// scale nor group of one (nor, unnormalised, epsilon and std),
+// rpp-baseline, rloo-whitened and gpg none at all. A scale read is kept as
+// given (scale batch too under scope batch, where it is the group's), or
+// none when unscaled; a Normalize not read is true.
 func effectiveSettings(o engine.Options, objectives []scoring.Objective) engine.Options {
 	if o.Weights == nil {
 		o.Weights = make([]float64, len(objectives))
@@ -582,28 +689,20 @@ func effectiveSettings(o engine.Options, objectives []scoring.Objective) engine.
 			o.Weights[k] = obj.Weight
 		}
 	}
-	o.Epsilon = o.EpsilonOrDefault()
-	o.GroupOfOne = cmp.Or(o.GroupOfOne, engine.GroupOfOneZero)
-	o.Scale = cmp.Or(o.Scale, engine.ScaleGroup)
-	o.Std = cmp.Or(o.Std, engine.StdSample)
 	o.NormalizeObjectives = cmp.Or(o.NormalizeObjectives, engine.NormNone)
-	switch o.Method {
-	case engine.GRPO:
-		if !o.Normalize || o.Scale == engine.ScaleNone {
-			o.Scale, o.Normalize, o.Epsilon, o.Std = engine.ScaleNone, true, 0, ""
-		}
-	case engine.GDPO:
-		o.Scale, o.GroupOfOne = "", ""
-	case engine.RLOO:
-		o.Scale, o.Normalize, o.Epsilon, o.Std = "", true, 0, ""
-	case engine.GRPOPassK:
-		o.Scale, o.GroupOfOne = "", ""
-		if !o.Normalize {
-			o.Epsilon, o.Std = 0, ""
-		}
-	case engine.RPPBaseline, engine.RLOOWhitened, engine.GPG:
-		o.Scale, o.Normalize, o.Epsilon, o.Std, o.GroupOfOne = "", true, 0, "", ""
+	read := o.MethodSettings()
+	switch {
+	case read.Scale == engine.ScaleNone:
+		o.Scale, o.Normalize = engine.ScaleNone, true
+	case read.Scale != "":
+		o.Scale = cmp.Or(o.Scale, engine.ScaleGroup)
+	default:
+		o.Scale = ""
 	}
+	if read.Normalize == nil {
+		o.Normalize = true
+	}
+	o.Epsilon, o.Std, o.GroupOfOne = read.Epsilon, read.Std, read.GroupOfOne
 	return o
 }
 
@@ -613,15 +712,18 @@ func settingsKey(o engine.Options, objectives []scoring.Objective) string {
 }
 
 // settingsChanges returns the flags that turn the options base into o:
-// only those of the settings o's method reads.
+// only those of the settings o's method reads (its MethodSpec: the scale,
+// which carries the normalisation, of a method that ReadsScale; the
+// normalisation of one not Unnormalised; effectiveSettings' others).
 func settingsChanges(base, o engine.Options, objectives []scoring.Objective) []string {
 	e := effectiveSettings(o, objectives)
 	var changes []string
 	if e.Method != base.Method {
 		changes = append(changes, "--method "+string(e.Method))
 	}
-	switch e.Method {
-	case engine.GRPO:
+	switch spec := engine.Spec(e.Method); {
+	case spec == nil:
+	case spec.ReadsScale: // the scale carries the normalisation
 		scale := cmp.Or(base.Scale, engine.ScaleGroup)
 		if e.Scale != engine.ScaleNone && !base.Normalize {
 			changes = append(changes, "--no-normalize=false")
@@ -629,7 +731,7 @@ func settingsChanges(base, o engine.Options, objectives []scoring.Objective) []s
 		if e.Scale != scale && (e.Scale != engine.ScaleNone || base.Normalize) {
 			changes = append(changes, "--scale "+string(e.Scale))
 		}
-	case engine.GDPO, engine.GRPOPassK:
+	case spec.Unnormalised == "":
 		if e.Normalize && !base.Normalize {
 			changes = append(changes, "--no-normalize=false")
 		}
@@ -681,7 +783,7 @@ func (m *Match) Warning() string {
 	}
 	text := DifferingRows(c) + fmt.Sprintf(" under %s", describeSettings(m.Base.Options))
 	if m.Found != nil {
-		return text + fmt.Sprintf("; %s reproduces it to %s%s (--match-logged applies it)", m.Found.Flags(), shortNumber(m.Found.reproduced().MaxAbsDiff), m.Found.leftOutNote()) + m.Found.scaleNote()
+		return text + fmt.Sprintf("; %s reproduces it to %s%s (--match-logged applies it)", m.Found.Flags(), shortNumber(m.Found.reproduced().MaxAbsDiff), m.Found.leftOutNote()) + m.foundNotes()
 	}
 	if m.regrouped != "" || m.agreeing() != nil {
 		return text + "; " + m.nothingFits()
@@ -891,20 +993,33 @@ func (m *Match) applied(opts engine.Options) (engine.Options, string) {
 		return opts, unreproducedNote(m.unreproduced())
 	case len(m.Found.Changes) == 0:
 		return m.Found.Options, fmt.Sprintf("--match-logged: %s reproduces the logged advantage to %s: computing with it",
-			describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff))
+			describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff)) + m.foundNotes()
 	}
 	return m.Found.Options, fmt.Sprintf("--match-logged: %s (%s) reproduces the logged advantage to %s%s: computing with it",
-		m.Found.Flags(), describeSettings(m.Found.Options), shortNumber(m.Found.reproduced().MaxAbsDiff), m.Found.leftOutNote()) + m.Found.scaleNote()
+		m.Found.Flags(), describeSettings(m.Found.Options), shortNumber(m.Found.reproduced().MaxAbsDiff), m.Found.leftOutNote()) + m.foundNotes()
 }
 
-// scaleNote says, after the flags of weights fitted to a log that does not
-// tell their common factor (ScaleFree), that the scale written is a guess:
-// the score's mean and spread depend on it, the advantage hardly.
-func (f *Fit) scaleNote() string {
-	if !f.ScaleFree {
-		return ""
+// foundNotes says, after the flags that reproduce the log (Found), what
+// they leave a guess or assume: the weights' common factor when the log
+// does not tell it (ScaleFree: the score's mean and spread depend on it,
+// the advantage hardly), or tells it only through epsilon against one std
+// over the batch (weights fitted under grpo's scale batch); and, for
+// rloo-whitened on rows of TRL's layout or none, that TRL's RLOOTrainer
+// whitens over the generation batch, which is the step only with
+// steps_per_generation 1.
+func (m *Match) foundNotes() string {
+	f := m.Found
+	var note string
+	switch {
+	case f.ScaleFree:
+		note = "; the log tells the weights' ratios but not their common factor (half or twice them reproduces it as well, the std dwarfing epsilon): their scale, and the score's, is a guess (the simplest weights that reproduce it, the largest, or another, 1)"
+	case f.fitted && f.Options.MethodSettings().Scale == engine.ScaleBatch:
+		note = "; under scale batch the log tells the weights' ratios but hardly their common factor (epsilon against one std over the batch): that is a guess"
 	}
-	return "; the log tells the weights' ratios but not their common factor (half or twice them reproduces it as well, the std dwarfing epsilon): their scale, and the score's, is a guess (the simplest weights that reproduce it, the largest, or another, 1)"
+	if trainer, known := m.trainer(); f.Options.Method == engine.RLOOWhitened && (!known || trainer == engine.TrainerTRL) {
+		note += "; rloo-whitened takes the step for TRL's generation batch, which RLOOTrainer whitens over: so it is with steps_per_generation 1"
+	}
+	return note
 }
 
 // unreproduced says why --match-logged computes with the settings as
