@@ -54,6 +54,9 @@ type MethodSpec struct {
 	// other by grpo, and a trainer's layout tries its trainer's methods
 	// alone (ComputedBy).
 	Trainers []Trainer
+	// AsIn names, for a person, the trainers' estimators the method
+	// computes ("verl gpg"), "" when no trainer computes it.
+	AsIn string
 	// RewardsScore says whether the rewards follow the weighted score s.
 	RewardsScore bool
 	// RewardsWeighted says whether the weights enter the rewards: gdpo
@@ -149,8 +152,8 @@ var methodSpecs = []MethodSpec{
 		ReadsScale:      true,
 		Divides:         true,
 		ReadsGroupOfOne: true,
-		// TRL GRPOTrainer; verl grpo; OpenRLHF group_norm; open-instruct.
 		Trainers:        []Trainer{TrainerTRL, TrainerVerl, TrainerOpenRLHF, TrainerOpenInstruct},
+		AsIn:            "TRL GRPOTrainer; verl grpo; OpenRLHF group_norm; open-instruct",
 		RewardsScore:    true,
 		RewardsWeighted: true,
 		group: func(rw *rewarder, u, s []float64, res *Result, _ []int, batchStd1 float64) bool {
@@ -167,8 +170,8 @@ var methodSpecs = []MethodSpec{
 		Note:            func(o Options) string { return perScope(o, "leave-one-out baseline") },
 		Unnormalised:    "its reward is s minus the others' mean",
 		ReadsGroupOfOne: true,
-		// TRL RLOOTrainer; verl rloo; OpenRLHF rloo.
 		Trainers:        []Trainer{TrainerTRL, TrainerVerl, TrainerOpenRLHF},
+		AsIn:            "TRL RLOOTrainer; verl rloo; OpenRLHF rloo",
 		RewardsScore:    true,
 		RewardsWeighted: true,
 		group: func(rw *rewarder, u, s []float64, res *Result, _ []int, _ float64) bool {
@@ -214,7 +217,8 @@ var methodSpecs = []MethodSpec{
 			return perScope(o, "objectives z-scored per group, then centred over the batch")
 		},
 		Divides:         true,
-		Trainers:        []Trainer{TrainerTRL}, // GRPOTrainer, normalize_then_sum
+		Trainers:        []Trainer{TrainerTRL},
+		AsIn:            "TRL GRPOTrainer, normalize_then_sum",
 		RewardsWeighted: true,
 		batch:           (*rewarder).gdpo,
 	},
@@ -227,7 +231,8 @@ var methodSpecs = []MethodSpec{
 		Unnormalised:    "it is whitened over the batch, as verl's reinforce_plus_plus_baseline is whatever its settings",
 		FixedDivisor:    "the sample std of the batch with 1e-8 added to its variance, as verl's masked_whiten",
 		FixedGroupOfOne: GroupOfOneScore,
-		Trainers:        []Trainer{TrainerVerl}, // reinforce_plus_plus_baseline
+		Trainers:        []Trainer{TrainerVerl},
+		AsIn:            "verl reinforce_plus_plus_baseline",
 		RewardsScore:    true,
 		RewardsWeighted: true,
 		batch:           (*rewarder).rppBaseline,
@@ -241,7 +246,8 @@ var methodSpecs = []MethodSpec{
 		Unnormalised:    "it is whitened over the batch, as TRL's RLOOTrainer with normalize_advantages=True is",
 		FixedDivisor:    "TRL's sample std of the batch plus 1e-4",
 		FixedGroupOfOne: GroupOfOneZero,
-		Trainers:        []Trainer{TrainerTRL}, // RLOOTrainer, normalize_advantages=True
+		Trainers:        []Trainer{TrainerTRL},
+		AsIn:            "TRL RLOOTrainer, normalize_advantages=True",
 		RewardsScore:    true,
 		RewardsWeighted: true,
 		batch:           (*rewarder).rlooWhitened,
@@ -261,7 +267,8 @@ var methodSpecs = []MethodSpec{
 			return perScope(o, "the best's margin over the second, scaled by the group std")
 		},
 		Divides:         true,
-		Trainers:        []Trainer{TrainerVerl}, // grpo_passk
+		Trainers:        []Trainer{TrainerVerl},
+		AsIn:            "verl grpo_passk",
 		FixedGroupOfOne: GroupOfOneZero,
 		RewardsScore:    true,
 		RewardsWeighted: true,
@@ -280,7 +287,8 @@ var methodSpecs = []MethodSpec{
 		Note:            func(o Options) string { return perScope(o, "centred, scaled by the batch's share of nonzero scores") },
 		Unnormalised:    "its reward is verl's gpg advantage, scaled by the batch's share of nonzero scores whatever the settings",
 		FixedGroupOfOne: GroupOfOneScore,
-		Trainers:        []Trainer{TrainerVerl}, // gpg
+		Trainers:        []Trainer{TrainerVerl},
+		AsIn:            "verl gpg",
 		RewardsScore:    true,
 		RewardsWeighted: true,
 		batch:           (*rewarder).gpg,

@@ -568,8 +568,8 @@ func stdNote(g *diagnose.GroupSummary, o engine.Options) (long, short string) {
 		return undefined + ")", few + ")"
 	case !spec.ReadsGroupOfOne:
 		trainer := ""
-		if spec.Trainer != "" {
-			trainer = ", as in " + spec.Trainer
+		if spec.AsIn != "" {
+			trainer = ", as in " + spec.AsIn
 		}
 		switch spec.FixedGroupOfOne {
 		case engine.GroupOfOneZero:
