@@ -44,18 +44,21 @@ type GateDef struct {
 }
 
 // constraint is a compiled constraint: the whole expression for a boolean
-// one, its two sides for a comparison.
+// one, its two sides for a comparison; subject is def.Subject(), made
+// once for the rows that fail.
 type constraint struct {
 	def         ConstraintDef
+	subject     string
 	whole       *Expression
 	left, right *Expression
 }
 
-// gate is a compiled gate of objective k.
+// gate is a compiled gate of objective k; subject is def.Subject().
 type gate struct {
-	def GateDef
-	k   int
-	e   *Expression
+	def     GateDef
+	subject string
+	k       int
+	e       *Expression
 }
 
 // Structure is the constraints and gates of a scorer: read-only but for
@@ -103,6 +106,7 @@ func newStructure(objectives []Objective, constraints, gates []string) (*Structu
 		if err != nil {
 			return nil, err
 		}
+		c.subject = c.def.Subject()
 		st.constraints = append(st.constraints, c)
 	}
 	for _, spec := range gates {
@@ -122,7 +126,8 @@ func newStructure(objectives []Objective, constraints, gates []string) (*Structu
 		if err != nil {
 			return nil, err
 		}
-		st.gates = append(st.gates, gate{def: GateDef{Objective: name, Expr: src}, k: k, e: e})
+		def := GateDef{Objective: name, Expr: src}
+		st.gates = append(st.gates, gate{def: def, subject: def.Subject(), k: k, e: e})
 	}
 	return st, nil
 }
@@ -281,18 +286,21 @@ func (st *Structure) FieldsRead() []SettingFields {
 		out = append(out, SettingFields{Subject: subject, Fields: slices.Compact(fields)})
 	}
 	for _, c := range st.constraints {
-		add(constraintSubject(c.def), c.whole, c.left, c.right)
+		add(c.subject, c.whole, c.left, c.right)
 	}
 	for _, g := range st.gates {
-		add(gateSubject(g.def), g.e)
+		add(g.subject, g.e)
 	}
 	return out
 }
 
-// constraintSubject and gateSubject are how an InvalidError names a
-// constraint or a gate.
-func constraintSubject(def ConstraintDef) string { return ConstraintSetting + " " + def.Expr }
-func gateSubject(def GateDef) string             { return GateSetting + " " + def.Objective + ": " + def.Expr }
+// Subject is how an InvalidError names the constraint
+// (InvalidError.Objective): "constraint EXPR".
+func (def ConstraintDef) Subject() string { return ConstraintSetting + " " + def.Expr }
+
+// Subject is how an InvalidError names the gate
+// (InvalidError.Objective): "gate NAME: EXPR".
+func (def GateDef) Subject() string { return GateSetting + " " + def.Objective + ": " + def.Expr }
 
 // valueOn evaluates e on t with the objectives' raw values row bound to
 // their names (they win over fields and metadata keys of the same name).
@@ -358,7 +366,7 @@ func (st *Structure) Evaluate(t *Trajectory, row []float64, holds []bool, violat
 		x := &st.constraints[c]
 		ok, amount, err := st.measure(x, t, row)
 		if err != nil {
-			return &InvalidError{Objective: constraintSubject(x.def), Err: err}
+			return &InvalidError{Objective: x.subject, Err: err}
 		}
 		holds[c] = ok
 		v += amount
@@ -368,7 +376,7 @@ func (st *Structure) Evaluate(t *Trajectory, row []float64, holds []bool, violat
 		x := &st.gates[g]
 		open, err := st.booleanOn(x.e, t, row)
 		if err != nil {
-			return &InvalidError{Objective: gateSubject(x.def), Err: err}
+			return &InvalidError{Objective: x.subject, Err: err}
 		}
 		if !open {
 			shut[x.k] = true
