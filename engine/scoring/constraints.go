@@ -44,21 +44,55 @@ type GateDef struct {
 }
 
 // constraint is a compiled constraint: the whole expression for a boolean
-// one, its two sides for a comparison; subject is def.Subject(), made
-// once for the rows that fail.
+// one, its two sides for a comparison; failed names it in the rows it
+// fails on.
 type constraint struct {
 	def         ConstraintDef
-	subject     string
+	failed      settingFailures
 	whole       *Expression
 	left, right *Expression
 }
 
-// gate is a compiled gate of objective k; subject is def.Subject().
+// gate is a compiled gate of objective k; failed names it in the rows it
+// fails on.
 type gate struct {
-	def     GateDef
+	def    GateDef
+	failed settingFailures
+	k      int
+	e      *Expression
+}
+
+// settingFailures are the InvalidErrors of a constraint or gate, named
+// by its subject (its Subject): those of an error that says nothing of
+// the row (sharedErrors) are made when it is compiled and shared by the
+// rows that fail so; another (an evaluation error's reason, the value
+// that is not a number) is made for its row, with the same subject.
+type settingFailures struct {
 	subject string
-	k       int
-	e       *Expression
+	shared  []*InvalidError
+}
+
+// sharedErrors are the errors of a constraint or gate that carry nothing
+// of the row they come from.
+var sharedErrors = []error{ErrMissing, ErrNaN, ErrInf, errNotBoolean}
+
+func newSettingFailures(subject string) settingFailures {
+	f := settingFailures{subject: subject, shared: make([]*InvalidError, len(sharedErrors))}
+	for i, err := range sharedErrors {
+		f.shared[i] = &InvalidError{Objective: subject, Err: err}
+	}
+	return f
+}
+
+// of returns the InvalidError of a row that failed with err. The caller
+// must not modify it.
+func (f *settingFailures) of(err error) *InvalidError {
+	for _, ie := range f.shared {
+		if ie.Err == err {
+			return ie
+		}
+	}
+	return &InvalidError{Objective: f.subject, Err: err}
 }
 
 // Structure is the constraints and gates of a scorer: read-only but for
@@ -106,7 +140,7 @@ func newStructure(objectives []Objective, constraints, gates []string) (*Structu
 		if err != nil {
 			return nil, err
 		}
-		c.subject = c.def.Subject()
+		c.failed = newSettingFailures(c.def.Subject())
 		st.constraints = append(st.constraints, c)
 	}
 	for _, spec := range gates {
@@ -127,7 +161,7 @@ func newStructure(objectives []Objective, constraints, gates []string) (*Structu
 			return nil, err
 		}
 		def := GateDef{Objective: name, Expr: src}
-		st.gates = append(st.gates, gate{def: def, subject: def.Subject(), k: k, e: e})
+		st.gates = append(st.gates, gate{def: def, failed: newSettingFailures(def.Subject()), k: k, e: e})
 	}
 	return st, nil
 }
@@ -286,10 +320,10 @@ func (st *Structure) FieldsRead() []SettingFields {
 		out = append(out, SettingFields{Subject: subject, Fields: slices.Compact(fields)})
 	}
 	for _, c := range st.constraints {
-		add(c.subject, c.whole, c.left, c.right)
+		add(c.failed.subject, c.whole, c.left, c.right)
 	}
 	for _, g := range st.gates {
-		add(g.subject, g.e)
+		add(g.failed.subject, g.e)
 	}
 	return out
 }
@@ -358,15 +392,16 @@ func (st *Structure) numberOn(e *Expression, t *Trajectory, row []float64) (floa
 
 // Evaluate writes, for t of raw objective values row, whether each
 // constraint holds (holds), its violation and which gates shut their
-// objective's term (shut, per objective). An error names the constraint
-// or gate that could not be evaluated.
+// objective's term (shut, per objective). An error, an *InvalidError
+// that the caller must not modify (rows that fail alike share it), names
+// the constraint or gate that could not be evaluated.
 func (st *Structure) Evaluate(t *Trajectory, row []float64, holds []bool, violation *float64, shut []bool) error {
 	v := 0.0
 	for c := range st.constraints {
 		x := &st.constraints[c]
 		ok, amount, err := st.measure(x, t, row)
 		if err != nil {
-			return &InvalidError{Objective: x.subject, Err: err}
+			return x.failed.of(err)
 		}
 		holds[c] = ok
 		v += amount
@@ -376,7 +411,7 @@ func (st *Structure) Evaluate(t *Trajectory, row []float64, holds []bool, violat
 		x := &st.gates[g]
 		open, err := st.booleanOn(x.e, t, row)
 		if err != nil {
-			return &InvalidError{Objective: x.subject, Err: err}
+			return x.failed.of(err)
 		}
 		if !open {
 			shut[x.k] = true

@@ -7,8 +7,9 @@ import (
 )
 
 // TestStructureNamesFailuresOnce: the rows a constraint or a gate fails
-// on share its name, made once when it was compiled, not per row; the
-// name is its Subject.
+// on alike share its InvalidError, made once when it was compiled, and
+// rows whose errors differ (a value that is not a number, each its own)
+// share its name, its Subject: no failing row builds either.
 func TestStructureNamesFailuresOnce(t *testing.T) {
 	s, err := NewParetoScorer([]ObjectiveExpr{{Name: "x", Expr: "x", Goal: Maximize, Weight: 1}})
 	if err != nil {
@@ -16,31 +17,42 @@ func TestStructureNamesFailuresOnce(t *testing.T) {
 	}
 	for _, c := range []struct {
 		constraints, gates []string
+		limit              any // the field limit of the rows, nil for none
+		want               error
 		subject            string
+		shared             bool
 	}{
-		{[]string{"x >= metadata.limit"}, nil, ConstraintDef{Expr: "x >= metadata.limit"}.Subject()},
-		{nil, []string{"x: metadata.passed"}, GateDef{Objective: "x", Expr: "metadata.passed"}.Subject()},
+		{[]string{"x >= metadata.limit"}, nil, nil, ErrMissing, ConstraintDef{Expr: "x >= metadata.limit"}.Subject(), true},
+		{[]string{"x >= metadata.limit"}, nil, "high", ErrNotNumber, ConstraintDef{Expr: "x >= metadata.limit"}.Subject(), false},
+		{[]string{"metadata.limit"}, nil, "high", errNotBoolean, ConstraintDef{Expr: "metadata.limit"}.Subject(), true},
+		{nil, []string{"x: metadata.limit"}, nil, ErrMissing, GateDef{Objective: "x", Expr: "metadata.limit"}.Subject(), true},
 	} {
 		structured, err := WithStructure(s, c.constraints, c.gates)
 		if err != nil {
 			t.Fatal(err)
 		}
 		_, st := Unstructured(structured)
-		var names []string
+		var failed []*InvalidError
 		for range 2 {
 			tr := Trajectory{Metadata: map[string]any{"x": 1.0}}
+			if c.limit != nil {
+				tr.Metadata["limit"] = c.limit
+			}
 			err := st.Evaluate(&tr, []float64{1}, make([]bool, len(c.constraints)), new(float64), make([]bool, 1))
 			var invalid *InvalidError
-			if !errors.As(err, &invalid) || !errors.Is(err, ErrMissing) {
-				t.Fatalf("%s: error %v, want its field missing", c.subject, err)
+			if !errors.As(err, &invalid) || !errors.Is(err, c.want) {
+				t.Fatalf("%s: error %v, want %v", c.subject, err, c.want)
 			}
-			names = append(names, invalid.Objective)
+			failed = append(failed, invalid)
 		}
-		if names[0] != c.subject {
-			t.Errorf("a failure names %q, want %q", names[0], c.subject)
+		if failed[0].Objective != c.subject {
+			t.Errorf("a failure names %q, want %q", failed[0].Objective, c.subject)
 		}
-		if unsafe.StringData(names[0]) != unsafe.StringData(names[1]) {
-			t.Errorf("%s: each failing row made its own name", c.subject)
+		if c.shared && failed[0] != failed[1] {
+			t.Errorf("%s: each row failing with %v made its own error", c.subject, c.want)
+		}
+		if unsafe.StringData(failed[0].Objective) != unsafe.StringData(failed[1].Objective) {
+			t.Errorf("%s: each row failing with %v made its own name", c.subject, c.want)
 		}
 	}
 }
