@@ -116,3 +116,28 @@ func TestNotNumberReasonIsTheFirstValue(t *testing.T) {
 		t.Errorf("picked: reason %q", got)
 	}
 }
+
+// TestScoreOverflowCauses: each overflow's cause reads back as that
+// overflow, and a cause that only looks like one (an objective named
+// score that is infinite, another error, another sum) reads as none.
+func TestScoreOverflowCauses(t *testing.T) {
+	for _, err := range []error{scoring.ErrInf, scoring.ErrNaN} {
+		for _, in32 := range []bool{false, true} {
+			cause := ScoreOverflowCause(err, in32)
+			if gotErr, got32 := ScoreOverflowOf(cause); gotErr != err || got32 != in32 {
+				t.Errorf("%q reads as %v, %v; want %v, %v", cause, gotErr, got32, err, in32)
+			}
+		}
+	}
+	for _, cause := range []string{
+		"score: infinite",
+		"score: missing (the weighted sum overflows)",
+		"score: NaN (the float64 weighted sum overflows)",
+		"x: infinite (the weighted sum overflows)",
+		"",
+	} {
+		if err, in32 := ScoreOverflowOf(cause); err != nil || in32 {
+			t.Errorf("%q reads as an overflow: %v, %v", cause, err, in32)
+		}
+	}
+}

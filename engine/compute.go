@@ -443,9 +443,15 @@ func (rw *rewarder) gpg(res *Result, b *Batch) {
 	})
 }
 
+// centredOnGroups are the options under which grpo centres a group
+// without scaling it, a group of one on mean 0: verl's outcome
+// estimators' centring, which centreOnGroups computes.
+var centredOnGroups = Options{Method: GRPO, Scale: ScaleNone, GroupOfOne: GroupOfOneScore}
+
 // centreOnGroups writes the rewards c = s - mean(s) of the valid
 // trajectories of each comparison group of batch b, the mean 0 in a group
-// of one, as verl's outcome estimators take it.
+// of one, as verl's outcome estimators take it: grpo's unscaled path
+// (centredOnGroups).
 func (rw *rewarder) centreOnGroups(res *Result, b *Batch) {
 	rw.eachGroup(b, func(w *rewarder, g *Group) {
 		w.idx = ValidMembers(w.idx, g.Members, res.Evaluation.Valid)
@@ -454,12 +460,11 @@ func (rw *rewarder) centreOnGroups(res *Result, b *Batch) {
 		}
 		s := parallel.Gather(w.x, res.Scores, w.idx)
 		w.x = s
-		mean := 0.0
-		if len(s) > 1 {
-			mean = stats.Mean(w.ascending(s))
-		}
+		u := parallel.Grow(w.u, len(s))
+		w.u = u
+		grpo(u, s, w.ascending(s), centredOnGroups, math.NaN())
 		for j, i := range w.idx {
-			res.Rewards[i] = stats.Centered(s[j], mean, 1)
+			res.Rewards[i] = u[j]
 		}
 	})
 }

@@ -425,3 +425,18 @@ func TestScopeBatchScalesAsMethodSettingsSay(t *testing.T) {
 		assertFloats(t, "scale batch under scope batch", batch, rewards(t, ts, o))
 	}
 }
+
+// TestGPGCentresAsGRPOUnscaled: gpg's centring (centreOnGroups, which
+// rpp-baseline shares) is grpo's unscaled path with verl's group of one,
+// so where no score is 0 (alpha 1) gpg's rewards are grpo's under scale
+// none and group-of-one score, bit for bit, a group of one and an invalid
+// trajectory among them.
+func TestGPGCentresAsGRPOUnscaled(t *testing.T) {
+	nan := math.NaN() // a trajectory without x
+	ts := enginetest.Scored(map[string][]float64{"a": {1, 2, 2, 5.5}, "b": {3}, "c": {-1, nan, 4.25}}, "a", "b", "c")
+	gpg := rewards(t, ts, Options{Method: GPG})
+	grpo := rewards(t, ts, Options{Method: GRPO, Scale: ScaleNone, Normalize: true, GroupOfOne: GroupOfOneScore})
+	if !enginetest.SameBits(gpg, grpo) {
+		t.Errorf("gpg %v, grpo unscaled %v", gpg, grpo)
+	}
+}

@@ -2,9 +2,9 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -289,46 +289,52 @@ func (ev *Evaluation) markNonFinite(scores []float64, in32 bool) *Evaluation {
 	return out
 }
 
-// scoreOverflowSuffix ends the cause of a row whose objectives are finite
-// but whose weighted score is not: the row itself is valid, which
-// Rescore needs to tell from an objective that is not finite (an
-// objective named score gives "score: infinite").
-const (
-	scoreOverflowSuffix   = " (the weighted sum overflows)"
-	scoreOverflowSuffix32 = " (the float32 weighted sum overflows)"
-)
+// scoreOverflow is why a row whose objectives are finite is invalid in a
+// result: its weighted score is err (scoring.ErrInf or scoring.ErrNaN),
+// summed in float32 when in32. The row itself is valid, which Rescore
+// needs to tell from an objective that is not finite (an objective named
+// score gives "score: infinite").
+type scoreOverflow struct {
+	err  error
+	in32 bool
+}
+
+// scoreOverflowCauses holds the cause of each scoreOverflow, and
+// scoreOverflowOf reads them back: the one place the text is made, so
+// that no caller parses it.
+var scoreOverflowCauses, scoreOverflowOf = func() (map[scoreOverflow]string, map[string]scoreOverflow) {
+	causes, of := map[scoreOverflow]string{}, map[string]scoreOverflow{}
+	for _, err := range []error{scoring.ErrInf, scoring.ErrNaN} {
+		for _, sum := range []struct {
+			in32 bool
+			name string
+		}{{false, "weighted sum"}, {true, "float32 weighted sum"}} {
+			o := scoreOverflow{err, sum.in32}
+			causes[o] = "score: " + err.Error() + " (the " + sum.name + " overflows)"
+			of[causes[o]] = o
+		}
+	}
+	return causes, of
+}()
 
 // ScoreOverflowCause is the cause of a row whose weighted score is err
-// (NaN or infinite) though its objectives are finite: "score: infinite
-// (the weighted sum overflows)", "(the float32 weighted sum overflows)"
-// when in32.
+// (scoring.ErrInf or scoring.ErrNaN, as scoring.Finite gives) though its
+// objectives are finite: "score: infinite (the weighted sum overflows)",
+// "(the float32 weighted sum overflows)" when in32.
 func ScoreOverflowCause(err error, in32 bool) string {
-	suffix := scoreOverflowSuffix
-	if in32 {
-		suffix = scoreOverflowSuffix32
+	cause, ok := scoreOverflowCauses[scoreOverflow{err, in32}]
+	if !ok {
+		panic(fmt.Sprintf("engine: a score overflows as %v, not infinite or NaN", err))
 	}
-	return "score: " + err.Error() + suffix
+	return cause
 }
 
 // ScoreOverflowOf reads a ScoreOverflowCause: the score's error
 // (scoring.ErrInf or ErrNaN) and whether the sum was in float32; a nil
 // error when cause is not one.
 func ScoreOverflowOf(cause string) (err error, in32 bool) {
-	rest, ok := strings.CutPrefix(cause, "score: ")
-	if !ok {
-		return nil, false
-	}
-	if r, ok := strings.CutSuffix(rest, scoreOverflowSuffix32); ok {
-		rest, in32 = r, true
-	} else if rest, ok = strings.CutSuffix(rest, scoreOverflowSuffix); !ok {
-		return nil, false
-	}
-	for _, e := range []error{scoring.ErrInf, scoring.ErrNaN} {
-		if rest == e.Error() {
-			return e, in32
-		}
-	}
-	return nil, false
+	o := scoreOverflowOf[cause]
+	return o.err, o.in32
 }
 
 // ValidOf returns the valid members of batch b, listed once per evaluation

@@ -48,9 +48,9 @@ func (ev *Evaluation) Rescore(s scoring.Scorer, i int, t *scoring.Trajectory) st
 		for k, holds := range now.ConstraintHolds {
 			if holds != ev.ConstraintHolds[i*c+k] {
 				if holds {
-					return "constraint " + ev.Constraints[k].Expr + " now holds"
+					return ev.Constraints[k].Subject() + " now holds"
 				}
-				return "constraint " + ev.Constraints[k].Expr + " now fails"
+				return ev.Constraints[k].Subject() + " now fails"
 			}
 		}
 	}

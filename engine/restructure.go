@@ -178,10 +178,10 @@ func restructuredReasons(ev *Evaluation, byStructure func(cause string) bool, fi
 func structureCauses(ev *Evaluation) func(cause string) bool {
 	var prefixes []string
 	for _, d := range ev.Constraints {
-		prefixes = append(prefixes, scoring.ConstraintSetting+" "+d.Expr+": ")
+		prefixes = append(prefixes, d.Subject()+": ")
 	}
 	for _, d := range ev.Gates {
-		prefixes = append(prefixes, scoring.GateSetting+" "+d.Objective+": "+d.Expr+": ")
+		prefixes = append(prefixes, d.Subject()+": ")
 	}
 	return func(cause string) bool {
 		for _, p := range prefixes {

@@ -66,5 +66,10 @@ func isNaNCause(objective, cause string) bool {
 	if err, _ := engine.ScoreOverflowOf(cause); err != nil {
 		return true
 	}
-	return cause == objective+": "+scoring.ErrNaN.Error() || cause == objective+": "+scoring.ErrInf.Error()
+	for _, err := range []error{scoring.ErrNaN, scoring.ErrInf} {
+		if cause == (&scoring.InvalidError{Objective: objective, Err: err}).Error() {
+			return true
+		}
+	}
+	return false
 }

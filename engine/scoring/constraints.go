@@ -44,18 +44,55 @@ type GateDef struct {
 }
 
 // constraint is a compiled constraint: the whole expression for a boolean
-// one, its two sides for a comparison.
+// one, its two sides for a comparison; failed names it in the rows it
+// fails on.
 type constraint struct {
 	def         ConstraintDef
+	failed      settingFailures
 	whole       *Expression
 	left, right *Expression
 }
 
-// gate is a compiled gate of objective k.
+// gate is a compiled gate of objective k; failed names it in the rows it
+// fails on.
 type gate struct {
-	def GateDef
-	k   int
-	e   *Expression
+	def    GateDef
+	failed settingFailures
+	k      int
+	e      *Expression
+}
+
+// settingFailures are the InvalidErrors of a constraint or gate, named
+// by its subject (its Subject): those of an error that says nothing of
+// the row (sharedErrors) are made when it is compiled and shared by the
+// rows that fail so; another (an evaluation error's reason, the value
+// that is not a number) is made for its row, with the same subject.
+type settingFailures struct {
+	subject string
+	shared  []*InvalidError
+}
+
+// sharedErrors are the errors of a constraint or gate that carry nothing
+// of the row they come from.
+var sharedErrors = []error{ErrMissing, ErrNaN, ErrInf, errNotBoolean}
+
+func newSettingFailures(subject string) settingFailures {
+	f := settingFailures{subject: subject, shared: make([]*InvalidError, len(sharedErrors))}
+	for i, err := range sharedErrors {
+		f.shared[i] = &InvalidError{Objective: subject, Err: err}
+	}
+	return f
+}
+
+// of returns the InvalidError of a row that failed with err. The caller
+// must not modify it.
+func (f *settingFailures) of(err error) *InvalidError {
+	for _, ie := range f.shared {
+		if ie.Err == err {
+			return ie
+		}
+	}
+	return &InvalidError{Objective: f.subject, Err: err}
 }
 
 // Structure is the constraints and gates of a scorer: read-only but for
@@ -103,6 +140,7 @@ func newStructure(objectives []Objective, constraints, gates []string) (*Structu
 		if err != nil {
 			return nil, err
 		}
+		c.failed = newSettingFailures(c.def.Subject())
 		st.constraints = append(st.constraints, c)
 	}
 	for _, spec := range gates {
@@ -122,7 +160,8 @@ func newStructure(objectives []Objective, constraints, gates []string) (*Structu
 		if err != nil {
 			return nil, err
 		}
-		st.gates = append(st.gates, gate{def: GateDef{Objective: name, Expr: src}, k: k, e: e})
+		def := GateDef{Objective: name, Expr: src}
+		st.gates = append(st.gates, gate{def: def, failed: newSettingFailures(def.Subject()), k: k, e: e})
 	}
 	return st, nil
 }
@@ -281,18 +320,21 @@ func (st *Structure) FieldsRead() []SettingFields {
 		out = append(out, SettingFields{Subject: subject, Fields: slices.Compact(fields)})
 	}
 	for _, c := range st.constraints {
-		add(constraintSubject(c.def), c.whole, c.left, c.right)
+		add(c.failed.subject, c.whole, c.left, c.right)
 	}
 	for _, g := range st.gates {
-		add(gateSubject(g.def), g.e)
+		add(g.failed.subject, g.e)
 	}
 	return out
 }
 
-// constraintSubject and gateSubject are how an InvalidError names a
-// constraint or a gate.
-func constraintSubject(def ConstraintDef) string { return ConstraintSetting + " " + def.Expr }
-func gateSubject(def GateDef) string             { return GateSetting + " " + def.Objective + ": " + def.Expr }
+// Subject is how an InvalidError names the constraint
+// (InvalidError.Objective): "constraint EXPR".
+func (def ConstraintDef) Subject() string { return ConstraintSetting + " " + def.Expr }
+
+// Subject is how an InvalidError names the gate
+// (InvalidError.Objective): "gate NAME: EXPR".
+func (def GateDef) Subject() string { return GateSetting + " " + def.Objective + ": " + def.Expr }
 
 // valueOn evaluates e on t with the objectives' raw values row bound to
 // their names (they win over fields and metadata keys of the same name).
@@ -350,15 +392,16 @@ func (st *Structure) numberOn(e *Expression, t *Trajectory, row []float64) (floa
 
 // Evaluate writes, for t of raw objective values row, whether each
 // constraint holds (holds), its violation and which gates shut their
-// objective's term (shut, per objective). An error names the constraint
-// or gate that could not be evaluated.
+// objective's term (shut, per objective). An error, an *InvalidError
+// that the caller must not modify (rows that fail alike share it), names
+// the constraint or gate that could not be evaluated.
 func (st *Structure) Evaluate(t *Trajectory, row []float64, holds []bool, violation *float64, shut []bool) error {
 	v := 0.0
 	for c := range st.constraints {
 		x := &st.constraints[c]
 		ok, amount, err := st.measure(x, t, row)
 		if err != nil {
-			return &InvalidError{Objective: constraintSubject(x.def), Err: err}
+			return x.failed.of(err)
 		}
 		holds[c] = ok
 		v += amount
@@ -368,7 +411,7 @@ func (st *Structure) Evaluate(t *Trajectory, row []float64, holds []bool, violat
 		x := &st.gates[g]
 		open, err := st.booleanOn(x.e, t, row)
 		if err != nil {
-			return &InvalidError{Objective: gateSubject(x.def), Err: err}
+			return x.failed.of(err)
 		}
 		if !open {
 			shut[x.k] = true
