@@ -52,7 +52,7 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 	lead, after := trlLeadingFloats(first)
 	if first.Columns == nil {
 		for _, col := range first.Floats {
-			if col != trlAdvantage && col != stepField {
+			if !trlOwnColumns[col] {
 				rewards = append(rewards, col)
 			}
 		}
@@ -79,7 +79,7 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 	case count.weighted:
 		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion, whose sum with weights other than 1 (fitted %s; --match-logged fits them) reproduces the logged advantage of %s", strings.Join(lead, ", "), trlWeightsText(lead, count.weights), source))
 	case count.unknown:
-		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: no sum of the first ones of them, weighted or not, reproduces the logged advantage of %s in TRL's settings (%d of its %d rows differ, at the fewest, with weight 1): the reward weights are unknown, --match-logged fits them (a log_extra column of floats among them counts as a reward, even for a row whose rewards are all None: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), source, count.differ, count.rows))
+		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: no sum of the first ones of them, weighted or not, reproduces the logged advantage of %s in TRL's settings (%d of its %d rows differ, at the fewest, with weight 1): the reward weights are unknown, or the advantage holds what the table does not log (RLOOTrainer's beta·KL, beta 0.05 by default), --match-logged fits weights (a log_extra column of floats among them counts as a reward, even for a row whose rewards are all None: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), source, count.differ, count.rows))
 	case k < len(lead):
 		notes = append(notes, fmt.Sprintf("rewards = the first %d float columns, whose sum reproduces the logged advantage; log_extra columns %s left out", k, strings.Join(extras, ", ")))
 	case len(extras) > 0:
@@ -125,9 +125,7 @@ func trlEitherWarning(count trlRewardCount, lead []string, source string) string
 // returned None for each completion writes it (a log_extra column of
 // None only is taken for one too: it adds nothing to a reward).
 func trlNullColumns(first loaders.FileFields) (loaders.FileFields, []string, int) {
-	nulls := slices.DeleteFunc(slices.Clone(first.Nulls), func(col string) bool {
-		return col == trlPrompt || col == trlCompletion || col == trlAdvantage || col == stepField
-	})
+	nulls := slices.DeleteFunc(slices.Clone(first.Nulls), func(col string) bool { return trlOwnColumns[col] })
 	if len(nulls) == 0 {
 		return first, nil, 0
 	}
@@ -152,17 +150,28 @@ func trlNullColumns(first loaders.FileFields) (loaders.FileFields, []string, int
 	return first, allNull, len(records)
 }
 
+// trlOwnColumns are the columns of the completions table that TRL writes
+// itself, none a reward (GRPOTrainer.log and RLOOTrainer.log: step,
+// prompt, completion, advantage; image beside them when
+// log_multimodal): every other column is a reward function's or a
+// log_extra one.
+var trlOwnColumns = map[string]bool{stepField: true, trlPrompt: true, trlCompletion: true, trlAdvantage: true, "image": true}
+
 // trlLeadingFloats returns the float columns that follow completion
-// without a column of another type between (advantage and step aside),
-// and the float columns after those.
+// without a column of another type between (TRL's own columns aside),
+// and the float columns after those. A column of integers (a W&B table's
+// Integers) is of another type: TRL logs each reward as a float
+// (rewards_per_func.tolist()), so it is a log_extra column, and so are
+// those after it.
 func trlLeadingFloats(first loaders.FileFields) (lead, after []string) {
 	start := slices.Index(first.Columns, trlCompletion) + 1
 	inLead := true
 	for _, col := range first.Columns[start:] {
-		if col == trlAdvantage || col == stepField {
+		if trlOwnColumns[col] {
 			continue
 		}
 		_, float := slices.BinarySearch(first.Floats, col)
+		float = float && !slices.Contains(first.Integers, col)
 		switch {
 		case float && inLead:
 			lead = append(lead, col)

@@ -302,7 +302,7 @@ func TestTRLRewardColumnsUnknownWeights(t *testing.T) {
 	if err != nil || !slices.Equal(rewards, []string{"accuracy_reward", "format_reward", "num_tokens"}) {
 		t.Errorf("rewards %v, error %v", rewards, err)
 	}
-	if !strings.Contains(note, "no sum of the first ones of them, weighted or not, reproduces the logged advantage") || !strings.Contains(note, "the reward weights are unknown, --match-logged fits them") || strings.Contains(note, "whose sum") {
+	if !strings.Contains(note, "no sum of the first ones of them, weighted or not, reproduces the logged advantage") || !strings.Contains(note, "the reward weights are unknown, or the advantage holds what the table does not log") || strings.Contains(note, "whose sum") {
 		t.Errorf("note %q", note)
 	}
 }
