@@ -60,6 +60,8 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 	}
 	k := len(lead)
 	var count trlRewardCount
+	var weights []float64
+	ratiosOnly := false
 	if len(lead) > 1 && slices.Contains(first.Columns, trlAdvantage) {
 		table, err := readTRLTable(first, lead)
 		if err != nil {
@@ -67,6 +69,9 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 		}
 		count = table.rewardCount(len(lead))
 		k = count.k
+		if count.weighted {
+			weights, ratiosOnly = table.scaledWeights(k, count.weights, table.trainRows())
+		}
 	}
 	extras := append(slices.Clone(lead[k:]), after...)
 	source := sourceOf(first)
@@ -75,9 +80,9 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 	case count.every:
 		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: no row of %s tells which of them are rewards, the first ones of them reproducing its logged advantage alike (a log_extra column of floats among them counts as a reward: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), source))
 	case count.weighted && k < len(lead):
-		notes = append(notes, fmt.Sprintf("rewards = the first %d float columns, whose sum with weights other than 1 (fitted %s; --match-logged fits them) reproduces the logged advantage; log_extra columns %s left out", k, trlWeightsText(lead[:k], count.weights), strings.Join(extras, ", ")))
+		notes = append(notes, fmt.Sprintf("rewards = the first %d float columns, %s reproduces the logged advantage; log_extra columns %s left out", k, trlWeightedSum(lead[:k], weights, ratiosOnly), strings.Join(extras, ", ")))
 	case count.weighted:
-		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion, whose sum with weights other than 1 (fitted %s; --match-logged fits them) reproduces the logged advantage of %s", strings.Join(lead, ", "), trlWeightsText(lead, count.weights), source))
+		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion, %s reproduces the logged advantage of %s", strings.Join(lead, ", "), trlWeightedSum(lead, weights, ratiosOnly), source))
 	case count.unknown:
 		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: no sum of the first ones of them, weighted or not, reproduces the logged advantage of %s in TRL's settings (%d of its %d rows differ, at the fewest, with weight 1): the reward weights are unknown, or the advantage holds what the table does not log (RLOOTrainer's beta·KL, beta 0.05 by default), --match-logged fits weights (a log_extra column of floats among them counts as a reward, even for a row whose rewards are all None: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), source, count.differ, count.rows))
 	case k < len(lead):
@@ -415,7 +420,7 @@ func (t *trlTable) reproducedRows(k int) []bool {
 	for _, v := range trlVariants {
 		rows := make([]bool, len(t.advantage))
 		n := 0
-		for i, a := range t.advantages(k, v) {
+		for i, a := range t.advantages(k, v, nil) {
 			if math.Abs(a-t.advantage[i]) <= trlTolerance {
 				rows[i] = true
 				n++
@@ -429,27 +434,33 @@ func (t *trlTable) reproducedRows(k int) []bool {
 }
 
 // advantages returns TRL's advantages of the rows with the first k
-// columns as rewards, weight 1, under v, in float64 (grpo_trainer.py lines
+// columns as rewards, weighted by weights (1 each when nil), under v, in float64 (grpo_trainer.py lines
 // 2676-2730, rloo_trainer.py lines 1515-1561): a row whose every reward is
 // NaN (None) is left out of the means, stds and baselines and gets 0.
 //
-// sum_then_normalize: r = nansum_k c_k, A = r - nanmean_group(r), divided
+// sum_then_normalize: r = nansum_k w_k c_k, A = r - nanmean_group(r), divided
 // by nanstd(r) + 1e-4 over the group (scale group) or the table (batch).
 // normalize_then_sum: z_k = (c_k - nanmean_group) / (nanstd_group + 1e-4),
-// r = nansum_k z_k, A = (r - nanmean(r)) / (nanstd(r) + 1e-4) over the
+// r = nansum_k w_k z_k, A = (r - nanmean(r)) / (nanstd(r) + 1e-4) over the
 // table. rloo: A = r - (nansum_group(r) - r) / (n - 1), n the group's
 // non-NaN rewards, then with normalize_advantages (A - nanmean(A)) /
 // (nanstd(A) + 1e-4) over the table. nanstd is the sample std of the
 // non-NaN values (NaN for fewer than two), and a NaN advantage becomes 0
 // (nan_to_num).
-func (t *trlTable) advantages(k int, v trlVariant) []float64 {
+func (t *trlTable) advantages(k int, v trlVariant, weights []float64) []float64 {
 	n := len(t.advantage)
+	weight := func(j int) float64 {
+		if weights == nil {
+			return 1
+		}
+		return weights[j]
+	}
 	r := make([]float64, n)
 	for i := range r {
 		r[i] = math.NaN()
-		for _, col := range t.columns[:k] {
+		for j, col := range t.columns[:k] {
 			if x := col[i]; !math.IsNaN(x) {
-				r[i] = nanAdd(r[i], x)
+				r[i] = nanAdd(r[i], weight(j)*x)
 			}
 		}
 	}
@@ -482,12 +493,12 @@ func (t *trlTable) advantages(k int, v trlVariant) []float64 {
 				sum[i] = math.NaN()
 			}
 		}
-		for _, col := range t.columns[:k] {
+		for j, col := range t.columns[:k] {
 			for _, g := range t.groups {
 				mean, std := nanMeanStd(col, g)
 				for _, i := range g {
 					if z := (col[i] - mean) / (std + 1e-4); !math.IsNaN(z) && !math.IsNaN(sum[i]) {
-						sum[i] += z
+						sum[i] += weight(j) * z
 					}
 				}
 			}

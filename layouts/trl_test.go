@@ -69,7 +69,7 @@ func TestTRLVariants(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, a := range table.advantages(2, v) {
+		for i, a := range table.advantages(2, v, nil) {
 			if d := math.Abs(a - table.advantage[i]); d > 1e-6 {
 				t.Errorf("%s, row %d: %.9g, TRL %.9g", fixture, i, a, table.advantage[i])
 			}
@@ -304,5 +304,28 @@ func TestTRLRewardColumnsUnknownWeights(t *testing.T) {
 	}
 	if !strings.Contains(note, "no sum of the first ones of them, weighted or not, reproduces the logged advantage") || !strings.Contains(note, "the reward weights are unknown, or the advantage holds what the table does not log") || strings.Contains(note, "whose sum") {
 		t.Errorf("note %q", note)
+	}
+}
+
+// TestTRLFittedWeightsScale checks that the read-as line says the weights
+// that reproduce the log, not their ratios to the first: under scale
+// group, epsilon (1e-4 beside the std) tells their common factor when the
+// std is of the order of 1, and says ratios only when the std is so large
+// that any factor reproduces the log.
+func TestTRLFittedWeightsScale(t *testing.T) {
+	spread := [4][3]float64{{1, 0, 0.25}, {0, 1, 0}, {1, 0.5, 1}, {0, 0, 0.5}}
+	other := [4][3]float64{{0, 0.5, 0.75}, {1, 1, 0}, {0, 0.5, 1}, {1, 0, 0.5}}
+	rows := [][4][3]float64{spread, other, spread, other}
+	for _, c := range []struct {
+		weights [3]float64
+		note    string
+	}{
+		{[3]float64{2, 0.5, 1}, "whose sum with weights other than 1 (fitted accuracy_reward 2, format_reward 0.5, length_reward 1; --match-logged fits them)"},
+		{[3]float64{2000, 500, 1000}, "whose sum with weights in the ratios accuracy_reward 1 : format_reward 0.25 : length_reward 0.5 (the log does not tell their common factor"},
+	} {
+		_, note, err := peekedRewardColumns(t, writeTRLTable(t, rows, c.weights))
+		if err != nil || !strings.Contains(note, c.note) {
+			t.Errorf("weights %v: note %q, error %v, want %q", c.weights, note, err, c.note)
+		}
 	}
 }
