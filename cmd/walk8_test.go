@@ -34,3 +34,19 @@ func TestTRLRLOOBetaNamesTheKL(t *testing.T) {
 		t.Errorf("under grpo, stderr lacks the KL penalty as a condition:\n%s", errOut)
 	}
 }
+
+// TestVerlRPPBaselineWarnsOfTokens checks that rpp-baseline on a verl dump
+// says, in compute's and stats' warnings, that verl weighs each response
+// by its token count, which the dump lacks; grpo, counting each response
+// once as verl does, is not warned of.
+func TestVerlRPPBaselineWarnsOfTokens(t *testing.T) {
+	const want = "verl's rpp-baseline weighs each response by its token count (masked_whiten over the response tokens), not in the dump"
+	for _, command := range []string{"compute", "stats"} {
+		for _, method := range []string{"rpp-baseline", "grpo"} {
+			_, errOut, code := run(t, "", command, "--method", method, walk8("verl_rpp"))
+			if code != 0 || strings.Contains(errOut, want) != (method == "rpp-baseline") {
+				t.Errorf("%s --method %s: status %d, stderr (warning expected: %v):\n%s", command, method, code, method == "rpp-baseline", errOut)
+			}
+		}
+	}
+}

@@ -544,6 +544,12 @@ func readsNoOptions(engine.Options) engine.Options { return engine.Options{} }
 // under scope batch a batch is one group.
 func readsScope(o engine.Options) engine.Options { return engine.Options{Scope: o.Scope} }
 
+// readsScopeAndMethod is readsScope of warnings that read the method
+// too.
+func readsScopeAndMethod(o engine.Options) engine.Options {
+	return engine.Options{Scope: o.Scope, Method: o.Method}
+}
+
 // MethodDefaultsHelp says, for --method's help, the method each trainer's
 // layout uses unless one is named: "trl, verl, open-instruct data:
 // grpo".
