@@ -50,3 +50,20 @@ func TestVerlRPPBaselineWarnsOfTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestTRLEvalRowsTakeTrainingGroupSize checks a step whose file holds the
+// last training group (4 rows) and evaluation rows of 2 per prompt, after
+// a training step of groups of 4: num_generations is the training steps'
+// 4, not the 2 the evaluation groups outnumber it by, so the evaluation
+// groups are the ones said to be of another size, and every row matches
+// the logged advantage.
+func TestTRLEvalRowsTakeTrainingGroupSize(t *testing.T) {
+	recs, errOut := computeList(t, "", walk8("trl_eval"))
+	if n, worst := trlReproduced(t, recs); n != len(recs) {
+		t.Errorf("%d of %d rows reproduce TRL's advantage (max |diff| %.3g)", n, len(recs), worst)
+	}
+	want := "step 2: prompt groups of unequal size where TRL writes num_generations (here 4) rows per prompt: 4 groups of another size, probably evaluation rows logged in the same table"
+	if !strings.Contains(errOut, want) || strings.Contains(errOut, "a prompt repeated") {
+		t.Errorf("stderr lacks %q or blames a repeated prompt:\n%s", want, errOut)
+	}
+}

@@ -116,7 +116,7 @@ func TestUnequalGroupsQuotesFromTheLine(t *testing.T) {
 		{Key: template + "What is 5+5?", N: 3, Members: []int{8, 9, 10}},
 	}
 	b := &engine.Batch{Step: 2, Members: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}}
-	got := unequalGroups(b, groups)
+	got := unequalGroups(b, groups, 0)
 	if want := `…"What is 5+5?" (3)`; !strings.Contains(got, want) {
 		t.Errorf("warning = %s\nwant it to quote %s", got, want)
 	}
