@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -65,5 +66,24 @@ func TestTRLEvalRowsTakeTrainingGroupSize(t *testing.T) {
 	want := "step 2: prompt groups of unequal size where TRL writes num_generations (here 4) rows per prompt: 4 groups of another size, probably evaluation rows logged in the same table"
 	if !strings.Contains(errOut, want) || strings.Contains(errOut, "a prompt repeated") {
 		t.Errorf("stderr lacks %q or blames a repeated prompt:\n%s", want, errOut)
+	}
+}
+
+// TestTrainerStdinRecognised checks that a verl dump and a TRL W&B table
+// piped alone to standard input, without --from, are read as their
+// files are: the layout recognised and its defaults taken from the first
+// records, the same records written.
+func TestTrainerStdinRecognised(t *testing.T) {
+	for _, name := range []string{"verl_grpo/1.jsonl", "trl_eval/completions_2_aaa.table.json"} {
+		path := walk8(name)
+		text, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fileOut, fileErr, fileCode := run(t, "", "compute", path)
+		stdinOut, stdinErr, stdinCode := run(t, string(text), "compute", "-")
+		if fileCode != 0 || stdinCode != 0 || stdinOut != fileOut || strings.Contains(stdinErr, "read as plain records") {
+			t.Errorf("%s: status %d by path, %d on standard input; same records: %v; stderr on standard input:\n%s\nby path:\n%s", name, fileCode, stdinCode, stdinOut == fileOut, stdinErr, fileErr)
+		}
 	}
 }
