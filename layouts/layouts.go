@@ -546,13 +546,9 @@ func WarningsRead(cfg engine.Config) func(engine.Options) engine.Options {
 // evaluation and batches only: the same whatever the options.
 func readsNoOptions(engine.Options) engine.Options { return engine.Options{} }
 
-// readsScope is the warningsRead of warnings that read the result's
-// comparison groups (Ranking.Batches' Groups), which the scope makes:
-// under scope batch a batch is one group.
-func readsScope(o engine.Options) engine.Options { return engine.Options{Scope: o.Scope} }
-
-// readsScopeAndMethod is readsScope of warnings that read the method
-// too.
+// readsScopeAndMethod is the warningsRead of warnings that read the
+// result's comparison groups (Ranking.Batches' Groups), which the scope
+// makes (under scope batch a batch is one group), and its method.
 func readsScopeAndMethod(o engine.Options) engine.Options {
 	return engine.Options{Scope: o.Scope, Method: o.Method}
 }
