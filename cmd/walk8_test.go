@@ -87,3 +87,18 @@ func TestTrainerStdinRecognised(t *testing.T) {
 		}
 	}
 }
+
+// TestTRLReadAsSaysTheWeightsThatReproduce checks the read-as line of
+// tables TRL's code wrote with reward_weights [2, 0.5, 1] under scale
+// group, scale batch and normalize_then_sum: it gives those weights,
+// which reproduce the log, not their ratios to the first (1, 0.25, 0.5),
+// which epsilon tells apart.
+func TestTRLReadAsSaysTheWeightsThatReproduce(t *testing.T) {
+	const want = "fitted accuracy_reward 2, format_reward 0.5, len_reward 1;"
+	for _, name := range []string{"trl_w_group", "trl_w_batch", "trl_nts"} {
+		_, errOut := computeList(t, "", walk8(name))
+		if !strings.Contains(errOut, want) {
+			t.Errorf("%s: stderr lacks %q:\n%s", name, want, errOut)
+		}
+	}
+}

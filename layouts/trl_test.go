@@ -302,7 +302,8 @@ func TestTRLRewardColumnsUnknownWeights(t *testing.T) {
 	if err != nil || !slices.Equal(rewards, []string{"accuracy_reward", "format_reward", "num_tokens"}) {
 		t.Errorf("rewards %v, error %v", rewards, err)
 	}
-	if !strings.Contains(note, "no sum of the first ones of them, weighted or not, reproduces the logged advantage") || !strings.Contains(note, "the reward weights are unknown, or the advantage holds what the table does not log") || strings.Contains(note, "whose sum") {
+	if !strings.Contains(note, "no sum of the first ones of them, weighted or not, reproduces the logged advantage") || !strings.Contains(note, "the reward weights are unknown, or the advantage holds what the table does not log") || strings.Contains(note, "whose sum") ||
+		!strings.Contains(note, "warning: format_reward, num_tokens, taken as rewards, could be log_extra columns") {
 		t.Errorf("note %q", note)
 	}
 }
