@@ -163,23 +163,29 @@ func csvText(t *testing.T, jsonl string) string {
 	return b.String()
 }
 
-// TestStdinTrainerWarning: standard input is read as plain records with
-// --from auto; when its first record has a trainer's fields (a verl dump,
-// here gzipped too), a warning says so and names --from verl, and every
-// record is still read, as from the file with --from plain. --from verl
-// reads it as the file is read; --from plain and plain records warn of
-// nothing. Before, a verl dump on standard input was read as plain
-// records without a word.
+// TestStdinTrainerWarning: standard input alone whose first record has
+// a trainer's fields (a verl dump, here gzipped and as a JSON array too)
+// is read with --from auto as the file of the same bytes is, the
+// trainer's layout recognised; beside another input it is read as plain
+// records, and a warning says so and names --from verl, every record
+// still read. --from verl reads it as the file is read; --from plain and
+// plain records warn of nothing.
 func TestStdinTrainerWarning(t *testing.T) {
 	path := filepath.Join(repoRoot, "sample_data", "verl", "1.jsonl")
 	dump := readText(t, path)
 	warning := "rewardlens: warning: standard input is read as plain records, though its first record has the fields of a verl rollout dump (input, output, score, step): give --from verl to read it as one, or --from plain to keep it plain\n"
 	asPlain, _, _ := run(t, "", "compute", "--from", "plain", path)
+	asFile, fileErr, _ := run(t, "", "compute", path)
 	for _, stdin := range []string{dump, gzipText(t, dump), jsonArray(t, dump)} {
 		out, errOut, code := run(t, stdin, "compute", "-")
-		if code != 0 || withoutInferredNote(errOut) != warning || out != asPlain {
-			t.Errorf("exit %d, stderr %q, same stdout as --from plain: %v", code, errOut, out == asPlain)
+		if code != 0 || errOut != fileErr || out != asFile {
+			t.Errorf("exit %d, stderr %q, want %q; same stdout as the file: %v", code, errOut, fileErr, out == asFile)
 		}
+	}
+	plainOne := filepath.Join(t.TempDir(), "one.jsonl")
+	writeText(t, plainOne, `{"id":"extra","metadata":{"score":1}}`+"\n")
+	if _, errOut, code := run(t, dump, "compute", "--objective", `score=metadata["score"]`, "-", plainOne); code != 0 || !strings.HasPrefix(errOut, warning) {
+		t.Errorf("beside another input: exit %d, stderr %q, want it to start %q", code, errOut, warning)
 	}
 	asVerl, verlErr, _ := run(t, "", "compute", path)
 	if out, errOut, code := run(t, dump, "compute", "--from", "verl", "-"); code != 0 || errOut != verlErr || out != asVerl {

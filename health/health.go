@@ -143,7 +143,7 @@ type Finding struct {
 //     reward the score (engine.MethodSpec.RewardsScore): pareto ranks do
 //     not weigh objectives, gdpo normalises each before weighing it.
 //   - ceiling: the fraction of scores at the batch maximum (FracAtMax) above
-//     0.80, 0.95, in a batch of 2 or more.
+//     0.80, 0.95, in a batch of 2 or more whose scores are not all equal.
 //   - length_drift: the batch mean of step_count (or cfg.LengthObjective) at
 //     |x - mean| / sd above 3, 5, with the baseline batches' mean and sample
 //     std (n - 1) of their means, the sd at least 5% of |mean| so that
@@ -580,8 +580,12 @@ func (h *healthRun) dominance(t *diagnose.Trend) (Finding, bool) {
 	return finding(CheckDominance, name, v, dominanceWarn, dominanceAlert, false, msg)
 }
 
+// ceiling grades FracAtMax in a batch of 2 or more scores that spread: a
+// batch whose every score is one value (every answer failed alike) has
+// no ceiling to be at, only no signal, which zero_spread and dead_signal
+// say.
 func ceiling(t *diagnose.Trend) (Finding, bool) {
-	if t.Score.Count < 2 {
+	if t.Score.Count < 2 || !(t.Score.Max > t.Score.Min) {
 		return Finding{}, false
 	}
 	v := t.FracAtMax

@@ -72,6 +72,7 @@ func TestHealthChecks(t *testing.T) {
 		{"85% at the maximum", engine.Absolute, Config{}, func(t *diagnose.Trend) { t.FracAtMax = 0.85 }, CheckCeiling, Warn, 0.85},
 		{"all at the maximum", engine.Absolute, Config{}, func(t *diagnose.Trend) { t.FracAtMax = 1 }, CheckCeiling, Alert, 1},
 		{"a batch of one", engine.Absolute, Config{}, func(t *diagnose.Trend) { t.FracAtMax, t.Score.Count = 1, 1 }, CheckCeiling, 0, 0},
+		{"every score the same failure", engine.Absolute, Config{}, func(t *diagnose.Trend) { t.FracAtMax, t.Score.Min, t.Score.Max = 1, 0, 0 }, CheckCeiling, 0, 0},
 
 		// A steady baseline of 10 steps: the sd is its floor, 5% of 10.
 		{"step_count +2.5 sd", engine.Absolute, Config{}, func(t *diagnose.Trend) { t.MeanStepCount = 11.25 }, CheckLengthDrift, 0, 0},

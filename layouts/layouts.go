@@ -216,6 +216,9 @@ func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.
 		return cfg, "", err
 	}
 	if len(files) == 0 { // standard input, or empty files not followed
+		if from == layoutAuto && stdin != nil && onlyStdin(paths) && findLayout(recognise(*stdin)) != nil {
+			from = recognise(*stdin) // PeekStdin read its first peekRows records
+		}
 		if from == layoutAuto {
 			return cfg, "", nil // an empty file is the load's error
 		}
@@ -464,19 +467,25 @@ func (a *Awaiting) record(ctx context.Context, paths []string, opts loaders.Opti
 
 // PeekStdin reads standard input's first records when it is among paths
 // and a layout looks at them, not following (which standard input cannot
-// be): auto, its first (WithStdin warns of a trainer's fields in it), a
-// --from naming a trainer, its first peekRows (Apply takes the defaults
-// from them, as from a file's); nil otherwise, or
-// when it holds no record. It returns them and the reader that gives
-// standard input whole (loaders.PeekStdin when it looked, else
-// opts.Stdin).
+// be): auto, its first, and when that has a trainer's fields and
+// standard input is the only input, its first peekRows (Apply recognises
+// the trainer and takes the defaults from them, as from a file's; with
+// other inputs WithStdin warns of the fields); a --from naming a trainer,
+// its first peekRows; nil otherwise, or when it holds no record. It
+// returns them and the reader that gives standard input whole
+// (loaders.PeekStdin when it looked, else opts.Stdin).
 func PeekStdin(cfg engine.Config, paths []string, opts loaders.Options, follow bool) (*loaders.FileFields, io.Reader) {
 	if follow || !slices.Contains(paths, "-") {
 		return nil, opts.Stdin
 	}
 	switch l := findLayout(cfg.From); {
 	case cfg.From == "" || cfg.From == layoutAuto:
-		return loaders.PeekStdin(opts, 1)
+		first, whole := loaders.PeekStdin(opts, 1)
+		if first == nil || !onlyStdin(paths) || findLayout(recognise(*first)) == nil {
+			return first, whole
+		}
+		opts.Stdin = whole
+		return loaders.PeekStdin(opts, peekRows)
 	case l != nil:
 		return loaders.PeekStdin(opts, peekRows)
 	}
@@ -486,10 +495,8 @@ func PeekStdin(cfg engine.Config, paths []string, opts loaders.Options, follow b
 // WithStdin returns the sentence that says how the inputs are read, with
 // a warning when standard input is read as plain records as auto
 // recognised no layout (cfg as Apply returned it) and has a first record,
-// stdin (PeekStdin's), that recognise takes for a trainer's. Standard
-// input is not recognised as a file is: a layout's defaults read more of
-// the file than its first record (verl's penalty, open-instruct's
-// normalisation).
+// stdin (PeekStdin's), that recognise takes for a trainer's: standard
+// input beside other inputs, which the first file's layout decides.
 func WithStdin(sentence string, cfg engine.Config, stdin *loaders.FileFields) string {
 	if stdin == nil || cfg.From != "" && cfg.From != layoutAuto {
 		return sentence
@@ -541,10 +548,12 @@ func WarningsRead(cfg engine.Config) func(engine.Options) engine.Options {
 // evaluation and batches only: the same whatever the options.
 func readsNoOptions(engine.Options) engine.Options { return engine.Options{} }
 
-// readsScope is the warningsRead of warnings that read the result's
-// comparison groups (Ranking.Batches' Groups), which the scope makes:
-// under scope batch a batch is one group.
-func readsScope(o engine.Options) engine.Options { return engine.Options{Scope: o.Scope} }
+// readsScopeAndMethod is the warningsRead of warnings that read the
+// result's comparison groups (Ranking.Batches' Groups), which the scope
+// makes (under scope batch a batch is one group), and its method.
+func readsScopeAndMethod(o engine.Options) engine.Options {
+	return engine.Options{Scope: o.Scope, Method: o.Method}
+}
 
 // MethodDefaultsHelp says, for --method's help, the method each trainer's
 // layout uses unless one is named: "trl, verl, open-instruct data:

@@ -52,7 +52,7 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 	lead, after := trlLeadingFloats(first)
 	if first.Columns == nil {
 		for _, col := range first.Floats {
-			if col != trlAdvantage && col != stepField {
+			if !trlOwnColumns[col] {
 				rewards = append(rewards, col)
 			}
 		}
@@ -60,6 +60,8 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 	}
 	k := len(lead)
 	var count trlRewardCount
+	var weights []float64
+	ratiosOnly := false
 	if len(lead) > 1 && slices.Contains(first.Columns, trlAdvantage) {
 		table, err := readTRLTable(first, lead)
 		if err != nil {
@@ -67,6 +69,9 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 		}
 		count = table.rewardCount(len(lead))
 		k = count.k
+		if count.weighted {
+			weights, ratiosOnly = table.scaledWeights(k, count.weights, table.trainRows())
+		}
 	}
 	extras := append(slices.Clone(lead[k:]), after...)
 	source := sourceOf(first)
@@ -75,11 +80,14 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 	case count.every:
 		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: no row of %s tells which of them are rewards, the first ones of them reproducing its logged advantage alike (a log_extra column of floats among them counts as a reward: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), source))
 	case count.weighted && k < len(lead):
-		notes = append(notes, fmt.Sprintf("rewards = the first %d float columns, whose sum with weights other than 1 (fitted %s; --match-logged fits them) reproduces the logged advantage; log_extra columns %s left out", k, trlWeightsText(lead[:k], count.weights), strings.Join(extras, ", ")))
+		notes = append(notes, fmt.Sprintf("rewards = the first %d float columns, %s reproduces the logged advantage; log_extra columns %s left out", k, trlWeightedSum(lead[:k], weights, ratiosOnly), strings.Join(extras, ", ")))
 	case count.weighted:
-		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion, whose sum with weights other than 1 (fitted %s; --match-logged fits them) reproduces the logged advantage of %s", strings.Join(lead, ", "), trlWeightsText(lead, count.weights), source))
+		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion, %s reproduces the logged advantage of %s", strings.Join(lead, ", "), trlWeightedSum(lead, weights, ratiosOnly), source))
 	case count.unknown:
-		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: no sum of the first ones of them, weighted or not, reproduces the logged advantage of %s in TRL's settings (%d of its %d rows differ, at the fewest, with weight 1): the reward weights are unknown, --match-logged fits them (a log_extra column of floats among them counts as a reward, even for a row whose rewards are all None: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), source, count.differ, count.rows))
+		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: no sum of the first ones of them, weighted or not, reproduces the logged advantage of %s in TRL's settings (%d of its %d rows differ, at the fewest, with weight 1): the reward weights are unknown, or the advantage holds what the table does not log (RLOOTrainer's beta·KL, beta 0.05 by default), --match-logged fits weights", strings.Join(lead, ", "), source, count.differ, count.rows))
+		if len(lead) > 1 {
+			notes = append(notes, fmt.Sprintf("warning: %s, taken as rewards, could be log_extra columns (of floats, which nothing in the table tells from a reward's; one counts even for a row whose rewards are all None): name the rewards with --objective NAME=NAME", strings.Join(lead[1:], ", ")))
+		}
 	case k < len(lead):
 		notes = append(notes, fmt.Sprintf("rewards = the first %d float columns, whose sum reproduces the logged advantage; log_extra columns %s left out", k, strings.Join(extras, ", ")))
 	case len(extras) > 0:
@@ -125,9 +133,7 @@ func trlEitherWarning(count trlRewardCount, lead []string, source string) string
 // returned None for each completion writes it (a log_extra column of
 // None only is taken for one too: it adds nothing to a reward).
 func trlNullColumns(first loaders.FileFields) (loaders.FileFields, []string, int) {
-	nulls := slices.DeleteFunc(slices.Clone(first.Nulls), func(col string) bool {
-		return col == trlPrompt || col == trlCompletion || col == trlAdvantage || col == stepField
-	})
+	nulls := slices.DeleteFunc(slices.Clone(first.Nulls), func(col string) bool { return trlOwnColumns[col] })
 	if len(nulls) == 0 {
 		return first, nil, 0
 	}
@@ -152,17 +158,28 @@ func trlNullColumns(first loaders.FileFields) (loaders.FileFields, []string, int
 	return first, allNull, len(records)
 }
 
+// trlOwnColumns are the columns of the completions table that TRL writes
+// itself, none a reward (GRPOTrainer.log and RLOOTrainer.log: step,
+// prompt, completion, advantage; image beside them when
+// log_multimodal): every other column is a reward function's or a
+// log_extra one.
+var trlOwnColumns = map[string]bool{stepField: true, trlPrompt: true, trlCompletion: true, trlAdvantage: true, "image": true}
+
 // trlLeadingFloats returns the float columns that follow completion
-// without a column of another type between (advantage and step aside),
-// and the float columns after those.
+// without a column of another type between (TRL's own columns aside),
+// and the float columns after those. A column of integers (a W&B table's
+// Integers) is of another type: TRL logs each reward as a float
+// (rewards_per_func.tolist()), so it is a log_extra column, and so are
+// those after it.
 func trlLeadingFloats(first loaders.FileFields) (lead, after []string) {
 	start := slices.Index(first.Columns, trlCompletion) + 1
 	inLead := true
 	for _, col := range first.Columns[start:] {
-		if col == trlAdvantage || col == stepField {
+		if trlOwnColumns[col] {
 			continue
 		}
 		_, float := slices.BinarySearch(first.Floats, col)
+		float = float && !slices.Contains(first.Integers, col)
 		switch {
 		case float && inLead:
 			lead = append(lead, col)
@@ -407,7 +424,7 @@ func (t *trlTable) reproducedRows(k int, rows []int) []bool {
 	bestN := -1
 	for _, v := range trlVariants {
 		reproduced := make([]bool, len(t.advantage))
-		for i, a := range t.advantages(k, v) {
+		for i, a := range t.advantages(k, v, nil) {
 			reproduced[i] = math.Abs(a-t.advantage[i]) <= trlTolerance
 		}
 		n := 0
@@ -424,27 +441,33 @@ func (t *trlTable) reproducedRows(k int, rows []int) []bool {
 }
 
 // advantages returns TRL's advantages of the rows with the first k
-// columns as rewards, weight 1, under v, in float64 (grpo_trainer.py lines
+// columns as rewards, weighted by weights (1 each when nil), under v, in float64 (grpo_trainer.py lines
 // 2676-2730, rloo_trainer.py lines 1515-1561): a row whose every reward is
 // NaN (None) is left out of the means, stds and baselines and gets 0.
 //
-// sum_then_normalize: r = nansum_k c_k, A = r - nanmean_group(r), divided
+// sum_then_normalize: r = nansum_k w_k c_k, A = r - nanmean_group(r), divided
 // by nanstd(r) + 1e-4 over the group (scale group) or the table (batch).
 // normalize_then_sum: z_k = (c_k - nanmean_group) / (nanstd_group + 1e-4),
-// r = nansum_k z_k, A = (r - nanmean(r)) / (nanstd(r) + 1e-4) over the
+// r = nansum_k w_k z_k, A = (r - nanmean(r)) / (nanstd(r) + 1e-4) over the
 // table. rloo: A = r - (nansum_group(r) - r) / (n - 1), n the group's
 // non-NaN rewards, then with normalize_advantages (A - nanmean(A)) /
 // (nanstd(A) + 1e-4) over the table. nanstd is the sample std of the
 // non-NaN values (NaN for fewer than two), and a NaN advantage becomes 0
 // (nan_to_num).
-func (t *trlTable) advantages(k int, v trlVariant) []float64 {
+func (t *trlTable) advantages(k int, v trlVariant, weights []float64) []float64 {
 	n := len(t.advantage)
+	weight := func(j int) float64 {
+		if weights == nil {
+			return 1
+		}
+		return weights[j]
+	}
 	r := make([]float64, n)
 	for i := range r {
 		r[i] = math.NaN()
-		for _, col := range t.columns[:k] {
+		for j, col := range t.columns[:k] {
 			if x := col[i]; !math.IsNaN(x) {
-				r[i] = nanAdd(r[i], x)
+				r[i] = nanAdd(r[i], weight(j)*x)
 			}
 		}
 	}
@@ -477,12 +500,12 @@ func (t *trlTable) advantages(k int, v trlVariant) []float64 {
 				sum[i] = math.NaN()
 			}
 		}
-		for _, col := range t.columns[:k] {
+		for j, col := range t.columns[:k] {
 			for _, g := range t.groups {
 				mean, std := nanMeanStd(col, g)
 				for _, i := range g {
 					if z := (col[i] - mean) / (std + 1e-4); !math.IsNaN(z) && !math.IsNaN(sum[i]) {
-						sum[i] += z
+						sum[i] += weight(j) * z
 					}
 				}
 			}

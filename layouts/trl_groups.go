@@ -78,7 +78,7 @@ func trlGroupWarnings(_ engine.Config, res *engine.Result, rowCap scoring.RowCap
 					b.Step, n, runSize)
 			}
 		} else {
-			warning = unequalGroups(b, groups)
+			warning = unequalGroups(b, groups, runSize)
 		}
 		if warning == "" {
 			continue
@@ -119,9 +119,17 @@ func commonest(count map[int]int) int {
 }
 
 // unequalGroups is the warning for step b, whose groups are of unequal
-// size.
-func unequalGroups(b *engine.Batch, groups []diagnose.GroupSummary) string {
-	usual := usualGroupSize(groups, b.Members[len(b.Members)/2])
+// size. num_generations is runSize, the commonest size of the steps whose
+// groups are all of one size (training steps: evaluation rows share a
+// step's file only with the training rows of the deque), else, when no
+// step tells it (0), the step's usual size (usualGroupSize). TRL marks no
+// row as evaluation's (log() writes the same columns in either mode), so
+// the warning names them as a possible cause only.
+func unequalGroups(b *engine.Batch, groups []diagnose.GroupSummary, runSize int) string {
+	usual := runSize
+	if usual == 0 {
+		usual = usualGroupSize(groups, b.Members[len(b.Members)/2])
+	}
 	opening := agreement.SharedOpeningOf(len(groups), func(i int) string { return groups[i].Key })
 	var repeated, other []string
 	for _, g := range groups {
@@ -135,13 +143,13 @@ func unequalGroups(b *engine.Batch, groups []diagnose.GroupSummary) string {
 	}
 	var parts []string
 	if len(repeated) > 0 {
-		parts = append(parts, fmt.Sprintf("a prompt repeated in the batch, which TRL normalised as separate groups of %d and rewardlens as one: %s", usual, listSome(repeated)))
+		parts = append(parts, fmt.Sprintf("a prompt repeated in the batch, which TRL normalised as separate groups of %d and rewardlens as one: %s; their rewards may differ from the logged advantage", usual, listSome(repeated)))
 	}
 	if len(other) > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s of another size, probably evaluation rows that TRL's log() wrote to this step's file with the last training rows (and a training group cut short), each part normalised apart: %s",
+		parts = append(parts, fmt.Sprintf("%d %s of another size, probably evaluation rows logged in the same table (TRL marks none as such: its log() wrote them to this step's file with the last training rows, num_generations_eval rows per prompt, and a training group the deque cut short), each part normalised apart: %s; a whole group normalised alone (scale group) has TRL's advantage, a group cut short or one normalised with the step's other rows (scale batch) may not",
 			len(other), english.Plural(len(other), "group"), listSome(other)))
 	}
-	return fmt.Sprintf("step %d: prompt groups of unequal size where TRL writes num_generations (here %d) rows per prompt: %s; their rewards may differ from the logged advantage",
+	return fmt.Sprintf("step %d: prompt groups of unequal size where TRL writes num_generations (here %d) rows per prompt: %s",
 		b.Step, usual, strings.Join(parts, "; "))
 }
 

@@ -69,7 +69,7 @@ func TestTRLVariants(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, a := range table.advantages(2, v) {
+		for i, a := range table.advantages(2, v, nil) {
 			if d := math.Abs(a - table.advantage[i]); d > 1e-6 {
 				t.Errorf("%s, row %d: %.9g, TRL %.9g", fixture, i, a, table.advantage[i])
 			}
@@ -116,7 +116,7 @@ func TestUnequalGroupsQuotesFromTheLine(t *testing.T) {
 		{Key: template + "What is 5+5?", N: 3, Members: []int{8, 9, 10}},
 	}
 	b := &engine.Batch{Step: 2, Members: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}}
-	got := unequalGroups(b, groups)
+	got := unequalGroups(b, groups, 0)
 	if want := `…"What is 5+5?" (3)`; !strings.Contains(got, want) {
 		t.Errorf("warning = %s\nwant it to quote %s", got, want)
 	}
@@ -317,7 +317,31 @@ func TestTRLRewardColumnsUnknownWeights(t *testing.T) {
 	if err != nil || !slices.Equal(rewards, []string{"accuracy_reward", "format_reward", "num_tokens"}) {
 		t.Errorf("rewards %v, error %v", rewards, err)
 	}
-	if !strings.Contains(note, "no sum of the first ones of them, weighted or not, reproduces the logged advantage") || !strings.Contains(note, "the reward weights are unknown, --match-logged fits them") || strings.Contains(note, "whose sum") {
+	if !strings.Contains(note, "no sum of the first ones of them, weighted or not, reproduces the logged advantage") || !strings.Contains(note, "the reward weights are unknown, or the advantage holds what the table does not log") || strings.Contains(note, "whose sum") ||
+		!strings.Contains(note, "warning: format_reward, num_tokens, taken as rewards, could be log_extra columns") {
 		t.Errorf("note %q", note)
+	}
+}
+
+// TestTRLFittedWeightsScale checks that the read-as line says the weights
+// that reproduce the log, not their ratios to the first: under scale
+// group, epsilon (1e-4 beside the std) tells their common factor when the
+// std is of the order of 1, and says ratios only when the std is so large
+// that any factor reproduces the log.
+func TestTRLFittedWeightsScale(t *testing.T) {
+	spread := [4][3]float64{{1, 0, 0.25}, {0, 1, 0}, {1, 0.5, 1}, {0, 0, 0.5}}
+	other := [4][3]float64{{0, 0.5, 0.75}, {1, 1, 0}, {0, 0.5, 1}, {1, 0, 0.5}}
+	rows := [][4][3]float64{spread, other, spread, other}
+	for _, c := range []struct {
+		weights [3]float64
+		note    string
+	}{
+		{[3]float64{2, 0.5, 1}, "whose sum with weights other than 1 (fitted accuracy_reward 2, format_reward 0.5, length_reward 1; --match-logged fits them)"},
+		{[3]float64{2000, 500, 1000}, "whose sum with weights in the ratios accuracy_reward 1 : format_reward 0.25 : length_reward 0.5 (the log does not tell their common factor"},
+	} {
+		_, note, err := peekedRewardColumns(t, writeTRLTable(t, rows, c.weights))
+		if err != nil || !strings.Contains(note, c.note) {
+			t.Errorf("weights %v: note %q, error %v, want %q", c.weights, note, err, c.note)
+		}
 	}
 }

@@ -52,8 +52,8 @@ var verlLayout = trainerLayout{
 		return nil
 	},
 	defaults:     verlDefaults,
-	warnings:     verlNaNGroups,
-	warningsRead: readsScope,
+	warnings:     verlWarnings,
+	warningsRead: readsScopeAndMethod,
 }
 
 const (
@@ -287,6 +287,33 @@ func verlNotes(cfg engine.Config) []string {
 // group's torch.mean and torch.std take the NaN in).
 func verlNaNGroups(_ engine.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
 	return nanGroups(res, batches, verlScore, "verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)")
+}
+
+// verlWarnings are the verl layout's warnings on a result: its NaN groups
+// (verlNaNGroups) and, under a method verl weighs by tokens, that the
+// dump lacks the token counts (verlTokenWeighted).
+func verlWarnings(cfg engine.Config, res *engine.Result, rowCap scoring.RowCap, batches []int) []string {
+	return append(verlNaNGroups(cfg, res, rowCap, batches), verlTokenWeighted(res, batches)...)
+}
+
+// verlTokenWeightedMethods are the methods whose verl estimator weighs
+// each response by its token count: compute_reinforce_plus_plus_baseline_outcome_advantage
+// whitens the centred scores over the batch's response tokens
+// (masked_whiten with the response mask), so a response of n tokens
+// counts n times in the mean and the variance.
+var verlTokenWeightedMethods = []engine.Method{engine.RPPBaseline}
+
+// verlTokenWeighted warns, under a method of verlTokenWeightedMethods and
+// with batches to speak of, that the dump does not give the token
+// counts (_dump_generations writes input, output, gts, score, step and
+// the reward function's extra keys, no length): each response counts
+// once here, so the rewards differ from verl's wherever the responses
+// of a batch differ in length.
+func verlTokenWeighted(res *engine.Result, batches []int) []string {
+	if len(batches) == 0 || !slices.Contains(verlTokenWeightedMethods, res.Options.Method) {
+		return nil
+	}
+	return []string{fmt.Sprintf("verl's %s weighs each response by its token count (masked_whiten over the response tokens), not in the dump (_dump_generations writes no length): here each response counts once, so the rewards differ from verl's wherever a batch's responses differ in length", res.Options.Method)}
 }
 
 // verlValidationReward is the key _validate adds to the validation

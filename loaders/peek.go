@@ -42,6 +42,11 @@ type FileFields struct {
 	// an order that tells what they are (TRL's rewards, then its
 	// log_extra columns).
 	Columns []string
+	// Integers are, in a W&B table, the columns of ints: numbers written
+	// without a fraction or an exponent in its first rows, which write
+	// an integral float with one (jsonread.WandbTableColumns); a Parquet
+	// file's INT columns are not among Floats.
+	Integers []string
 	// Group is the first trajectory's own group field ("" when it has
 	// none).
 	Group string
@@ -118,7 +123,7 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 			ff.Columns, ff.Floats = columns, floats
 			ff.Nulls = nil // the schema tells the types
 		} else if format == WandBTable {
-			ff.Columns = tableFileColumns(path)
+			ff.Columns, ff.Integers = tableFileColumns(path)
 		}
 		out = append(out, *ff)
 	}
@@ -172,7 +177,7 @@ func PeekStdin(opts Options, n int) (*FileFields, io.Reader) {
 			ff.Columns, ff.Floats, ff.Nulls = columns, floats, nil
 		}
 	case opts.Format == "" || opts.Format == WandBTable:
-		ff.Columns = tableColumns(bytes.NewReader(head))
+		ff.Columns, ff.Integers = tableColumns(bytes.NewReader(head))
 	}
 	return ff, whole
 }
@@ -280,21 +285,21 @@ func pathFormat(path string, format Format) Format {
 
 // tableFileColumns returns the columns of the W&B table file path
 // (tableColumns).
-func tableFileColumns(path string) []string {
+func tableFileColumns(path string) (columns, integers []string) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	defer f.Close()
 	return tableColumns(f)
 }
 
 // tableColumns returns the columns of the W&B table r holds, gzipped or
-// not (jsonread.WandbTableColumns); nil when it holds none.
-func tableColumns(r io.Reader) []string {
+// not, and those of ints (jsonread.WandbTableColumns); nil when it holds none.
+func tableColumns(r io.Reader) (columns, integers []string) {
 	in, err := input.Open(r)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	return jsonread.WandbTableColumns(in.R)
 }

@@ -517,6 +517,25 @@ func (m *Match) tokenWeightedNote() string {
 	return " (if this is verl's reinforce_plus_plus_baseline or opo, they weigh each response by its token count, not in the records: neither is reproduced here)"
 }
 
+// klPenaltyNote says, after the warning that no setting reproduces the
+// log of a TRL table, that TRL's RLOOTrainer with beta != 0 subtracts
+// beta times the completion's summed KL from its reward before the
+// leave-one-out baseline (_generate_and_score_completions: rewards =
+// rewards - self.beta * kl), which the completions table leaves out (it
+// logs rewards_per_func; the KL only as the mean kl metric): as the cause
+// when the method checked is rloo or rloo-whitened, else as a condition;
+// "" for another layout.
+func (m *Match) klPenaltyNote() string {
+	if m.layout != "trl" {
+		return ""
+	}
+	const note = "TRL's RLOOTrainer subtracts beta·KL, beta 0.05 by default, from the reward before its baseline, and the KL is not in the logged table: set beta=0 to compare"
+	if method := m.Base.Options.Method; method == engine.RLOO || method == engine.RLOOWhitened {
+		return " (" + note + ")"
+	}
+	return " (if this is RLOOTrainer's log: " + note + ")"
+}
+
 // closerBy is the factor by which a setting's max |diff| must be below
 // that of the settings as given for the setting to be offered as the
 // closest: a change of epsilon moves every row by about epsilon over the
@@ -925,7 +944,7 @@ func (m *Match) nothingFits() string {
 		closest = fmt.Sprintf("the closest being %s (max |diff| %s)", m.Closest.Flags(), shortNumber(m.Closest.Overall.MaxAbsDiff))
 	}
 	return fmt.Sprintf("none of the %d trainer settings tried (%s) reproduces it, %s: the logged advantage is not computed from these objectives as any of them does%s",
-		m.Tried, m.settingsTried(), closest, m.tokenWeightedNote())
+		m.Tried, m.settingsTried(), closest, m.tokenWeightedNote()+m.klPenaltyNote())
 }
 
 // agreeing returns Closest when no setting tried reproduces the log

@@ -363,40 +363,98 @@ func IsWandbTable(head []byte) bool {
 // order, nil when it is not a W&B table with "columns" before "data"
 // (both of wandb's forms write them so) or cannot be read (the load says
 // why): TRL's table puts its reward columns before its log_extra ones, as
-// its Parquet file does.
-func WandbTableColumns(br *bufio.Reader) []string {
+// its Parquet file does. integers are those of them of ints
+// (integerColumns): a log_extra column, never a reward's (TRL logs
+// rewards_per_func, floats).
+func WandbTableColumns(br *bufio.Reader) (columns, integers []string) {
 	if head, _ := br.Peek(MaxTableSniff); !IsWandbTable(head) {
-		return nil
+		return nil, nil
 	}
 	dec := json.NewDecoder(br)
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil
+		return nil, nil
 	}
 	for dec.More() {
 		key, err := dec.Token()
-		if err != nil || key == wandbData {
-			return nil
+		if err != nil {
+			return columns, nil
+		}
+		if key == wandbData {
+			if columns == nil {
+				return nil, nil
+			}
+			return columns, integerColumns(dec, columns)
 		}
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil
+			return columns, nil
 		}
 		if key != wandbColumns {
 			continue
 		}
 		names, err := wandbColumnNames(raw)
 		if err != nil {
-			return nil
+			return nil, nil
 		}
-		out := make([]string, len(names))
+		columns = make([]string, len(names))
 		for i, n := range names {
-			if json.Unmarshal(n, &out[i]) != nil {
-				return nil
+			if json.Unmarshal(n, &columns[i]) != nil {
+				return nil, nil
 			}
 		}
-		return out
 	}
-	return nil
+	return columns, nil
+}
+
+// integerRows bounds the rows integerColumns reads.
+const integerRows = 64
+
+// integerColumns returns the columns whose values in the first rows of
+// the data dec is at (before its '[') are all numbers written without a
+// fraction or an exponent (a null aside, one at least), when those rows
+// also write an integral number with a fraction (1.0): a writer that
+// keeps Python's ints and floats apart, as json and wandb do, so that
+// such a column is of ints. None when the writer drops the fraction (Go's
+// encoding/json writes 1.0 as 1) or the rows cannot be read (the load
+// says why).
+func integerColumns(dec *json.Decoder, columns []string) []string {
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return nil
+	}
+	integer := make([]bool, len(columns))
+	seen := make([]bool, len(columns))
+	for i := range integer {
+		integer[i] = true
+	}
+	keepsFloats := false
+	for n := 0; n < integerRows && dec.More(); n++ {
+		var row []json.RawMessage
+		if dec.Decode(&row) != nil || len(row) != len(columns) {
+			return nil
+		}
+		for i, v := range row {
+			if string(v) == "null" {
+				continue
+			}
+			isNumber := len(v) > 0 && (v[0] == '-' || v[0] >= '0' && v[0] <= '9')
+			whole := isNumber && !bytes.ContainsAny(v, ".eE")
+			integer[i] = integer[i] && whole
+			seen[i] = true
+			if dot := bytes.IndexByte(v, '.'); isNumber && dot > 0 && !bytes.ContainsAny(v, "eE") && len(bytes.Trim(v[dot+1:], "0")) == 0 {
+				keepsFloats = true
+			}
+		}
+	}
+	if !keepsFloats {
+		return nil
+	}
+	var out []string
+	for i, col := range columns {
+		if integer[i] && seen[i] {
+			out = append(out, col)
+		}
+	}
+	return out
 }
 
 // MaxTableSniff is how much of an input sniffFormat looks at to tell a W&B

@@ -1,0 +1,104 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// walk8 is a fixture of cmd/testdata/walk8 (its README: written with the
+// trainers' own code).
+func walk8(name string) string { return filepath.Join("testdata", "walk8", name) }
+
+// TestTRLRLOOBetaNamesTheKL checks a table of TRL's RLOOTrainer with its
+// default beta 0.05: its num_tokens column, ints a reward function logged
+// with log_extra, is not read as a reward, and the warning that nothing
+// reproduces the logged advantage names the KL penalty the table lacks.
+func TestTRLRLOOBetaNamesTheKL(t *testing.T) {
+	recs, errOut := computeList(t, "", "--method", "rloo", walk8("rloo_beta"))
+	for i, r := range recs {
+		if _, extra := r.Objectives["num_tokens"]; extra || len(r.Objectives) != 3 {
+			t.Fatalf("record %d: objectives %v, want the 3 reward columns", i, r.Objectives)
+		}
+	}
+	for _, want := range []string{
+		"objectives accuracy_reward, format_reward, len_reward,",
+		"(TRL's RLOOTrainer subtracts beta·KL, beta 0.05 by default, from the reward before its baseline, and the KL is not in the logged table: set beta=0 to compare)",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	_, errOut = computeList(t, "", "--method", "grpo", walk8("rloo_beta"))
+	if !strings.Contains(errOut, "(if this is RLOOTrainer's log: TRL's RLOOTrainer subtracts beta·KL") {
+		t.Errorf("under grpo, stderr lacks the KL penalty as a condition:\n%s", errOut)
+	}
+}
+
+// TestVerlRPPBaselineWarnsOfTokens checks that rpp-baseline on a verl dump
+// says, in compute's and stats' warnings, that verl weighs each response
+// by its token count, which the dump lacks; grpo, counting each response
+// once as verl does, is not warned of.
+func TestVerlRPPBaselineWarnsOfTokens(t *testing.T) {
+	const want = "verl's rpp-baseline weighs each response by its token count (masked_whiten over the response tokens), not in the dump"
+	for _, command := range []string{"compute", "stats"} {
+		for _, method := range []string{"rpp-baseline", "grpo"} {
+			_, errOut, code := run(t, "", command, "--method", method, walk8("verl_rpp"))
+			if code != 0 || strings.Contains(errOut, want) != (method == "rpp-baseline") {
+				t.Errorf("%s --method %s: status %d, stderr (warning expected: %v):\n%s", command, method, code, method == "rpp-baseline", errOut)
+			}
+		}
+	}
+}
+
+// TestTRLEvalRowsTakeTrainingGroupSize checks a step whose file holds the
+// last training group (4 rows) and evaluation rows of 2 per prompt, after
+// a training step of groups of 4: num_generations is the training steps'
+// 4, not the 2 the evaluation groups outnumber it by, so the evaluation
+// groups are the ones said to be of another size, and every row matches
+// the logged advantage.
+func TestTRLEvalRowsTakeTrainingGroupSize(t *testing.T) {
+	recs, errOut := computeList(t, "", walk8("trl_eval"))
+	if n, worst := trlReproduced(t, recs); n != len(recs) {
+		t.Errorf("%d of %d rows reproduce TRL's advantage (max |diff| %.3g)", n, len(recs), worst)
+	}
+	want := "step 2: prompt groups of unequal size where TRL writes num_generations (here 4) rows per prompt: 4 groups of another size, probably evaluation rows logged in the same table"
+	if !strings.Contains(errOut, want) || strings.Contains(errOut, "a prompt repeated") {
+		t.Errorf("stderr lacks %q or blames a repeated prompt:\n%s", want, errOut)
+	}
+}
+
+// TestTrainerStdinRecognised checks that a verl dump and a TRL W&B table
+// piped alone to standard input, without --from, are read as their
+// files are: the layout recognised and its defaults taken from the first
+// records, the same records written.
+func TestTrainerStdinRecognised(t *testing.T) {
+	for _, name := range []string{"verl_grpo/1.jsonl", "trl_eval/completions_2_aaa.table.json"} {
+		path := walk8(name)
+		text, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fileOut, fileErr, fileCode := run(t, "", "compute", path)
+		stdinOut, stdinErr, stdinCode := run(t, string(text), "compute", "-")
+		if fileCode != 0 || stdinCode != 0 || stdinOut != fileOut || strings.Contains(stdinErr, "read as plain records") {
+			t.Errorf("%s: status %d by path, %d on standard input; same records: %v; stderr on standard input:\n%s\nby path:\n%s", name, fileCode, stdinCode, stdinOut == fileOut, stdinErr, fileErr)
+		}
+	}
+}
+
+// TestTRLReadAsSaysTheWeightsThatReproduce checks the read-as line of
+// tables TRL's code wrote with reward_weights [2, 0.5, 1] under scale
+// group, scale batch and normalize_then_sum: it gives those weights,
+// which reproduce the log, not their ratios to the first (1, 0.25, 0.5),
+// which epsilon tells apart.
+func TestTRLReadAsSaysTheWeightsThatReproduce(t *testing.T) {
+	const want = "fitted accuracy_reward 2, format_reward 0.5, len_reward 1;"
+	for _, name := range []string{"trl_w_group", "trl_w_batch", "trl_nts"} {
+		_, errOut := computeList(t, "", walk8(name))
+		if !strings.Contains(errOut, want) {
+			t.Errorf("%s: stderr lacks %q:\n%s", name, want, errOut)
+		}
+	}
+}

@@ -1,0 +1,123 @@
+package layouts
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// trlFactorSteps is how many factors per decade nearestFactor tries,
+// from 1e-3 to 1e3, before it refines the best.
+const trlFactorSteps = 40
+
+// scaledWeights returns the weights of the first k columns that reproduce
+// the logged advantage of rows, given ratios (fitWeights' weights, the
+// first nonzero one 1), and whether the log tells only their ratios.
+//
+// Under scale none and RLOO without normalize_advantages the advantage is
+// linear in the weights: the fit's are the weights. Scaled, A = c·w·X /
+// (std(c·w·X) + 1e-4) changes with the common factor c through epsilon
+// alone: c is the factor, tried from 1e-3 to 1e3 and refined, under which
+// TRL's advantages (advantages, with the weights c·ratios) are nearest
+// the log, in the first of TRL's settings whose fit reproduces the log
+// (fitVariant) and whose nearest does. It is told when half and twice it
+// are trlFactorTells times as far from the log at least: a std far above
+// epsilon leaves c free, and the log tells the ratios only.
+func (t *trlTable) scaledWeights(k int, ratios []float64, rows []int) (weights []float64, ratiosOnly bool) {
+	for _, v := range trlVariants {
+		if _, ok := t.fitVariant(k, rows, v); !ok {
+			continue
+		}
+		if v.scale == "none" || v.rloo && !v.normalizeRLOO {
+			return ratios, false
+		}
+		maxDiff := func(c float64) float64 { return t.weightedMaxDiff(k, v, c, ratios, rows) }
+		c := nearestFactor(maxDiff)
+		if maxDiff(c) > trlTolerance {
+			continue
+		}
+		if min(maxDiff(2*c), maxDiff(c/2)) < trlFactorTells*maxDiff(c) {
+			return ratios, true
+		}
+		weights = make([]float64, k)
+		for j := range weights {
+			weights[j] = c * ratios[j]
+		}
+		return weights, false
+	}
+	return ratios, true
+}
+
+// trlFactorTells is how many times as far from the log as the nearest
+// factor half and twice it must be for the log to tell the factor.
+const trlFactorTells = 10
+
+// weightedMaxDiff returns the largest |difference| over rows between the
+// logged advantage and TRL's under v with the weights c·ratios.
+func (t *trlTable) weightedMaxDiff(k int, v trlVariant, c float64, ratios []float64, rows []int) float64 {
+	w := make([]float64, k)
+	for j := range w {
+		w[j] = c * ratios[j]
+	}
+	a := t.advantages(k, v, w)
+	worst := 0.0
+	for _, i := range rows {
+		worst = max(worst, math.Abs(a[i]-t.advantage[i]))
+	}
+	return worst
+}
+
+// nearestFactor returns the factor c from 1e-3 to 1e3 of the smallest
+// diff(c): the best of trlFactorSteps a decade, refined by a
+// golden-section search between its neighbours, then to 3 significant
+// digits (as the line says it) when that is as near.
+func nearestFactor(diff func(c float64) float64) float64 {
+	best, bestDiff := 0, math.Inf(1)
+	for e := -3 * trlFactorSteps; e <= 3*trlFactorSteps; e++ {
+		if d := diff(math.Pow(10, float64(e)/trlFactorSteps)); d < bestDiff {
+			best, bestDiff = e, d
+		}
+	}
+	lo, hi := float64(best-1)/trlFactorSteps, float64(best+1)/trlFactorSteps
+	golden := (math.Sqrt(5) - 1) / 2
+	for range 60 {
+		a, b := hi-golden*(hi-lo), lo+golden*(hi-lo)
+		if diff(math.Pow(10, a)) < diff(math.Pow(10, b)) {
+			hi = b
+		} else {
+			lo = a
+		}
+	}
+	c := math.Pow(10, (lo+hi)/2)
+	if rounded, _ := strconv.ParseFloat(strconv.FormatFloat(c, 'g', 3, 64), 64); diff(rounded) <= max(diff(c), trlRoundedNoise) {
+		return rounded
+	}
+	return c
+}
+
+// trlRoundedNoise is how far from the log a factor rounded to 3 digits
+// may be and still be taken for the nearest: float32's noise on an
+// advantage of a few units.
+const trlRoundedNoise = 1e-6
+
+// trlRatiosText says weights of columns known up to a common factor for
+// the "read as" line: "code_reward 1 : format_reward 0.5", each to 3
+// significant digits.
+func trlRatiosText(columns []string, weights []float64) string {
+	parts := make([]string, len(columns))
+	for i, col := range columns {
+		parts[i] = col + " " + strconv.FormatFloat(weights[i], 'g', 3, 64)
+	}
+	return strings.Join(parts, " : ")
+}
+
+// trlWeightedSum says which weighted sum of columns reproduces the log:
+// with the weights (scaledWeights), or with weights in their ratios when
+// the log does not tell their common factor.
+func trlWeightedSum(columns []string, weights []float64, ratiosOnly bool) string {
+	if ratiosOnly {
+		return fmt.Sprintf("whose sum with weights in the ratios %s (the log does not tell their common factor; --match-logged fits weights)", trlRatiosText(columns, weights))
+	}
+	return fmt.Sprintf("whose sum with weights other than 1 (fitted %s; --match-logged fits them)", trlWeightsText(columns, weights))
+}
