@@ -482,42 +482,45 @@ func gatherTied(seq, aCodes, bCodes []uint32, byA []int32, lo, hi int) tiedChunk
 	return c
 }
 
-// topShared is stats.TopShared read from the sides' orders and ranks:
-// the positions among the k largest of both, ties broken by position.
+// topShared is stats.TopShared read from the sides' orders: the
+// positions among the k largest of both, ties broken by position.
 func topShared(a, b *Side, k int, buf *Buffers) int {
 	n := len(a.Values)
 	buf.inB = slices.Grow(buf.inB[:0], n)[:n]
 	clear(buf.inB)
-	eachTop(b, k, func(j int) { buf.inB[j] = true })
-	shared := 0
-	eachTop(a, k, func(j int) {
-		if buf.inB[j] {
-			shared++
+	for _, p := range top(b, k) {
+		for _, j := range p {
+			buf.inB[j] = true
 		}
-	})
+	}
+	shared := 0
+	for _, p := range top(a, k) {
+		for _, j := range p {
+			if buf.inB[j] {
+				shared++
+			}
+		}
+	}
 	return shared
 }
 
-// eachTop calls f, in position order, on the positions of s above its
-// k-th largest value, and the first of those equal to it.
-func eachTop(s *Side, k int, f func(j int)) {
-	n := len(s.Values)
+// top returns the k positions of s above its k-th largest value and the
+// first of those equal to it, in two parts of its order: the run equal
+// to the k-th value holds its positions in position order, so the first
+// of them open it, and those above follow it.
+func top(s *Side, k int) [2][]int32 {
+	n := len(s.order)
 	if k == 0 {
-		return
+		return [2][]int32{}
 	}
 	kth := s.codes[s.order[n-k]]
-	above := n - k + 1
+	run, above := n-k, n-k+1
+	for run > 0 && s.codes[s.order[run-1]] == kth {
+		run--
+	}
 	for above < n && s.codes[s.order[above]] == kth {
 		above++
 	}
 	equal := k - (n - above) // how many of those equal to the k-th are in
-	for j, code := range s.codes {
-		switch {
-		case code > kth:
-			f(j)
-		case code == kth && equal > 0:
-			f(j)
-			equal--
-		}
-	}
+	return [2][]int32{s.order[run : run+equal], s.order[above:]}
 }
