@@ -32,12 +32,8 @@ type Side struct {
 	codes    []uint32
 	distinct int
 	// ranks[c] is the average rank (stats.AverageRanks) of the values
-	// of code c (avgRank); spread is what gonum's stat.Correlation
-	// computes of the values' average ranks alone, sum (r - mean)^2 about
-	// their mean (rankMean). (Its correction by (sum (r - mean))^2 / n is
-	// 0 here: ranks are halves, their sums exact.)
-	ranks  []float64
-	spread float64
+	// of code c (avgRank).
+	ranks []float64
 	// tied counts the pairs of equal values: sum t(t-1)/2 over the runs
 	// of t equal values.
 	tied int64
@@ -286,11 +282,6 @@ func (s *Side) rank(buf *floatorder.RankBuffers) {
 	n := len(s.Values)
 	s.distinct, s.tied = floatorder.Ranks(s.Values, s.order, s.codes, s.ranks, buf)
 	s.nan = n > 0 && math.IsNaN(s.Values[s.order[0]]) // floatorder.Key orders NaN first
-	mean := rankMean(n)
-	for j := range n {
-		d := s.avgRank(j) - mean
-		s.spread += d * d
-	}
 }
 
 // avgRank returns Values[j]'s average rank: its code's, which with no
@@ -384,23 +375,28 @@ func sortBy(dst []int32, first, second *Side, rb *floatorder.RankBuffers, keys *
 
 // spearman returns Spearman's rho of a's and b's values, with no NaN:
 // stats.Pearson of their average ranks, computed as gonum's
-// stat.Correlation does, with what depends on one side alone computed
-// with the side,
+// stat.Correlation does, the sums in position order,
 //
-//	rho = sum (ra - mean)(rb - mean) / sqrt(spread a spread b),
+//	rho = sum (ra - mean)(rb - mean) / sqrt(sum (ra - mean)^2 sum (rb - mean)^2),
 //
-// NaN when there are fewer than two values or either is constant.
+// NaN when there are fewer than two values or either is constant. (Its
+// correction by sum (r - mean) is 0 here: ranks are halves, their sums
+// exact.) The three sums share one pass: the reads of the ranks, not
+// the sums, are its cost.
 func spearman(a, b *Side) float64 {
 	n := len(a.codes)
 	if n < 2 || a.distinct == 1 || b.distinct == 1 {
 		return math.NaN()
 	}
-	var sxy float64
+	var saa, sbb, sab float64
 	mean := rankMean(n)
 	for j := range n {
-		sxy += (a.avgRank(j) - mean) * (b.avgRank(j) - mean)
+		da, db := a.avgRank(j)-mean, b.avgRank(j)-mean
+		saa += da * da
+		sbb += db * db
+		sab += da * db
 	}
-	return sxy / math.Sqrt(a.spread*b.spread)
+	return sab / math.Sqrt(saa*sbb)
 }
 
 // kendall returns Kendall's tau-b of a's and b's values, with no NaN,
