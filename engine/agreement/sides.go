@@ -304,7 +304,19 @@ func rankMean(n int) float64 { return float64(n+1) / 2 }
 // ranks there. Spearman's rho (stats.Spearman) is the
 // Pearson correlation of the two sides' average ranks. With a NaN among
 // the values, both are computed on the values as stats does.
-func CompareSides(a, b *Side, buf *Buffers) Comparison {
+func CompareSides(a, b *Side, buf *Buffers) Comparison { return compareSides(a, b, nil, buf) }
+
+// CompareSidesSigned is CompareSides with the sign disagreements of a's
+// and b's values counted already (posNeg, negPos: as
+// stats.SignDisagreements counts them), as they are shown before the
+// ranks.
+func CompareSidesSigned(a, b *Side, posNeg, negPos int, buf *Buffers) Comparison {
+	return compareSides(a, b, &[2]int{posNeg, negPos}, buf)
+}
+
+// compareSides is CompareSides, the sign disagreements counted unless
+// signs holds them.
+func compareSides(a, b *Side, signs *[2]int, buf *Buffers) Comparison {
 	n := len(a.Values)
 	c := unranked(a.Index, a.Values, b.Values)
 	c.ByA, c.ByB = take(&buf.int32s, n), take(&buf.int32s, n)
@@ -318,7 +330,11 @@ func CompareSides(a, b *Side, buf *Buffers) Comparison {
 		}
 	})
 	sortBy(c.ByA, a, b, &buf.ranks[0], &buf.runKeys[0])
-	c.PosNeg, c.NegPos = stats.SignDisagreements(c.A, c.B)
+	if signs != nil {
+		c.PosNeg, c.NegPos = signs[0], signs[1]
+	} else {
+		c.PosNeg, c.NegPos = stats.SignDisagreements(c.A, c.B)
+	}
 	c.TopShared = topShared(a, b, c.TopK, buf)
 	if c.TopK > 0 { // stats.TopOverlap, from the count above
 		c.TopOverlap = float64(c.TopShared) / float64(c.TopK)

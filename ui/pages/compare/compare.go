@@ -229,10 +229,12 @@ type comparedMsg struct {
 	buf *agreement.Buffers
 }
 
-// toRank is what the ranking of a comparison needs: the values gathered,
-// and the results and batch compared, with the collapse counts known.
+// toRank is what the ranking of a comparison needs: the values gathered
+// and their sign disagreements (A+ B−, A− B+), and the results and batch
+// compared, with the collapse counts known.
 type toRank struct {
 	gathered  *agreement.Gathered
+	signs     [2]int
 	a, b      *engine.Result
 	bi        int
 	collapsed [2]collapseOf
@@ -521,7 +523,7 @@ func (r *toRank) rank(buf *agreement.Buffers, stale func() bool) ranking {
 		wg.Wait()
 		return ranking{}
 	}
-	v.cmp, v.sides = agreement.CompareSides(sa, sb, buf), [2]*agreement.Side{sa, sb}
+	v.cmp, v.sides = agreement.CompareSidesSigned(sa, sb, r.signs[0], r.signs[1], buf), [2]*agreement.Side{sa, sb}
 	wg.Wait()
 	return v
 }
@@ -708,6 +710,7 @@ func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf
 	g := r.gathered
 	v.cmp = g.Comparison()
 	v.cmp.PosNeg, v.cmp.NegPos = v.classify(g.A, g.B, grid)
+	r.signs = [2]int{v.cmp.PosNeg, v.cmp.NegPos}
 	if b == nil && len(g.A) > 0 {
 		v.meanDiff, v.mostDiff = absDifference(g.A, g.B)
 	}
