@@ -419,8 +419,9 @@ func spearman(a, b *Side) float64 {
 // from the positions sorted by (A, B) and by (B, A). The discordant
 // pairs are counted along the order of the side with fewer distinct
 // values: its long runs of ties hold the other's ranks already in order,
-// which the merge sort joins without merging. The codes along that order
-// are gathered, and the pairs tied in both counted, in chunks on every
+// which the merge sort joins without merging. The other's codes along
+// that order are gathered, and the pairs tied in both counted in the
+// same pass (runs of equal codes in both there too), in chunks on every
 // core.
 func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 	n := len(byA)
@@ -428,16 +429,13 @@ func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 	seq := buf.seq
 	nw := parallel.Workers(n, gatherChunk)
 	chunks := make([]tiedChunk, (n+gatherChunk-1)/gatherChunk)
-	parallel.Chunks(n, gatherChunk, nw, func(_, lo, hi int) {
-		chunks[lo/gatherChunk] = gatherTied(seq, a.codes, b.codes, byA, lo, hi)
-	})
+	first, other, along := a, b, byA
 	if b.distinct < a.distinct {
-		parallel.Chunks(n, gatherChunk, nw, func(_, lo, hi int) {
-			for j, i := range byB[lo:hi] {
-				seq[lo+j] = a.codes[i]
-			}
-		})
+		first, other, along = b, a, byB
 	}
+	parallel.Chunks(n, gatherChunk, nw, func(_, lo, hi int) {
+		chunks[lo/gatherChunk] = gatherTied(seq, first.codes, other.codes, along, lo, hi)
+	})
 	// A chunk's first run that continues the run before it (run
 	// positions, over the chunks before) ties each of its lead positions
 	// with those too.
@@ -459,7 +457,7 @@ func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 }
 
 // A tiedChunk is what gatherTied counts of a chunk of the positions by
-// (A, B), in runs of equal (A, B) codes: the pairs tied in both within
+// (A, B) (or by (B, A)), in runs of equal (A, B) codes: the pairs tied in both within
 // it, and the positions of the runs it starts and ends with (lead,
 // trail); joins says the first continues the run before the chunk, whole
 // that it fills the chunk.
@@ -469,7 +467,8 @@ type tiedChunk struct {
 }
 
 // gatherTied sets seq[j] to B's code of position byA[j], for j in [lo,
-// hi), and counts the pairs tied in both there (a tiedChunk).
+// hi), and counts the pairs tied in both there (a tiedChunk); A and B
+// may be either side, byA the order by A's codes then B's.
 func gatherTied(seq, aCodes, bCodes []uint32, byA []int32, lo, hi int) tiedChunk {
 	c := tiedChunk{lead: int64(hi - lo)} // until the first run ends
 	var run int64                        // how many positions before j are in its run
