@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"context"
+	"runtime/trace"
 	"slices"
 	"syscall"
 	"testing"
@@ -74,7 +76,9 @@ func BenchmarkCompareSwitch1M(b *testing.B) {
 // comparison of the values before it not timed, the arrays replaced
 // given back as the tab gives them. cpu-ms/op is the
 // process's CPU time over the rankings, cores its ratio to their wall
-// time: how many cores the job keeps busy.
+// time: how many cores the job keeps busy (on a machine loaded by other
+// work, the trace's region "rank" tells it better: the goroutines the
+// job keeps running).
 func BenchmarkRankSwitch1M(b *testing.B) {
 	s := uitest.SyntheticSession(b, 1_000_000)
 	opts := s.Result.Options
@@ -96,7 +100,8 @@ func BenchmarkRankSwitch1M(b *testing.B) {
 			buf.Recycle(nil, last.cmp.ByA, last.cmp.ByB)
 			b.StartTimer()
 			start, before := time.Now(), cpuTime()
-			next := ranked(v, &buf)
+			var next compared
+			trace.WithRegion(context.Background(), "rank", func() { next = ranked(v, &buf) })
 			cpu, wall = cpu+cpuTime()-before, wall+time.Since(start)
 			// What the tab gives back once the ranking is shown: the
 			// replaced side of A.
