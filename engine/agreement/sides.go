@@ -457,10 +457,10 @@ func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 }
 
 // A tiedChunk is what gatherTied counts of a chunk of the positions by
-// (A, B) (or by (B, A)), in runs of equal (A, B) codes: the pairs tied in both within
-// it, and the positions of the runs it starts and ends with (lead,
-// trail); joins says the first continues the run before the chunk, whole
-// that it fills the chunk.
+// (A, B) (or by (B, A)), in runs of equal (A, B) codes: the pairs tied
+// in both within it, and the positions of the runs it starts and ends
+// with (lead, trail); joins says the first continues the run before the
+// chunk, whole that it fills the chunk.
 type tiedChunk struct {
 	pairs, lead, trail int64
 	joins, whole       bool
