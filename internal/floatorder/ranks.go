@@ -28,6 +28,8 @@ type RankBuffers struct {
 	bucketOf []uint16
 	start    []int
 	place    [2][]int
+	// few are ranksFew's two hash tables, made at its first call.
+	few *[2]fewTable
 }
 
 // runRadixMin is the shortest run Ranks sorts by radix rather than by
@@ -96,7 +98,7 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 	if n == 0 {
 		return 0, 0
 	}
-	if distinct, tied, ok := ranksFew(x, order, codes, avg); ok {
+	if distinct, tied, ok := ranksFew(x, order, codes, avg, buf); ok {
 		return distinct, tied
 	}
 	a, b := buf.grow(n)
@@ -416,8 +418,9 @@ const fewMax = 4096
 // are not set, and codes may be partly written, for Ranks to overwrite.
 // Each half of x is counted in its own table on its own goroutine
 // (halves), the two tables' keys then joined and coded, and each half
-// placed after the places the first half's values of its key take.
-func ranksFew(x []float64, order []int32, codes []uint32, avg []float64) (distinct int, tied int64, ok bool) {
+// placed after the places the first half's values of its key take. The
+// tables are buf's.
+func ranksFew(x []float64, order []int32, codes []uint32, avg []float64, buf *RankBuffers) (distinct int, tied int64, ok bool) {
 	n := len(x)
 	sample := make(map[uint64]struct{})
 	for j := 0; j < n; j += max(n/1024, 1) {
@@ -425,7 +428,14 @@ func ranksFew(x []float64, order []int32, codes []uint32, avg []float64) (distin
 			return 0, 0, false
 		}
 	}
-	tables := new([2]fewTable)
+	if buf.few == nil {
+		buf.few = new([2]fewTable)
+	}
+	tables := buf.few
+	for part := range tables {
+		clear(tables[part].used[:])
+		tables[part].held = tables[part].held[:0]
+	}
 	var full [2]bool
 	halves(n, func(part, lo, hi int) { full[part] = !tables[part].add(x[lo:hi], codes[lo:hi]) })
 	if full[0] || full[1] {
