@@ -142,6 +142,31 @@ func TestKendallTiedAcrossChunks(t *testing.T) {
 	}
 }
 
+// kendall counts the pairs tied in both along B's order when B has fewer
+// distinct values than A: A in thirds and B in halves of the positions
+// (shuffled), so that along (B, A) the last A of B's first half equals
+// the first of its second, across a change of B (not a tie in both);
+// Kendall's tau-b as from scratch, both ways round, at a size within a
+// chunk and across chunks.
+func TestKendallTiedAlongFewerDistinct(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 17))
+	for _, n := range []int{60, 3*gatherChunk + 30} {
+		a, b, index := make([]float64, n), make([]float64, n), make([]int, n)
+		for i, p := range rng.Perm(n) {
+			index[i] = i
+			a[p], b[p] = float64(3*i/n), float64(2*i/n)
+		}
+		var buf Buffers
+		sa, sb := rankedSide(index, a, &buf), rankedSide(index, b, &buf)
+		if c, want := CompareSides(sa, sb, &buf), stats.KendallTauB(a, b); c.Kendall != want {
+			t.Errorf("n=%d: Kendall %v, from scratch %v", n, c.Kendall, want)
+		}
+		if c, want := CompareSides(sb, sa, &buf), stats.KendallTauB(b, a); c.Kendall != want {
+			t.Errorf("n=%d: Kendall of B with A %v, from scratch %v", n, c.Kendall, want)
+		}
+	}
+}
+
 // same reports whether a and b are the same float64, NaN the same as NaN.
 func same(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
 

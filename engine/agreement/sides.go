@@ -32,12 +32,8 @@ type Side struct {
 	codes    []uint32
 	distinct int
 	// ranks[c] is the average rank (stats.AverageRanks) of the values
-	// of code c (avgRank); spread is what gonum's stat.Correlation
-	// computes of the values' average ranks alone, sum (r - mean)^2 about
-	// their mean (rankMean). (Its correction by (sum (r - mean))^2 / n is
-	// 0 here: ranks are halves, their sums exact.)
-	ranks  []float64
-	spread float64
+	// of code c (avgRank).
+	ranks []float64
 	// tied counts the pairs of equal values: sum t(t-1)/2 over the runs
 	// of t equal values.
 	tied int64
@@ -286,11 +282,6 @@ func (s *Side) rank(buf *floatorder.RankBuffers) {
 	n := len(s.Values)
 	s.distinct, s.tied = floatorder.Ranks(s.Values, s.order, s.codes, s.ranks, buf)
 	s.nan = n > 0 && math.IsNaN(s.Values[s.order[0]]) // floatorder.Key orders NaN first
-	mean := rankMean(n)
-	for j := range n {
-		d := s.avgRank(j) - mean
-		s.spread += d * d
-	}
 }
 
 // avgRank returns Values[j]'s average rank: its code's, which with no
@@ -313,7 +304,19 @@ func rankMean(n int) float64 { return float64(n+1) / 2 }
 // ranks there. Spearman's rho (stats.Spearman) is the
 // Pearson correlation of the two sides' average ranks. With a NaN among
 // the values, both are computed on the values as stats does.
-func CompareSides(a, b *Side, buf *Buffers) Comparison {
+func CompareSides(a, b *Side, buf *Buffers) Comparison { return compareSides(a, b, nil, buf) }
+
+// CompareSidesSigned is CompareSides with the sign disagreements of a's
+// and b's values counted already (posNeg, negPos: as
+// stats.SignDisagreements counts them), as they are shown before the
+// ranks.
+func CompareSidesSigned(a, b *Side, posNeg, negPos int, buf *Buffers) Comparison {
+	return compareSides(a, b, &[2]int{posNeg, negPos}, buf)
+}
+
+// compareSides is CompareSides, the sign disagreements counted unless
+// signs holds them.
+func compareSides(a, b *Side, signs *[2]int, buf *Buffers) Comparison {
 	n := len(a.Values)
 	c := unranked(a.Index, a.Values, b.Values)
 	c.ByA, c.ByB = take(&buf.int32s, n), take(&buf.int32s, n)
@@ -327,7 +330,11 @@ func CompareSides(a, b *Side, buf *Buffers) Comparison {
 		}
 	})
 	sortBy(c.ByA, a, b, &buf.ranks[0], &buf.runKeys[0])
-	c.PosNeg, c.NegPos = stats.SignDisagreements(c.A, c.B)
+	if signs != nil {
+		c.PosNeg, c.NegPos = signs[0], signs[1]
+	} else {
+		c.PosNeg, c.NegPos = stats.SignDisagreements(c.A, c.B)
+	}
 	c.TopShared = topShared(a, b, c.TopK, buf)
 	if c.TopK > 0 { // stats.TopOverlap, from the count above
 		c.TopOverlap = float64(c.TopShared) / float64(c.TopK)
@@ -384,31 +391,37 @@ func sortBy(dst []int32, first, second *Side, rb *floatorder.RankBuffers, keys *
 
 // spearman returns Spearman's rho of a's and b's values, with no NaN:
 // stats.Pearson of their average ranks, computed as gonum's
-// stat.Correlation does, with what depends on one side alone computed
-// with the side,
+// stat.Correlation does, the sums in position order,
 //
-//	rho = sum (ra - mean)(rb - mean) / sqrt(spread a spread b),
+//	rho = sum (ra - mean)(rb - mean) / sqrt(sum (ra - mean)^2 sum (rb - mean)^2),
 //
-// NaN when there are fewer than two values or either is constant.
+// NaN when there are fewer than two values or either is constant. (Its
+// correction by sum (r - mean) is 0 here: ranks are halves, their sums
+// exact.) The three sums share one pass: the reads of the ranks, not
+// the sums, are its cost.
 func spearman(a, b *Side) float64 {
 	n := len(a.codes)
 	if n < 2 || a.distinct == 1 || b.distinct == 1 {
 		return math.NaN()
 	}
-	var sxy float64
+	var saa, sbb, sab float64
 	mean := rankMean(n)
 	for j := range n {
-		sxy += (a.avgRank(j) - mean) * (b.avgRank(j) - mean)
+		da, db := a.avgRank(j)-mean, b.avgRank(j)-mean
+		saa += da * da
+		sbb += db * db
+		sab += da * db
 	}
-	return sxy / math.Sqrt(a.spread*b.spread)
+	return sab / math.Sqrt(saa*sbb)
 }
 
 // kendall returns Kendall's tau-b of a's and b's values, with no NaN,
 // from the positions sorted by (A, B) and by (B, A). The discordant
 // pairs are counted along the order of the side with fewer distinct
 // values: its long runs of ties hold the other's ranks already in order,
-// which the merge sort joins without merging. The codes along that order
-// are gathered, and the pairs tied in both counted, in chunks on every
+// which the merge sort joins without merging. The other's codes along
+// that order are gathered, and the pairs tied in both counted in the
+// same pass (runs of equal codes in both there too), in chunks on every
 // core.
 func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 	n := len(byA)
@@ -416,16 +429,13 @@ func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 	seq := buf.seq
 	nw := parallel.Workers(n, gatherChunk)
 	chunks := make([]tiedChunk, (n+gatherChunk-1)/gatherChunk)
-	parallel.Chunks(n, gatherChunk, nw, func(_, lo, hi int) {
-		chunks[lo/gatherChunk] = gatherTied(seq, a.codes, b.codes, byA, lo, hi)
-	})
+	first, other, along := a, b, byA
 	if b.distinct < a.distinct {
-		parallel.Chunks(n, gatherChunk, nw, func(_, lo, hi int) {
-			for j, i := range byB[lo:hi] {
-				seq[lo+j] = a.codes[i]
-			}
-		})
+		first, other, along = b, a, byB
 	}
+	parallel.Chunks(n, gatherChunk, nw, func(_, lo, hi int) {
+		chunks[lo/gatherChunk] = gatherTied(seq, first.codes, other.codes, along, lo, hi)
+	})
 	// A chunk's first run that continues the run before it (run
 	// positions, over the chunks before) ties each of its lead positions
 	// with those too.
@@ -447,17 +457,18 @@ func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 }
 
 // A tiedChunk is what gatherTied counts of a chunk of the positions by
-// (A, B), in runs of equal (A, B) codes: the pairs tied in both within
-// it, and the positions of the runs it starts and ends with (lead,
-// trail); joins says the first continues the run before the chunk, whole
-// that it fills the chunk.
+// (A, B) (or by (B, A)), in runs of equal (A, B) codes: the pairs tied
+// in both within it, and the positions of the runs it starts and ends
+// with (lead, trail); joins says the first continues the run before the
+// chunk, whole that it fills the chunk.
 type tiedChunk struct {
 	pairs, lead, trail int64
 	joins, whole       bool
 }
 
 // gatherTied sets seq[j] to B's code of position byA[j], for j in [lo,
-// hi), and counts the pairs tied in both there (a tiedChunk).
+// hi), and counts the pairs tied in both there (a tiedChunk); A and B
+// may be either side, byA the order by A's codes then B's.
 func gatherTied(seq, aCodes, bCodes []uint32, byA []int32, lo, hi int) tiedChunk {
 	c := tiedChunk{lead: int64(hi - lo)} // until the first run ends
 	var run int64                        // how many positions before j are in its run
@@ -482,42 +493,45 @@ func gatherTied(seq, aCodes, bCodes []uint32, byA []int32, lo, hi int) tiedChunk
 	return c
 }
 
-// topShared is stats.TopShared read from the sides' orders and ranks:
-// the positions among the k largest of both, ties broken by position.
+// topShared is stats.TopShared read from the sides' orders: the
+// positions among the k largest of both, ties broken by position.
 func topShared(a, b *Side, k int, buf *Buffers) int {
 	n := len(a.Values)
 	buf.inB = slices.Grow(buf.inB[:0], n)[:n]
 	clear(buf.inB)
-	eachTop(b, k, func(j int) { buf.inB[j] = true })
-	shared := 0
-	eachTop(a, k, func(j int) {
-		if buf.inB[j] {
-			shared++
+	for _, p := range top(b, k) {
+		for _, j := range p {
+			buf.inB[j] = true
 		}
-	})
+	}
+	shared := 0
+	for _, p := range top(a, k) {
+		for _, j := range p {
+			if buf.inB[j] {
+				shared++
+			}
+		}
+	}
 	return shared
 }
 
-// eachTop calls f, in position order, on the positions of s above its
-// k-th largest value, and the first of those equal to it.
-func eachTop(s *Side, k int, f func(j int)) {
-	n := len(s.Values)
+// top returns the k positions of s above its k-th largest value and the
+// first of those equal to it, in two parts of its order: the run equal
+// to the k-th value holds its positions in position order, so the first
+// of them open it, and those above follow it.
+func top(s *Side, k int) [2][]int32 {
+	n := len(s.order)
 	if k == 0 {
-		return
+		return [2][]int32{}
 	}
 	kth := s.codes[s.order[n-k]]
-	above := n - k + 1
+	run, above := n-k, n-k+1
+	for run > 0 && s.codes[s.order[run-1]] == kth {
+		run--
+	}
 	for above < n && s.codes[s.order[above]] == kth {
 		above++
 	}
 	equal := k - (n - above) // how many of those equal to the k-th are in
-	for j, code := range s.codes {
-		switch {
-		case code > kth:
-			f(j)
-		case code == kth && equal > 0:
-			f(j)
-			equal--
-		}
-	}
+	return [2][]int32{s.order[run : run+equal], s.order[above:]}
 }

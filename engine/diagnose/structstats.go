@@ -2,9 +2,11 @@ package diagnose
 
 import (
 	"cmp"
-	"github.com/rewardlens/rewardlens/engine"
 	"math"
 	"slices"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/parallel"
 )
 
 // structureStats sets st's feasible shares for batch b, whose valid
@@ -42,35 +44,54 @@ func structureStats(res *engine.Result, st *BatchStats, b *engine.Batch, valid [
 // equal): the advantage collapse of TRL#4785. It is NaN when no group
 // holds two distinct vectors; groups counts those that do. It is not part
 // of BatchStats, which a method switch recomputes for every batch: it
-// sorts every group's rewards.
+// sorts every group's rewards. The groups are counted in chunks on every
+// core.
 func Collapse(res *engine.Result, b *engine.Batch) (share float64, groups int) {
 	res.ComputeBatchOf(b)
-	collapsed := 0
-	var idx []int
 	m := res.Evaluation.M
 	row := func(i int) []float64 { return res.Evaluation.Values[i*m : (i+1)*m] }
-	for _, g := range b.Groups {
-		idx = engine.ValidMembers(idx, g.Members, res.Evaluation.Valid)
-		distinct := false
-		for _, i := range idx[min(1, len(idx)):] {
-			if !slices.Equal(row(i), row(idx[0])) {
-				distinct = true
-				break
+	nw := parallel.Workers(len(b.Groups), collapseChunk)
+	// Each goroutine's groups of distinct vectors and collapsed ones, and
+	// its buffer of a group's valid members.
+	type counts struct{ groups, collapsed int }
+	counted := make([]counts, nw)
+	idx := make([][]int, nw)
+	parallel.Chunks(len(b.Groups), collapseChunk, nw, func(w, lo, hi int) {
+		c := counted[w]
+		for _, g := range b.Groups[lo:hi] {
+			idx[w] = engine.ValidMembers(idx[w], g.Members, res.Evaluation.Valid)
+			valid := idx[w]
+			distinct := false
+			for _, i := range valid[min(1, len(valid)):] {
+				if !slices.Equal(row(i), row(valid[0])) {
+					distinct = true
+					break
+				}
+			}
+			if !distinct {
+				continue
+			}
+			c.groups++
+			if tiedDistinct(valid, res.Rewards, row) {
+				c.collapsed++
 			}
 		}
-		if !distinct {
-			continue
-		}
-		groups++
-		if tiedDistinct(idx, res.Rewards, row) {
-			collapsed++
-		}
+		counted[w] = c
+	})
+	collapsed := 0
+	for _, c := range counted {
+		groups += c.groups
+		collapsed += c.collapsed
 	}
 	if groups == 0 {
 		return math.NaN(), 0
 	}
 	return float64(collapsed) / float64(groups), groups
 }
+
+// collapseChunk is how many groups a goroutine of Collapse counts at a
+// time.
+const collapseChunk = 4096
 
 // pairwiseMax is the most members tiedDistinct compares pair by pair:
 // up to it, the pairs of a group cost less than sorting it.

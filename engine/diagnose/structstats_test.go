@@ -71,7 +71,8 @@ func TestFeasibleShares(t *testing.T) {
 // members (compared pair by pair up to pairwiseMax, along their sorted
 // rewards above), objectives of four values each in half the groups
 // (distinct vectors tied often) and of sums all distinct in the others,
-// under methods that tie them or not.
+// under methods that tie them or not; more groups than two of the chunks
+// Collapse counts on each core.
 func TestCollapseAgainstPairs(t *testing.T) {
 	one := 1.0
 	c, err := engine.New(engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "a", Weight: &one}, {Name: "c", Expr: "c", Weight: &one}}})
@@ -80,7 +81,7 @@ func TestCollapseAgainstPairs(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(4, 5))
 	var ts []scoring.Trajectory
-	for g := range 60 {
+	for g := range 2*collapseChunk + 60 {
 		size := 2 + rng.IntN(pairwiseMax+10)
 		if g%7 == 0 {
 			size = 1 // no pair

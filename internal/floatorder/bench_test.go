@@ -74,3 +74,14 @@ func BenchmarkRanksWeighted1M(b *testing.B) { benchmarkRanks(b, weighted1M()) }
 
 // BenchmarkRanksGRPO1M ranks a million group-normalised weighted sums.
 func BenchmarkRanksGRPO1M(b *testing.B) { benchmarkRanks(b, grpo1M()) }
+
+// BenchmarkRanksFew1M ranks a million values of 26 levels, as the
+// relative method's rewards (counted, not sorted: ranksFew).
+func BenchmarkRanksFew1M(b *testing.B) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	x := make([]float64, 1_000_000)
+	for i := range x {
+		x[i] = float64(rng.IntN(26)) / 25
+	}
+	benchmarkRanks(b, x)
+}

@@ -1,7 +1,6 @@
 package floatorder
 
 import (
-	"cmp"
 	"math/bits"
 	"slices"
 	"sync"
@@ -29,6 +28,8 @@ type RankBuffers struct {
 	bucketOf []uint16
 	start    []int
 	place    [2][]int
+	// few are ranksFew's two hash tables, made at its first call.
+	few *[2]fewTable
 }
 
 // runRadixMin is the shortest run Ranks sorts by radix rather than by
@@ -97,7 +98,7 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 	if n == 0 {
 		return 0, 0
 	}
-	if distinct, tied, ok := ranksFew(x, order, codes, avg); ok {
+	if distinct, tied, ok := ranksFew(x, order, codes, avg, buf); ok {
 		return distinct, tied
 	}
 	a, b := buf.grow(n)
@@ -415,7 +416,11 @@ const fewMax = 4096
 // positions placed by their key's count of those below. ok is false when
 // a sample of x, or then x, has more distinct keys: then order and avg
 // are not set, and codes may be partly written, for Ranks to overwrite.
-func ranksFew(x []float64, order []int32, codes []uint32, avg []float64) (distinct int, tied int64, ok bool) {
+// Each half of x is counted in its own table on its own goroutine
+// (halves), the two tables' keys then joined and coded, and each half
+// placed after the places the first half's values of its key take. The
+// tables are buf's.
+func ranksFew(x []float64, order []int32, codes []uint32, avg []float64, buf *RankBuffers) (distinct int, tied int64, ok bool) {
 	n := len(x)
 	sample := make(map[uint64]struct{})
 	for j := 0; j < n; j += max(n/1024, 1) {
@@ -423,50 +428,104 @@ func ranksFew(x []float64, order []int32, codes []uint32, avg []float64) (distin
 			return 0, 0, false
 		}
 	}
-	// Open addressing, a multiplicative hash, the table at most half
-	// full; codes holds each value's slot until the slots are ranked.
-	const slots = 2 * fewMax
-	var keys [slots]uint64
-	var used [slots]bool
-	var held []int
+	if buf.few == nil {
+		buf.few = new([2]fewTable)
+	}
+	tables := buf.few
+	for part := range tables {
+		clear(tables[part].used[:])
+		tables[part].held = tables[part].held[:0]
+	}
+	var full [2]bool
+	halves(n, func(part, lo, hi int) { full[part] = !tables[part].add(x[lo:hi], codes[lo:hi]) })
+	if full[0] || full[1] {
+		return 0, 0, false
+	}
+	// The keys of both, sorted and coded.
+	keys := make([]uint64, 0, len(tables[0].held)+len(tables[1].held))
+	for part := range tables {
+		for _, s := range tables[part].held {
+			keys = append(keys, tables[part].keys[s])
+		}
+	}
+	slices.Sort(keys)
+	if keys = slices.Compact(keys); len(keys) > fewMax {
+		return 0, 0, false
+	}
+	for part := range tables {
+		t := &tables[part]
+		for _, s := range t.held {
+			c, _ := slices.BinarySearch(keys, t.keys[s])
+			t.codeOf[s] = uint32(c)
+		}
+	}
+	// Each half's count of each code, then where its first value of each
+	// goes: places start[c] .. start[c+1]-1 (0-based) hold code c, the
+	// first half's before the second's.
+	var count [2][]int
+	halves(n, func(part, lo, hi int) {
+		t, cnt := &tables[part], make([]int, len(keys))
+		for i := lo; i < hi; i++ {
+			c := t.codeOf[codes[i]]
+			codes[i] = c
+			cnt[c]++
+		}
+		count[part] = cnt
+	})
+	start := 0
+	for c := range keys {
+		c0, c1 := count[0][c], count[1][c]
+		t := c0 + c1
+		tied += int64(t) * int64(t-1) / 2
+		avg[c] = float64(2*start+t+1) / 2
+		count[0][c], count[1][c] = start, start+c0
+		start += t
+	}
+	halves(n, func(part, lo, hi int) {
+		place := count[part]
+		for i := lo; i < hi; i++ {
+			c := codes[i]
+			order[place[c]] = int32(i)
+			place[c]++
+		}
+	})
+	return len(keys), tied, true
+}
+
+// fewTable is ranksFew's hash table of the distinct keys of part of x:
+// open addressing, a multiplicative hash, at most half full.
+type fewTable struct {
+	keys [fewSlots]uint64
+	used [fewSlots]bool
+	// held are the slots used, in the order their keys came; codeOf[s]
+	// the code of slot s's key among all of x's.
+	held   []int
+	codeOf [fewSlots]uint32
+}
+
+// fewSlots is the slots of a fewTable: twice fewMax.
+const fewSlots = 2 * fewMax
+
+// add finds each value of x in t, adding the keys not held, and sets
+// slot[i] to x[i]'s slot. It reports false, having stopped, when x holds
+// more than fewMax distinct keys.
+func (t *fewTable) add(x []float64, slot []uint32) bool {
 	for i, v := range x {
 		k := Key(v)
 		s := int(k * 0x9e3779b97f4a7c15 >> (64 - 13))
-		for used[s] && keys[s] != k {
-			s = (s + 1) & (slots - 1)
+		for t.used[s] && t.keys[s] != k {
+			s = (s + 1) & (fewSlots - 1)
 		}
-		if !used[s] {
-			if len(held) == fewMax {
-				return 0, 0, false
+		if !t.used[s] {
+			if len(t.held) == fewMax {
+				return false
 			}
-			used[s], keys[s] = true, k
-			held = append(held, s)
+			t.used[s], t.keys[s] = true, k
+			t.held = append(t.held, s)
 		}
-		codes[i] = uint32(s)
+		slot[i] = uint32(s)
 	}
-	slices.SortFunc(held, func(p, q int) int { return cmp.Compare(keys[p], keys[q]) })
-	var codeOf [slots]uint32
-	for c, s := range held {
-		codeOf[s] = uint32(c)
-	}
-	start := make([]int, len(held)+1)
-	for i := range codes {
-		c := codeOf[codes[i]]
-		codes[i] = c
-		start[c+1]++
-	}
-	// Places start[c] .. start[c+1]-1 (0-based) hold code c.
-	for c := range held {
-		t := start[c+1]
-		start[c+1] += start[c]
-		tied += int64(t) * int64(t-1) / 2
-		avg[c] = float64(start[c]+start[c+1]+1) / 2
-	}
-	for i, c := range codes {
-		order[start[c]] = int32(i)
-		start[c]++
-	}
-	return len(held), tied, true
+	return true
 }
 
 // radixPasses sorts a stably by its bits from low up, in digits of width

@@ -14,7 +14,8 @@ import (
 // count the distinct values below, its average ranks and tied pairs are
 // those of the runs of equal keys, on values with ties, NaNs, infinities
 // and both zeros, values equal in their upper 32 bits (runs sorted by the
-// lower bits), few values (counted) and more than a sample shows, below
+// lower bits), few values (counted; each half's own but for one, each
+// half counted apart) and more than a sample shows, below
 // and above parallelMin; SortByCode's order is a
 // stable comparison sort's by code, from a shuffled order, on few codes
 // (one pass) and many (two).
@@ -23,7 +24,7 @@ func TestRanksAndSortByCode(t *testing.T) {
 	pool := []float64{math.NaN(), math.Inf(-1), math.Inf(1), 0, math.Copysign(0, -1), -1.5, 2.25, 1e-300, -1e300, 3}
 	var buf RankBuffers
 	for _, n := range []int{0, 1, 2, 9, 1000, 3 * parallelMin} {
-		for _, shape := range []string{"three", "five close", "pool", "normal", "close", "three and normal"} {
+		for _, shape := range []string{"three", "five close", "pool", "normal", "close", "three and normal", "few by half"} {
 			x := make([]float64, n)
 			for i := range x {
 				switch shape {
@@ -35,6 +36,8 @@ func TestRanksAndSortByCode(t *testing.T) {
 					x[i] = pool[rng.IntN(len(pool))]
 				case "normal":
 					x[i] = rng.NormFloat64()
+				case "few by half": // keys of each half apart but for one
+					x[i] = float64(rng.IntN(3) + 2*(2*i/n))
 				case "close": // many, equal in their upper 32 bits
 					x[i] = 1 + float64(rng.IntN(n+1))*0x1p-40
 				default: // few in a sample, more than fewMax in all

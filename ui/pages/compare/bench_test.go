@@ -1,6 +1,10 @@
 package compare
 
 import (
+	"context"
+	"runtime/trace"
+	"slices"
+	"syscall"
 	"testing"
 	"time"
 
@@ -63,4 +67,58 @@ func BenchmarkCompareSwitch1M(b *testing.B) {
 			last = ranked(compare(results[m], resultB, 0, engine.GRPO, last.known, &buf, benchGrid), &buf)
 		}
 	}
+}
+
+// BenchmarkRankSwitch1M measures the ranking job alone of a switch of
+// method A while the Compare tab is shown, on 1M trajectories in one
+// batch, B grpo: each of A absolute, relative and grpo (B itself) ranked
+// knowing the comparison before it (B's side and collapse counts), the
+// comparison of the values before it not timed, the arrays replaced
+// given back as the tab gives them. cpu-ms/op is the
+// process's CPU time over the rankings, cores its ratio to their wall
+// time: how many cores the job keeps busy (on a machine loaded by other
+// work, the trace's region "rank" tells it better: the goroutines the
+// job keeps running).
+func BenchmarkRankSwitch1M(b *testing.B) {
+	s := uitest.SyntheticSession(b, 1_000_000)
+	opts := s.Result.Options
+	results := map[engine.Method]*engine.Result{}
+	for _, m := range []engine.Method{engine.Absolute, engine.Relative, engine.GRPO} {
+		opts.Method = m
+		results[m] = s.Evaluation.Compute(opts)
+	}
+	resultB := results[engine.GRPO]
+	defer gcpace.Steady()()
+	var buf agreement.Buffers
+	last := ranked(compare(s.Result, resultB, 0, engine.GRPO, known{}, &buf, benchGrid), &buf)
+	b.ReportAllocs()
+	var cpu, wall time.Duration
+	for b.Loop() {
+		for _, m := range []engine.Method{engine.Absolute, engine.Relative, engine.GRPO} {
+			b.StopTimer()
+			v := compare(results[m], resultB, 0, engine.GRPO, last.known, &buf, benchGrid)
+			buf.Recycle(nil, last.cmp.ByA, last.cmp.ByB)
+			b.StartTimer()
+			start, before := time.Now(), cpuTime()
+			var next compared
+			trace.WithRegion(context.Background(), "rank", func() { next = ranked(v, &buf) })
+			cpu, wall = cpu+cpuTime()-before, wall+time.Since(start)
+			// What the tab gives back once the ranking is shown: the
+			// replaced side of A.
+			buf.Recycle(slices.DeleteFunc(last.sides[:], func(s *agreement.Side) bool { return slices.Contains(next.sides[:], s) }))
+			last = next
+		}
+	}
+	b.ReportMetric(float64(cpu.Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(cpu.Seconds()/wall.Seconds(), "cores")
+}
+
+// cpuTime is the process's CPU time so far, every thread's: on a machine
+// shared with other work, a steadier measure than the wall time.
+func cpuTime() time.Duration {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		panic(err)
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }

@@ -231,10 +231,12 @@ type comparedMsg struct {
 	buf *agreement.Buffers
 }
 
-// toRank is what the ranking of a comparison needs: the values gathered,
-// and the results and batch compared, with the collapse counts known.
+// toRank is what the ranking of a comparison needs: the values gathered
+// and their sign disagreements (A+ B−, A− B+), and the results and batch
+// compared, with the collapse counts known.
 type toRank struct {
 	gathered  *agreement.Gathered
+	signs     [2]int
 	a, b      *engine.Result
 	bi        int
 	collapsed [2]collapseOf
@@ -506,36 +508,35 @@ func (t *compareTab) rank() {
 	t.job = func() tea.Msg { return rankedMsg{gen, r.rank(buf, stale), buf} }
 }
 
-// rank computes the rank statistics and orders, the sides not known
-// sorted and ranked, and beside them the collapse counts not known. It
-// gives up, between its steps, once stale, returning nothing that would
-// be shown.
+// rank computes the collapse counts not known, then the rank statistics
+// and orders, the sides not known sorted and ranked: one after the
+// other, each on both cores, where one beside the other would make the
+// ranking's halves wait for the half that shares its core. It gives up,
+// between its steps, once stale, returning nothing that would be shown.
 func (r *toRank) rank(buf *agreement.Buffers, stale func() bool) ranking {
 	var v ranking
 	if stale() {
 		return v
 	}
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		a, b := r.a, r.b
-		v.collapse[1] = math.NaN()
-		v.collapsed[0] = collapseCounted(r.collapsed, a, r.bi)
-		v.collapse[0], v.groups = v.collapsed[0].share, v.collapsed[0].groups
-		switch {
-		case b == a: // B is A: no second result
-			v.collapse[1] = v.collapse[0]
-		case b != nil:
-			v.collapsed[1] = collapseCounted(r.collapsed, b, r.bi)
-			v.collapse[1] = v.collapsed[1].share
-		}
-	})
-	sa, sb := r.gathered.Ranked(buf)
+	a, b := r.a, r.b
+	v.collapse[1] = math.NaN()
+	v.collapsed[0] = collapseCounted(r.collapsed, a, r.bi)
+	v.collapse[0], v.groups = v.collapsed[0].share, v.collapsed[0].groups
+	switch {
+	case b == a: // B is A: no second result
+		v.collapse[1] = v.collapse[0]
+	case b != nil:
+		v.collapsed[1] = collapseCounted(r.collapsed, b, r.bi)
+		v.collapse[1] = v.collapsed[1].share
+	}
 	if stale() {
-		wg.Wait()
 		return ranking{}
 	}
-	v.cmp, v.sides = agreement.CompareSides(sa, sb, buf), [2]*agreement.Side{sa, sb}
-	wg.Wait()
+	sa, sb := r.gathered.Ranked(buf)
+	if stale() {
+		return ranking{}
+	}
+	v.cmp, v.sides = agreement.CompareSidesSigned(sa, sb, r.signs[0], r.signs[1], buf), [2]*agreement.Side{sa, sb}
 	return v
 }
 
@@ -721,6 +722,7 @@ func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf
 	g := r.gathered
 	v.cmp = g.Comparison()
 	v.cmp.PosNeg, v.cmp.NegPos = v.classify(g.A, g.B, grid)
+	r.signs = [2]int{v.cmp.PosNeg, v.cmp.NegPos}
 	if b == nil && len(g.A) > 0 {
 		v.meanDiff, v.mostDiff = absDifference(g.A, g.B)
 	}
