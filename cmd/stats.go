@@ -354,7 +354,7 @@ func newStatsReport(res *engine.Result, match *agreement.Match, rowCap scoring.R
 	cutFound := false
 	for _, st := range diagnose.Stats(res) {
 		b := batchJSON{
-			Batch: st.Step, Trajectories: st.Trajectories, Valid: st.Trajectories - st.Invalid, Invalid: st.Invalid,
+			Batch: st.Step, Trajectories: st.Trajectories, Valid: st.Valid(), Invalid: st.Invalid,
 			Groups: st.Groups, Fronts: st.Fronts, FrontierSize: st.FrontierSize,
 			FracZeroStdGroups: number(st.FracZeroStdGroups),
 			Score:             newSummaryJSON(st.Score),

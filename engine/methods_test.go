@@ -39,6 +39,14 @@ func TestMethodSpecs(t *testing.T) {
 		if (spec.group == nil) == (spec.batch == nil) {
 			t.Errorf("%s must be computed group by group or by batch, one of the two", m)
 		}
+		if (spec.AsIn == "") != (len(spec.Trainers) == 0) {
+			t.Errorf("%s: AsIn %q beside trainers %q: a method says its estimators when, and only when, a trainer computes it", m, spec.AsIn, spec.Trainers)
+		}
+		for _, tr := range spec.Trainers {
+			if !strings.Contains(strings.ToLower(spec.AsIn), string(tr)) {
+				t.Errorf("%s: AsIn %q does not name trainer %s", m, spec.AsIn, tr)
+			}
+		}
 	}
 	for _, m := range []Method{Absolute, Relative, GRPO, RLOO} {
 		if !m.RewardsScore() {

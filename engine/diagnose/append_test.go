@@ -257,7 +257,7 @@ func TestConcurrentRecompute(t *testing.T) {
 	sameResult(t, "second", <-results, want)
 }
 
-// TestLiveOptionsChange follows data from NewLive on, and again after a
+// TestLiveOptionsChange follows data from live.New on, and again after a
 // Compute with other options: each Recompute must give what computing
 // everything gives and leave the previous result as it was.
 func TestLiveOptionsChange(t *testing.T) {

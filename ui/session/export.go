@@ -35,7 +35,7 @@ type ExportJob struct {
 // it now.
 func (s *Session) ExportJob() *ExportJob {
 	b := s.CurrentBatch()
-	j := &ExportJob{shown: s.Result, scorer: s.Computer.Scorer, fields: s.Fields, step: b.Step,
+	j := &ExportJob{shown: s.Result, scorer: s.Computer.Scorer, fields: slices.Clone(s.Fields), step: b.Step,
 		members: slices.Clone(b.Members), ids: make([]string, len(b.Members))}
 	for k, i := range b.Members {
 		j.ids[k] = s.Trajectories.At(i).ID
