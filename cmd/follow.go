@@ -82,7 +82,11 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	// rest of that reading, the lines the file grows by and the files read
 	// later come picked (no metadata map per line).
 	opts.Pick = f.pickFor
-	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts, Each: f.evaluate, UnendedWait: unendedWait,
+	each := func(ts []scoring.Trajectory) error {
+		f.repeats.Add(ts)
+		return f.evaluate(ts)
+	}
+	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts, Each: each, UnendedWait: unendedWait,
 		AtEnd: func(u []loaders.Unended) { f.unended = u }})
 	if err != nil {
 		return inputError{err}
@@ -90,6 +94,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	f.sayInferred()
 	reportSkipped(stdio.Stderr, first)
 	reportRelogged(stdio.Stderr, first.Relogged)
+	f.sayRepeats()
 	f.skipped = first.Skipped
 	reportUnfinished(stdio.Stderr, first.Unfinished)
 	// An interrupt before the first lines are printed, as the inputs are
@@ -116,6 +121,9 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 			malformed := reportUpdate(stdio.Stderr, u)
 			f.malformed += malformed
 			f.skipped += u.Skipped + malformed
+			f.repeats.Forget(u.Reloaded)
+			f.repeats.Add(u.Trajectories)
+			f.sayRepeats()
 			if err := f.update(ctx, u); err != nil {
 				if !errors.Is(err, ctx.Err()) {
 					return f.withAlerts(err)
@@ -208,6 +216,15 @@ func (f *statsFollower) interrupted(ctx context.Context, err error, updates <-ch
 		return inputError{errors.New(strings.Join(bad, "; "))}
 	}
 	return alert
+}
+
+// sayRepeats warns on stderr of the trajectories read since it was last
+// called that repeat an earlier one's ID (follow.Repeats), in both
+// formats, as the other warnings of following.
+func (f *statsFollower) sayRepeats() {
+	if w := f.repeats.Warning(); w != "" {
+		fmt.Fprintf(f.errOut, "rewardlens: warning: %s\n", w)
+	}
 }
 
 // malformedError says how many malformed lines following skipped without
@@ -308,6 +325,9 @@ type statsFollower struct {
 	// unended are the followed files whose last line had no line end as
 	// following ended (loaders.FollowOptions.AtEnd).
 	unended []loaders.Unended
+	// repeats counts the trajectories whose ID an earlier one has, each
+	// reading and update warned of as it comes (sayRepeats).
+	repeats follow.Repeats
 	// skipped counts the lines skipped so far, --skip-invalid-lines or
 	// not (the JSON lines' skipped_lines); malformed those skipped
 	// without it, which make the end's status 2.
