@@ -57,6 +57,10 @@ type liveState struct {
 	// relogged are the files that appeared while following and were left
 	// out as repeating the one read before them (loaders.Update.Relogged).
 	relogged []loaders.Relogged
+	// repeats counts the trajectories whose ID an earlier one has;
+	// repeated is the warning of the last update that brought some.
+	repeats  follow.Repeats
+	repeated string
 	// unfinished are the files the first reading left out as still being
 	// written, whose warnings are among warnings until they are read.
 	unfinished []loaders.Unfinished
@@ -98,6 +102,8 @@ func (m *Model) follow(updates <-chan loaders.Update, unended ...loaders.Unended
 		following: true,
 		warnings:  slices.Clone(s.Warnings),
 	}
+	// The session's own warning said the repeats of what it opened on.
+	m.live.repeats.Seed(s.Trajectories.Len(), s.Trajectories.At)
 	m.live.unfinished = slices.Clone(s.Unfinished)
 	m.live.unended = unended
 	m.live.written, m.live.settled = map[int64]bool{}, map[int64]bool{}
@@ -171,6 +177,11 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 	step := s.CurrentBatch().Step
 	u := msg.u
 	u.Reloaded, l.emptied = refilled(union(l.emptied, u.Reloaded), u.Trajectories)
+	l.repeats.Forget(u.Reloaded)
+	l.repeats.Add(u.Trajectories)
+	if w := l.repeats.Warning(); w != "" {
+		l.repeated = w
+	}
 	var expire tea.Cmd
 	if len(u.Trajectories) > 0 || len(u.Reloaded) > 0 {
 		mixed := s.MixedWarning()
@@ -427,6 +438,9 @@ func (l *liveState) allWarnings() []string {
 	}
 	if w := loaders.RelogWarning(l.relogged); w != "" {
 		out = append(out, "following: "+w)
+	}
+	if l.repeated != "" {
+		out = append(out, "following: "+l.repeated)
 	}
 	if l.skipped > 0 {
 		out = append(out, fmt.Sprintf("skipped %d malformed lines while following", l.skipped))
