@@ -95,7 +95,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	reportSkipped(stdio.Stderr, first)
 	reportRelogged(stdio.Stderr, first.Relogged)
 	f.sayRepeats()
-	f.skipped = first.Skipped
+	f.skips.Read(first.Skipped, first.SkipReasons)
 	reportUnfinished(stdio.Stderr, first.Unfinished)
 	// An interrupt before the first lines are printed, as the inputs are
 	// read or computed, ends the run as it ends stats: status 128 + the
@@ -118,9 +118,8 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 				return f.interrupted(ctx, ctx.Err(), updates)
 			}
 			settle = false
-			malformed := reportUpdate(stdio.Stderr, u)
-			f.malformed += malformed
-			f.skipped += u.Skipped + malformed
+			reportUpdate(stdio.Stderr, u)
+			f.malformed += f.skips.Update(u)
 			f.repeats.Forget(u.Reloaded)
 			f.repeats.Add(u.Trajectories)
 			f.sayRepeats()
@@ -328,10 +327,11 @@ type statsFollower struct {
 	// repeats counts the trajectories whose ID an earlier one has, each
 	// reading and update warned of as it comes (sayRepeats).
 	repeats follow.Repeats
-	// skipped counts the lines skipped so far, --skip-invalid-lines or
-	// not (the JSON lines' skipped_lines); malformed those skipped
-	// without it, which make the end's status 2.
-	skipped, malformed int
+	// skips counts the lines skipped so far, --skip-invalid-lines or
+	// not (the JSON lines' skipped_lines), as the dashboard counts them;
+	// malformed those skipped without it, which make the end's status 2.
+	skips     follow.Skipped
+	malformed int
 	// matchLogged is --match-logged: the result is computed with the
 	// settings that reproduce the logged advantages of the rows read so
 	// far (rematch). matched is set once they were looked for, found is
@@ -1022,7 +1022,7 @@ func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, 
 	}
 	if f.json {
 		line, err := output.MarshalJSON(followLine{t.Step, t.Trajectories, t.Invalid, number(t.Reward.Mean), number(t.Reward.Std),
-			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, logged, agree, f.skipped, updated, partial, warning.withdrawn}, "")
+			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, logged, agree, f.skips.N, updated, partial, warning.withdrawn}, "")
 		if err != nil {
 			return err
 		}
@@ -1123,10 +1123,10 @@ func (f *statsFollower) status() error {
 }
 
 // reportUpdate tells, on stderr, what happened to the inputs besides new
-// trajectories: files read again or gone, skipped lines, errors. It
-// returns how many malformed lines were skipped without
-// --skip-invalid-lines (loaders.MalformedError), each said as a warning.
-func reportUpdate(w io.Writer, u loaders.Update) int {
+// trajectories: files read again or gone, skipped lines, errors; the
+// malformed lines skipped without --skip-invalid-lines
+// (loaders.MalformedError) each as a warning.
+func reportUpdate(w io.Writer, u loaders.Update) {
 	for _, p := range u.Reloaded {
 		fmt.Fprintf(w, "rewardlens: %s: read again from the start (truncated, replaced or rewritten)\n", textsafe.Line(p))
 	}
@@ -1138,14 +1138,9 @@ func reportUpdate(w io.Writer, u loaders.Update) int {
 	}
 	reportSkipped(w, &loaders.Result{Skipped: u.Skipped, SkipReasons: u.SkipReasons})
 	reportRelogged(w, u.Relogged)
-	if u.Err == nil {
-		return 0
-	}
-	malformed := 0
-	for _, err := range joinedErrors(u.Err) {
+	for _, err := range follow.Joined(u.Err) {
 		var m *loaders.MalformedError
 		if errors.As(err, &m) {
-			malformed += m.Skipped
 			text := m.Error()
 			if m.Skipped == 1 && m.First != nil {
 				text += ": line skipped" // the reason alone does not say it
@@ -1157,22 +1152,6 @@ func reportUpdate(w io.Writer, u loaders.Update) int {
 			fmt.Fprintf(w, "rewardlens: %s\n", textsafe.Line(line))
 		}
 	}
-	return malformed
-}
-
-// joinedErrors returns the errors err joins (errors.Join), at any depth
-// (an update joins each file's, a file its rotated part's), err itself
-// when it joins none: each is said on its own, none hidden in another.
-func joinedErrors(err error) []error {
-	joined, ok := err.(interface{ Unwrap() []error })
-	if !ok {
-		return []error{err}
-	}
-	var out []error
-	for _, e := range joined.Unwrap() {
-		out = append(out, joinedErrors(e)...)
-	}
-	return out
 }
 
 // bytesOf writes "1 byte", "57 bytes".

@@ -46,7 +46,9 @@ type liveState struct {
 	warnings []string
 	gone     []string
 	failed   string // the last error's first line, "file:line: ..." for a line's
-	skipped  int
+	// skipped counts the lines skipped since the session's load, as stats
+	// --follow counts them; its warning replaces the load's in warnings.
+	skipped follow.Skipped
 	// emptied holds the files read again from the start that no line
 	// came of since: their old trajectories stay on screen, said to be
 	// stale in the status line, until new lines come, then go.
@@ -104,6 +106,7 @@ func (m *Model) follow(updates <-chan loaders.Update, unended ...loaders.Unended
 	}
 	// The session's own warning said the repeats of what it opened on.
 	m.live.repeats.Seed(s.Trajectories.Len(), s.Trajectories.At)
+	m.live.skipped = s.Skipped
 	m.live.unfinished = slices.Clone(s.Unfinished)
 	m.live.unended = unended
 	m.live.written, m.live.settled = map[int64]bool{}, map[int64]bool{}
@@ -377,7 +380,9 @@ func (l *liveState) note(u loaders.Update) {
 	}
 	l.unended = noteUnended(l.unended, u)
 	l.relogged = append(l.relogged, u.Relogged...)
-	l.skipped += u.Skipped
+	was := l.skipped.Warning()
+	l.skipped.Update(u)
+	l.warnings = session.ReplaceWarning(l.warnings, was, l.skipped.Warning())
 	// A file read again from the start no longer holds the line the
 	// error is about: it goes, unless the new content brings it again.
 	if slices.ContainsFunc(u.Reloaded, func(p string) bool { return strings.HasPrefix(l.failed, p+":") }) {
@@ -441,9 +446,6 @@ func (l *liveState) allWarnings() []string {
 	}
 	if l.repeated != "" {
 		out = append(out, "following: "+l.repeated)
-	}
-	if l.skipped > 0 {
-		out = append(out, fmt.Sprintf("skipped %d malformed lines while following", l.skipped))
 	}
 	if l.failed != "" {
 		out = append(out, "following: "+l.failed)
