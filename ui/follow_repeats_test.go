@@ -52,3 +52,24 @@ func TestFollowWarnsOfRepeatedIDs(t *testing.T) {
 		t.Errorf("the second update's repeats: want %q in place of the first's:\n%s", second, w)
 	}
 }
+
+// TestFollowedLoadNotesItsIDs: the dashboard loading a followed run notes
+// the IDs it opened on as it loads, off the event loop
+// (Session.FollowedIDs), and an update re-logging them is warned of.
+func TestFollowedLoadNotesItsIDs(t *testing.T) {
+	const line = `{"id":"s0-c0","batch":0,"group":"g","metadata":{"a":1,"b":1}}` + "\n"
+	updates := make(chan loaders.Update)
+	in := Input{Source: "run.jsonl", Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
+		res, err := loaders.Stream([]string{"-"}, loaders.Options{Stdin: strings.NewReader(line), Pick: hooks.Pick}, hooks.Each)
+		return res, updates, err
+	}}
+	app := loadModel(t, in, 160)
+	if app.Session().FollowedIDs == nil {
+		t.Fatal("the load did not note the IDs it opened on")
+	}
+	followLines(t, app, line)
+	want := `following: 1 trajectory repeats an earlier one's ID ("s0-c0") at step 0; each is computed`
+	if w := strings.Join(app.status.Warnings(), "\n"); !strings.Contains(w, want) {
+		t.Errorf("no %q among the warnings:\n%s", want, w)
+	}
+}

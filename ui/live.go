@@ -61,7 +61,7 @@ type liveState struct {
 	relogged []loaders.Relogged
 	// repeats counts the trajectories whose ID an earlier one has;
 	// repeated is the warning of the last update that brought some.
-	repeats  follow.Repeats
+	repeats  *follow.Repeats
 	repeated string
 	// unfinished are the files the first reading left out as still being
 	// written, whose warnings are among warnings until they are read.
@@ -105,7 +105,10 @@ func (m *Model) follow(updates <-chan loaders.Update, unended ...loaders.Unended
 		warnings:  slices.Clone(s.Warnings),
 	}
 	// The session's own warning said the repeats of what it opened on.
-	m.live.repeats.Seed(s.Trajectories.Len(), s.Trajectories.At)
+	if m.live.repeats = s.FollowedIDs; m.live.repeats == nil {
+		m.live.repeats = new(follow.Repeats)
+		m.live.repeats.Seed(s.Trajectories.Len(), s.Trajectories.At)
+	}
 	m.live.skipped = s.Skipped
 	m.live.unfinished = slices.Clone(s.Unfinished)
 	m.live.unended = unended
