@@ -221,7 +221,7 @@ func (f *statsFollower) interrupted(ctx context.Context, err error, updates <-ch
 // called that repeat an earlier one's ID (follow.Repeats), in both
 // formats, as the other warnings of following.
 func (f *statsFollower) sayRepeats() {
-	if w := f.repeats.Warning(); w != "" {
+	if w := f.repeats.TakeWarning(); w != "" {
 		fmt.Fprintf(f.errOut, "rewardlens: warning: %s\n", w)
 	}
 }

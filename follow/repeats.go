@@ -28,7 +28,7 @@ type Repeats struct {
 	held     map[uint64]int32 // how many trajectories followed have each hash
 	bySource map[string][]uint64
 	// total counts the repeats so far; since, first and steps are those
-	// since the last Warning: how many, the first IDs, their steps.
+	// since the last TakeWarning: how many, the first IDs, their steps.
 	total, since int
 	first        []string
 	steps        []int64
@@ -36,7 +36,7 @@ type Repeats struct {
 
 // Seed notes the IDs of n trajectories, at(i) the i-th, that a warning of
 // their own covered (the dashboard's first reading): their repeats count
-// in the total but are not warned of again.
+// in the total but are not taken (TakeWarning).
 func (r *Repeats) Seed(n int, at func(i int) *scoring.Trajectory) {
 	r.add(n, at)
 	r.since, r.first, r.steps = 0, nil, nil
@@ -84,12 +84,12 @@ func (r *Repeats) Forget(sources []string) {
 	}
 }
 
-// Warning returns the warning of the repeats counted since the last
-// Warning, "" when there are none: `N trajectories repeat an earlier
+// TakeWarning returns the warning of the repeats counted since it was
+// last called, "" when there are none, and starts counting them anew: `N trajectories repeat an earlier
 // one's ID ("ID", ...) at step S`, worded as stats words a whole
 // reading's, the steps they are of in the order they came, and `; T so
 // far` when the total is more. The text is safe for a terminal.
-func (r *Repeats) Warning() string {
+func (r *Repeats) TakeWarning() string {
 	if r.since == 0 {
 		return ""
 	}

@@ -23,7 +23,7 @@ func BenchmarkRepeats(b *testing.B) {
 			var r Repeats
 			for lo := 0; lo < n; lo += update {
 				r.Add(ts[lo : lo+update])
-				r.Warning()
+				r.TakeWarning()
 			}
 		}
 	})

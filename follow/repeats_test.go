@@ -26,7 +26,7 @@ func TestRepeatsWarnsOncePerUpdate(t *testing.T) {
 	var r Repeats
 	first := rows("a.jsonl", 2, "s2-c0", "s2-c1", "s2-c2")
 	r.Seed(len(first), func(i int) *scoring.Trajectory { return &first[i] })
-	if w := r.Warning(); w != "" {
+	if w := r.TakeWarning(); w != "" {
 		t.Errorf("seeded: %q, want no warning", w)
 	}
 	steps := []struct {
@@ -43,7 +43,7 @@ func TestRepeatsWarnsOncePerUpdate(t *testing.T) {
 	for i, s := range steps {
 		r.Forget(s.reloaded)
 		r.Add(s.ts)
-		if w := r.Warning(); w != s.want {
+		if w := r.TakeWarning(); w != s.want {
 			t.Errorf("update %d: warning\n%q\nwant\n%q", i+1, w, s.want)
 		}
 	}
@@ -60,7 +60,7 @@ func TestRepeatsNamesTheFirstFive(t *testing.T) {
 	r.Add(rows("a", 0, ids...))
 	r.Add(rows("a", 1, append(ids, ids...)...))
 	want := `16 trajectories repeat an earlier one's ID ("id0", "id1", "id2", "id3", "id4") at step 1; each is computed`
-	if w := r.Warning(); w != want {
+	if w := r.TakeWarning(); w != want {
 		t.Errorf("warning\n%q\nwant\n%q", w, want)
 	}
 }

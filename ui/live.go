@@ -185,7 +185,7 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 	u.Reloaded, l.emptied = refilled(union(l.emptied, u.Reloaded), u.Trajectories)
 	l.repeats.Forget(u.Reloaded)
 	l.repeats.Add(u.Trajectories)
-	if w := l.repeats.Warning(); w != "" {
+	if w := l.repeats.TakeWarning(); w != "" {
 		l.repeated = w
 	}
 	var expire tea.Cmd
