@@ -64,14 +64,12 @@ func TestStatsObjectiveNamedScore(t *testing.T) {
 
 // TestReportUpdateNestedErrors: an update's error joins each file's, one
 // of which may join two (a rotated file's part and its new one): every
-// malformed-lines error is said and counted, at any depth.
+// malformed-lines error is said, at any depth (follow.Skipped counts them).
 func TestReportUpdateNestedErrors(t *testing.T) {
 	m := func(path string, n int) error { return &loaders.MalformedError{Path: path, Skipped: n} }
 	err := errors.Join(errors.Join(errors.Join(m("a.jsonl", 1)), m("b.jsonl", 2)), errors.Join(m("c.jsonl", 3), m("c.jsonl.1", 4)))
 	var out strings.Builder
-	if got := reportUpdate(&out, loaders.Update{Err: err}); got != 10 {
-		t.Errorf("counted %d malformed lines, want 10:\n%s", got, out.String())
-	}
+	reportUpdate(&out, loaders.Update{Err: err})
 	for _, p := range []string{"a.jsonl", "b.jsonl", "c.jsonl:", "c.jsonl.1"} {
 		if !strings.Contains(out.String(), p) {
 			t.Errorf("%s not said:\n%s", p, out.String())

@@ -45,6 +45,12 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		resolve, followLog = s.resolveFollowed, cmd.ErrOrStderr()
 	}
 	cfg, opts, layout, err := resolve(ctx, cmd.Flags(), fallback, args, cmd.InOrStdin(), followLog)
+	if lineErr := (*loaders.LineError)(nil); errors.As(err, &lineErr) {
+		// The layout's look at the first records found the data bad (a
+		// binary file, a malformed first line): said where the load says
+		// what it finds, on the loading screen.
+		return s.dashboardError(runUI(ctx, ui.Input{Source: source, Load: func(func(done, total int64)) (*loaders.Result, error) { return nil, err }}))
+	}
 	if err != nil {
 		return err
 	}
@@ -94,13 +100,16 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	}
 	in.Opened = func() { restoreGC = pace() }
 	defer func() { restoreGC() }()
-	return s.dashboardError(ui.Run(ctx, in))
+	return s.dashboardError(runUI(ctx, in))
 }
+
+// runUI is ui.Run, a variable for the tests, which have no terminal.
+var runUI = ui.Run
 
 // dashboardError is the error the dashboard ended with, err, as the CLI
 // says it: settings known to be bad once the data is read (--filter-groups,
 // the objectives) are the user's (exit status 2), and the config file's
-// at their line.
+// at their line; so is what stopped the load (ui.LoadError: the inputs').
 func (s *settings) dashboardError(err error) error {
 	var (
 		settings     session.SettingsError
@@ -116,6 +125,8 @@ func (s *settings) dashboardError(err error) error {
 			}
 		}
 		return inputError{err}
+	case errors.As(err, new(ui.LoadError)):
+		return inputError{err} // what compute says of the same inputs
 	}
 	return err
 }

@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -66,5 +69,42 @@ func TestDashboardConfigErrors(t *testing.T) {
 				t.Errorf("error\n%v\nwant\n%s, exit status %d", err, want, exitBadInput)
 			}
 		})
+	}
+}
+
+// TestDashboardLoadErrorIsBadInput: what stopped the dashboard's load
+// (ui.LoadError: no trajectories, a directory without inputs) ends it
+// with compute's status for the same inputs, 2, its message as it is.
+func TestDashboardLoadErrorIsBadInput(t *testing.T) {
+	var s settings
+	load := errors.New("no trajectories in empty.jsonl")
+	err := s.dashboardError(ui.LoadError{Err: load})
+	if err == nil || err.Error() != load.Error() || exitStatus(err) != exitBadInput {
+		t.Errorf("error %v, exit status %d; want %v, %d", err, exitStatus(err), load, exitBadInput)
+	}
+}
+
+// TestDashboardShowsBadDataOnItsScreen: a binary file, which the
+// layout's look at the first records finds bad before the load, is said
+// where the load says an empty file: on the dashboard's loading screen
+// (its load fails with the error), then status 2.
+func TestDashboardShowsBadDataOnItsScreen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bin.jsonl")
+	if err := os.WriteFile(path, []byte("{\"id\"\x00\x01"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var loadErr error
+	defer func(saved func(context.Context, ui.Input) error) { runUI = saved }(runUI)
+	runUI = func(_ context.Context, in ui.Input) error {
+		if in.Load == nil {
+			return errors.New("no load")
+		}
+		_, loadErr = in.Load(func(done, total int64) {})
+		return ui.LoadError{Err: loadErr}
+	}
+	_, errOut, code := run(t, "", path)
+	want := path + ":1:6: binary data (byte 0x00)"
+	if loadErr == nil || !strings.HasPrefix(loadErr.Error(), want) || code != exitBadInput {
+		t.Errorf("the loading screen's error %v, status %d (stderr %q); want %s..., status %d", loadErr, code, errOut, want, exitBadInput)
 	}
 }

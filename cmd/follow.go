@@ -80,7 +80,11 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	// rest of that reading, the lines the file grows by and the files read
 	// later come picked (no metadata map per line).
 	opts.Pick = f.pickFor
-	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts, Each: f.evaluate, UnendedWait: unendedWait,
+	each := func(ts []scoring.Trajectory) error {
+		f.repeats.Add(ts)
+		return f.evaluate(ts)
+	}
+	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts, Each: each, UnendedWait: unendedWait,
 		AtEnd: func(u []loaders.Unended) { f.unended = u }})
 	if err != nil {
 		return inputError{err}
@@ -88,7 +92,8 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	f.sayInferred()
 	reportSkipped(stdio.Stderr, first)
 	reportRelogged(stdio.Stderr, first.Relogged)
-	f.skipped = first.Skipped
+	f.sayRepeats()
+	f.skips.Read(first.Skipped, first.SkipReasons)
 	reportUnfinished(stdio.Stderr, first.Unfinished)
 	// An interrupt before the first lines are printed, as the inputs are
 	// read or computed, ends the run as it ends stats: status 128 + the
@@ -111,9 +116,11 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 				return f.interrupted(ctx, ctx.Err(), updates)
 			}
 			settle = false
-			malformed := reportUpdate(stdio.Stderr, u)
-			f.malformed += malformed
-			f.skipped += u.Skipped + malformed
+			reportUpdate(stdio.Stderr, u)
+			f.malformed += f.skips.Update(u)
+			f.repeats.Forget(u.Reloaded)
+			f.repeats.Add(u.Trajectories)
+			f.sayRepeats()
 			if err := f.update(ctx, u); err != nil {
 				if !errors.Is(err, ctx.Err()) {
 					return f.withAlerts(err)
@@ -208,6 +215,15 @@ func (f *statsFollower) interrupted(ctx context.Context, err error, updates <-ch
 	return alert
 }
 
+// sayRepeats warns on stderr of the trajectories read since it was last
+// called that repeat an earlier one's ID (follow.Repeats), in both
+// formats, as the other warnings of following.
+func (f *statsFollower) sayRepeats() {
+	if w := f.repeats.TakeWarning(); w != "" {
+		fmt.Fprintf(f.errOut, "rewardlens: warning: %s\n", w)
+	}
+}
+
 // statsFollower keeps the live computation of stats --follow: the
 // evaluation, the result and its trends, updated batch by batch, and what
 // it printed.
@@ -280,10 +296,14 @@ type statsFollower struct {
 	// unended are the followed files whose last line had no line end as
 	// following ended (loaders.FollowOptions.AtEnd).
 	unended []loaders.Unended
-	// skipped counts the lines skipped so far, --skip-invalid-lines or
-	// not (the JSON lines' skipped_lines); malformed those skipped
-	// without it, which make the end's status 2.
-	skipped, malformed int
+	// repeats counts the trajectories whose ID an earlier one has, each
+	// reading and update warned of as it comes (sayRepeats).
+	repeats follow.Repeats
+	// skips counts the lines skipped so far, --skip-invalid-lines or
+	// not (the JSON lines' skipped_lines), as the dashboard counts them;
+	// malformed those skipped without it, which make the end's status 2.
+	skips     follow.Skipped
+	malformed int
 	// matchLogged is --match-logged: the result is computed with the
 	// settings that reproduce the logged advantages of the rows read so
 	// far (rematch). matched is set once they were looked for, found is

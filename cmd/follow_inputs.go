@@ -10,6 +10,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -42,10 +43,10 @@ func unendedError(unended []loaders.Unended) error {
 }
 
 // reportUpdate tells, on stderr, what happened to the inputs besides new
-// trajectories: files read again or gone, skipped lines, errors. It
-// returns how many malformed lines were skipped without
-// --skip-invalid-lines (loaders.MalformedError), each said as a warning.
-func reportUpdate(w io.Writer, u loaders.Update) int {
+// trajectories: files read again or gone, skipped lines, errors; the
+// malformed lines skipped without --skip-invalid-lines
+// (loaders.MalformedError) each as a warning.
+func reportUpdate(w io.Writer, u loaders.Update) {
 	for _, p := range u.Reloaded {
 		fmt.Fprintf(w, "rewardlens: %s: read again from the start (truncated, replaced or rewritten)\n", textsafe.Line(p))
 	}
@@ -57,14 +58,9 @@ func reportUpdate(w io.Writer, u loaders.Update) int {
 	}
 	reportSkipped(w, &loaders.Result{Skipped: u.Skipped, SkipReasons: u.SkipReasons})
 	reportRelogged(w, u.Relogged)
-	if u.Err == nil {
-		return 0
-	}
-	malformed := 0
-	for _, err := range joinedErrors(u.Err) {
+	for _, err := range follow.Joined(u.Err) {
 		var m *loaders.MalformedError
 		if errors.As(err, &m) {
-			malformed += m.Skipped
 			text := m.Error()
 			if m.Skipped == 1 && m.First != nil {
 				text += ": line skipped" // the reason alone does not say it
@@ -76,22 +72,6 @@ func reportUpdate(w io.Writer, u loaders.Update) int {
 			fmt.Fprintf(w, "rewardlens: %s\n", textsafe.Line(line))
 		}
 	}
-	return malformed
-}
-
-// joinedErrors returns the errors err joins (errors.Join), at any depth
-// (an update joins each file's, a file its rotated part's), err itself
-// when it joins none: each is said on its own, none hidden in another.
-func joinedErrors(err error) []error {
-	joined, ok := err.(interface{ Unwrap() []error })
-	if !ok {
-		return []error{err}
-	}
-	var out []error
-	for _, e := range joined.Unwrap() {
-		out = append(out, joinedErrors(e)...)
-	}
-	return out
 }
 
 // bytesOf writes "1 byte", "57 bytes".

@@ -356,7 +356,7 @@ func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, 
 	}
 	if f.json {
 		line, err := output.MarshalJSON(followLine{t.Step, t.Trajectories, t.Invalid, number(t.Reward.Mean), number(t.Reward.Std),
-			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, logged, agree, f.skipped, updated, partial, warning.withdrawn}, "")
+			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, logged, agree, f.skips.N, updated, partial, warning.withdrawn}, "")
 		if err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -108,5 +109,37 @@ func TestSignalsAreMain(t *testing.T) {
 		case <-time.After(2 * time.Second):
 			t.Fatalf("%v: the dashboard did not stop within 2s of the context's end", sig)
 		}
+	}
+}
+
+// TestRunReturnsTheLoadError: a load that fails ("Could not open", then
+// any key) ends run with a LoadError holding the load's error, which the
+// CLI tells from a terminal's error (exit status 2, not 1).
+func TestRunReturnsTheLoadError(t *testing.T) {
+	noTrajectories := errors.New("no trajectories in empty.jsonl")
+	in := Input{Source: "empty.jsonl", Load: func(func(done, total int64)) (*loaders.Result, error) {
+		return nil, noTrajectories
+	}}
+	keys, press := io.Pipe()
+	defer press.Close()
+	var out testkit.SyncBuffer
+	ran := make(chan error, 1)
+	go func() {
+		ran <- run(context.Background(), in, tea.WithInput(keys), tea.WithOutput(&out), tea.WithWindowSize(100, 30))
+	}()
+	// The key once the error is on screen: a key before it waits for
+	// the dashboard.
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "Could not open"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no error on the loading screen: %q", out.String())
+		}
+	}
+	if _, err := press.Write([]byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	err := <-ran
+	var loadErr LoadError
+	if !errors.As(err, &loadErr) || !errors.Is(err, noTrajectories) {
+		t.Errorf("run returned %#v, want a LoadError of %v", err, noTrajectories)
 	}
 }

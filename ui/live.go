@@ -47,7 +47,9 @@ type liveState struct {
 	warnings []string
 	gone     []string
 	failed   string // the last error's first line, "file:line: ..." for a line's
-	skipped  int
+	// skipped counts the lines skipped since the session's load, as stats
+	// --follow counts them; its warning replaces the load's in warnings.
+	skipped follow.Skipped
 	// emptied holds the files read again from the start that no line
 	// came of since: their old trajectories stay on screen, said to be
 	// stale in the status line, until new lines come, then go.
@@ -58,6 +60,10 @@ type liveState struct {
 	// relogged are the files that appeared while following and were left
 	// out as repeating the one read before them (loaders.Update.Relogged).
 	relogged []loaders.Relogged
+	// repeats counts the trajectories whose ID an earlier one has;
+	// repeated is the warning of the last update that brought some.
+	repeats  *follow.Repeats
+	repeated string
 	// unfinished are the files the first reading left out as still being
 	// written, whose warnings are among warnings until they are read.
 	unfinished []loaders.Unfinished
@@ -99,6 +105,12 @@ func (m *Model) follow(updates <-chan loaders.Update, unended ...loaders.Unended
 		following: true,
 		warnings:  slices.Clone(s.Warnings),
 	}
+	// The session's own warning said the repeats of what it opened on.
+	if m.live.repeats = s.FollowedIDs; m.live.repeats == nil {
+		m.live.repeats = new(follow.Repeats)
+		m.live.repeats.Seed(s.Trajectories.Len(), s.Trajectories.At)
+	}
+	m.live.skipped = s.Skipped
 	m.live.unfinished = slices.Clone(s.Unfinished)
 	m.live.unended = unended
 	m.live.written, m.live.settled = map[int64]bool{}, map[int64]bool{}
@@ -172,6 +184,11 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 	step := s.CurrentBatch().Step
 	u := msg.u
 	u.Reloaded, l.emptied = refilled(union(l.emptied, u.Reloaded), u.Trajectories)
+	l.repeats.Forget(u.Reloaded)
+	l.repeats.Add(u.Trajectories)
+	if w := l.repeats.TakeWarning(); w != "" {
+		l.repeated = w
+	}
 	var expire tea.Cmd
 	if len(u.Trajectories) > 0 || len(u.Reloaded) > 0 {
 		mixed := s.MixedWarning()
@@ -367,7 +384,9 @@ func (l *liveState) note(u loaders.Update) {
 	}
 	l.unended = noteUnended(l.unended, u)
 	l.relogged = append(l.relogged, u.Relogged...)
-	l.skipped += u.Skipped
+	was := l.skipped.Warning()
+	l.skipped.Update(u)
+	l.warnings = session.ReplaceWarning(l.warnings, was, l.skipped.Warning())
 	// A file read again from the start no longer holds the line the
 	// error is about: it goes, unless the new content brings it again.
 	if slices.ContainsFunc(u.Reloaded, func(p string) bool { return strings.HasPrefix(l.failed, p+":") }) {
@@ -429,8 +448,8 @@ func (l *liveState) allWarnings() []string {
 	if w := loaders.RelogWarning(l.relogged); w != "" {
 		out = append(out, "following: "+w)
 	}
-	if l.skipped > 0 {
-		out = append(out, fmt.Sprintf("skipped %d malformed lines while following", l.skipped))
+	if l.repeated != "" {
+		out = append(out, "following: "+l.repeated)
 	}
 	if l.failed != "" {
 		out = append(out, "following: "+l.failed)

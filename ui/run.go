@@ -66,8 +66,8 @@ type StreamHooks struct {
 
 // Run opens the dashboard on in, full screen: a loading screen with a
 // progress bar while in.Load reads, then the tabs. It returns when the user
-// quits or ctx ends, with the error that stopped the load, if any (the
-// loading screen shows it first). Colours follow the terminal's background
+// quits or ctx ends, with the error that stopped the load, if any, as a
+// LoadError (the loading screen shows it first). Colours follow the terminal's background
 // and NO_COLOR.
 func Run(ctx context.Context, in Input) error {
 	return run(ctx, in)
@@ -96,11 +96,19 @@ func run(ctx context.Context, in Input, opts ...tea.ProgramOption) error {
 	if err != nil {
 		return err
 	}
-	if l, ok := final.(*loadingModel); ok {
-		return l.err
+	if l, ok := final.(*loadingModel); ok && l.err != nil {
+		return LoadError{l.err}
 	}
 	return nil
 }
+
+// LoadError is the error that stopped the load, shown on the loading
+// screen ("Could not open"): an error of the inputs, which the CLI ends
+// with compute's status for bad input, unlike the terminal's errors.
+type LoadError struct{ Err error }
+
+func (e LoadError) Error() string { return e.Err.Error() }
+func (e LoadError) Unwrap() error { return e.Err }
 
 // maxFPS is Bubble Tea's highest frame rate.
 const maxFPS = 120

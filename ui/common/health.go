@@ -79,20 +79,23 @@ func badge(st *Styles, findings []health.Finding, alertText func(alert int) stri
 	return strings.Join(parts, " ")
 }
 
-// FindingLine is one finding for the Steps tab in width cells: level,
-// step, check and what it saw, the level and the step padded to align
-// the lines. Where that does not fit, the level is its symbol alone and
-// nothing is padded ("✖ step 26 length_drift: …", as CompactHealthBadge);
-// where that still does not fit, it is cut after a word (FitWords), but a
-// measure the message ends in (": -5.9 sd", what the check found) stays
-// whole while the check's name fits before it: the words between are cut.
-func FindingLine(st *Styles, f health.Finding, width int) string {
+// FindingLine is one finding for the Steps tab in width cells: with
+// padded, level, step, check and what it saw, the level and the step
+// padded to align the lines. Where that does not fit, or without padded,
+// the level is its symbol alone and nothing is padded ("✖ step 26
+// length_drift: …", as CompactHealthBadge); where that still does not
+// fit, it is cut after a word (FitWords), but a measure the message ends
+// in (": -5.9 sd", what the check found) stays whole while the check's
+// name fits before it: the words between are cut. A list of findings
+// passes padded only when every line fits padded (FindingsPadded), so
+// that its lines are all of one form.
+func FindingLine(st *Styles, f health.Finding, width int, padded bool) string {
 	check, what := findingWhat(f)
 	symbol, level, style := "⚠", "WARN ", st.Warning
 	if f.Level == health.Alert {
 		symbol, level, style = "✖", "ALERT", st.Alert
 	}
-	if line := fmt.Sprintf("%s step %-4d %s", style.Render(symbol+" "+level), f.Step, what); ansi.StringWidth(line) <= width {
+	if line := paddedFinding(style.Render(symbol+" "+level), f, what); padded && ansi.StringWidth(line) <= width {
 		return line
 	}
 	head := style.Render(symbol) + fmt.Sprintf(" step %d ", f.Step)
@@ -107,6 +110,21 @@ func FindingLine(st *Styles, f health.Finding, width int) string {
 		}
 	}
 	return FitWords(head+what, width)
+}
+
+// paddedFinding is a finding's line with its level, "✖ ALERT", and step
+// padded.
+func paddedFinding(level string, f health.Finding, what string) string {
+	return fmt.Sprintf("%s step %-4d %s", level, f.Step, what)
+}
+
+// FindingsPadded reports whether every finding of findings fits padded in
+// width cells (FindingLine).
+func FindingsPadded(findings []health.Finding, width int) bool {
+	return !slices.ContainsFunc(findings, func(f health.Finding) bool {
+		_, what := findingWhat(f)
+		return ansi.StringWidth(paddedFinding("✖ ALERT", f, what)) > width
+	})
 }
 
 // FindingFits reports whether FindingLine shows f whole in width cells,

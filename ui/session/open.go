@@ -2,7 +2,6 @@ package session
 
 import (
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"sync/atomic"
@@ -137,8 +136,9 @@ func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []stri
 	}
 	s.mixedPrompts = s.mixedPrompts || cfg.EqualGroups
 	s.warnMixedPrompts()
-	if res.Skipped > 0 {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("skipped %d malformed lines (the first: %v)", res.Skipped, res.SkipReasons[0]))
+	s.Skipped.Read(res.Skipped, res.SkipReasons)
+	if w := s.Skipped.Warning(); w != "" {
+		s.Warnings = append(s.Warnings, w)
 	}
 	if res.Capped {
 		s.Warnings = append(s.Warnings, res.CappedWarning(s.Trajectories.Len(), cfg.SourceBy != ""))

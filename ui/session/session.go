@@ -12,6 +12,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/prompts"
@@ -52,6 +53,13 @@ type Session struct {
 	CompareMethod engine.Method
 	// Warnings are shown in the status line (skipped lines, invalid rows).
 	Warnings []string
+	// FollowedIDs, when following, holds the IDs of what the session
+	// opened on, noted off the event loop as it loaded (Seed), for the
+	// repeats of the updates (ui's live state); nil until then.
+	FollowedIDs *follow.Repeats
+	// Skipped counts the lines the load skipped; its warning is in
+	// Warnings (following goes on counting: ui's live state).
+	Skipped follow.Skipped
 	// Unfinished are the files the load left out in whole or part, as
 	// their run is still writing them; their warnings are in Warnings.
 	Unfinished []loaders.Unfinished

@@ -292,7 +292,7 @@ func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		case t.reader.reading:
 			t.handleReadingKey(msg)
 		case !t.computing:
-			t.handleKey(msg)
+			return t, t.handleKey(msg)
 		}
 	case tea.MouseWheelMsg:
 		switch {
@@ -335,9 +335,24 @@ func (t *paretoTab) handleReadingKey(msg tea.KeyPressMsg) {
 	common.ScrollReader(&t.reader.detail, msg)
 }
 
-func (t *paretoTab) handleKey(msg tea.KeyPressMsg) {
+// Notices of the keys that do nothing where they are pressed, in the
+// status line.
+const (
+	onlyGroupUnderBatch = "a shows one group's points under scope group; under scope batch the batch is one group (g changes the scope)"
+	panUnzoomed         = "the whole plot is shown: zoom in (+) to pan"
+)
+
+// handleKey applies a key of the plot; a key that does nothing here
+// returns the notice that says why.
+func (t *paretoTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := &t.keys
 	switch {
+	case !k.OnlyGroup.Enabled() && slices.Contains(k.OnlyGroup.Keys(), msg.String()):
+		holds := func() bool { return !t.keys.OnlyGroup.Enabled() }
+		return func() tea.Msg { return common.NoticeMsg{Text: onlyGroupUnderBatch, Holds: holds} }
+	case t.view.zoom == 0 && key.Matches(msg, k.PanLeft, k.PanRight, k.PanUp, k.PanDown):
+		holds := func() bool { return t.view.zoom == 0 }
+		return func() tea.Msg { return common.NoticeMsg{Text: panUnzoomed, Holds: holds} }
 	case key.Matches(msg, k.NextX):
 		t.points.xObj, t.points.axesChosen = t.nextObjective(t.points.xObj, t.points.yObj), true
 		t.project()
@@ -374,6 +389,7 @@ func (t *paretoTab) handleKey(msg tea.KeyPressMsg) {
 			t.setReading(true)
 		}
 	}
+	return nil
 }
 
 // setReading opens the selected trajectory, read again from its file off
@@ -915,7 +931,7 @@ func (t *paretoTab) View() string {
 	}
 	xName, yName := t.axisName(t.points.xObj), t.axisName(t.points.yObj)
 	title := st.Title.Render(fmt.Sprintf("Pareto ranks: %s against %s", yName, xName))
-	if t.zoomed() {
+	if t.view.zoom > 0 {
 		title += st.Muted.Render(fmt.Sprintf(" · zoom ×%d (0 resets)", 1<<t.view.zoom))
 	}
 	plot := lipgloss.JoinVertical(lipgloss.Left,

@@ -567,3 +567,42 @@ func TestParetoReadsTheOpenedTrajectoryOffTheEventLoop(t *testing.T) {
 		t.Errorf("a read that failed does not say where, FILE:LINE:\n%s", v)
 	}
 }
+
+// noticeOf is the status line's notice a command asks for, "" for none.
+func noticeOf(cmd tea.Cmd) string {
+	if cmd == nil {
+		return ""
+	}
+	if n, ok := cmd().(common.NoticeMsg); ok {
+		return n.Text
+	}
+	return ""
+}
+
+// TestParetoSaysWhyAKeyDoesNothing: a under scope batch (one group: no
+// other group to hide) and a pan of the whole plot (nothing beyond it)
+// change nothing on screen, the title no zoom, and say why in the status
+// line; zoomed in, the pan pans and says nothing.
+func TestParetoSaysWhyAKeyDoesNothing(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	p := tab.(*paretoTab)
+	s.Options.Scope = engine.ScopeBatch
+	s.Recompute()
+	tab.Update(common.SessionChangedMsg{})
+	before := uitest.Plain(tab)
+	_, cmd := tab.Update(uitest.KeyPress("a"))
+	if got := noticeOf(cmd); got != onlyGroupUnderBatch || uitest.Plain(tab) != before {
+		t.Errorf("a under scope batch: notice %q, want %q; the screen changed: %v", got, onlyGroupUnderBatch, uitest.Plain(tab) != before)
+	}
+	for _, k := range []string{"j", "h", "shift+up", "l"} {
+		_, cmd := tab.Update(uitest.KeyPress(k))
+		if got := noticeOf(cmd); got != panUnzoomed || p.zoomed() || uitest.Plain(tab) != before {
+			t.Errorf("%s unzoomed: notice %q, want %q; zoomed %v; the screen changed: %v\n%s", k, got, panUnzoomed, p.zoomed(), uitest.Plain(tab) != before, uitest.Plain(tab))
+		}
+	}
+	uitest.PressKeys(tab, "+")
+	_, cmd = tab.Update(uitest.KeyPress("j"))
+	if got := noticeOf(cmd); got != "" || !strings.Contains(uitest.Plain(tab), "zoom ×2") {
+		t.Errorf("j zoomed in: notice %q, want none; the title:\n%s", got, uitest.Plain(tab))
+	}
+}

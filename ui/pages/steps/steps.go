@@ -536,16 +536,21 @@ func (t *stepsTab) healthLines() []string {
 	lines := []string{healthTitle(st, findings, baseline, t.width)}
 	// A short screen keeps its rows for the charts.
 	most := min(max((t.height-10)/4, 1), maxFindingLines)
-	for j, f := range findings {
-		if j == most-1 && len(findings) > most {
-			lines = append(lines, st.Muted.Render(fmt.Sprintf("… and %d more (? lists them whole)", len(findings)-j)))
-			break
-		}
+	shown := findings
+	if len(findings) > most {
+		shown = findings[:most-1] // and a line for the rest
+	}
+	// The lines listed are of one form: padded when all fit so.
+	padded := common.FindingsPadded(shown, t.width)
+	for _, f := range shown {
 		if !common.FindingFits(f, t.width) && t.width > 2*len(seeWhole) {
-			lines = append(lines, common.FindingLine(st, f, t.width-len(seeWhole))+st.Muted.Render(seeWhole))
+			lines = append(lines, common.FindingLine(st, f, t.width-len(seeWhole), padded)+st.Muted.Render(seeWhole))
 			continue
 		}
-		lines = append(lines, common.FindingLine(st, f, t.width))
+		lines = append(lines, common.FindingLine(st, f, t.width, padded))
+	}
+	if len(shown) < len(findings) {
+		lines = append(lines, st.Muted.Render(fmt.Sprintf("… and %d more (? lists them whole)", len(findings)-len(shown))))
 	}
 	for j, l := range lines {
 		// Cut after a word, visibly: never inside a number ("-5.…").

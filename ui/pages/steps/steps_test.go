@@ -543,14 +543,14 @@ func TestFindingsCutAfterAWord(t *testing.T) {
 	padding := regexp.MustCompile(`^(✖|⚠) (?:ALERT|WARN ) (step \d+) +`)
 	cuts, measures := 0, 0
 	for _, f := range s.Findings() {
-		full := padding.ReplaceAllString(ansi.Strip(common.FindingLine(st, f, math.MaxInt)), "$1 $2 ")
+		full := padding.ReplaceAllString(ansi.Strip(common.FindingLine(st, f, math.MaxInt, true)), "$1 $2 ")
 		measure := ""
 		if m := regexp.MustCompile(`: [-+]?\d[^:]*$`).FindString(full); m != "" {
 			measure = m
 			measures++
 		}
 		for width := 30; width <= 100; width++ {
-			line := ansi.Strip(common.FindingLine(st, f, width))
+			line := ansi.Strip(common.FindingLine(st, f, width, true))
 			if w := ansi.StringWidth(line); w > width {
 				t.Fatalf("width %d: %q takes %d cells", width, line, w)
 			}
@@ -588,5 +588,38 @@ func TestFitYFlatBelowShownDigits(t *testing.T) {
 	real := stepSeries{values: []float64{0.93, 0.94, 0.95}}
 	if b := fitY(real, 10); b.Unit*float64(b.Cells) > 0.1 {
 		t.Errorf("a spread of 0.02 is drawn on an axis of %g", b.Unit*float64(b.Cells))
+	}
+}
+
+// TestGoldenStepsFindingsOfOneForm: under grpo the sample's findings
+// include a correlation_flip whose padded line does not fit 100 columns
+// beside ALERTs whose do: the list is of one form, every line compact
+// ("✖ step 26 ...") where one must be, padded where all fit. At the
+// Steps tab of terminals of 100x30, 140x45 and 200x60, the last charts.
+func TestGoldenStepsFindingsOfOneForm(t *testing.T) {
+	padded := regexp.MustCompile(`^(✖ ALERT|⚠ WARN ) step `)
+	compact := regexp.MustCompile(`^(✖|⚠) step \d+ `)
+	for _, size := range [][2]int{{100, 30}, {140, 45}, {200, 60}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			s := uitest.SampleSession(t)
+			s.Options.Method = engine.GRPO
+			s.Recompute()
+			tab := stepsTabOn(s, size[0], size[1]-4) // under the header and the tab bar, over the status line and the help
+			uitest.PressKeys(tab, "end")
+			view := uitest.Plain(tab)
+			forms := map[bool]int{}
+			for _, line := range strings.Split(view, "\n") {
+				switch {
+				case padded.MatchString(line):
+					forms[true]++
+				case compact.MatchString(line):
+					forms[false]++
+				}
+			}
+			if len(forms) != 1 {
+				t.Errorf("%d padded finding lines beside %d compact ones:\n%s", forms[true], forms[false], view)
+			}
+			golden.RequireEqual(t, view)
+		})
 	}
 }

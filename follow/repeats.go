@@ -1,0 +1,107 @@
+package follow
+
+import (
+	"fmt"
+	"hash/maphash"
+	"slices"
+	"strings"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/duplicates"
+	"github.com/rewardlens/rewardlens/internal/english"
+)
+
+// maxRepeatsNamed is how many repeated IDs a warning names, as
+// duplicates.Count names them.
+const maxRepeatsNamed = 5
+
+// Repeats counts, update by update, the trajectories followed whose ID a
+// trajectory followed before them still has (a resumed run re-logging a
+// step): what compute and stats warn of in a whole reading
+// (internal/duplicates), which following would otherwise merge into the
+// earlier step's groups unsaid. Each ID is kept as a 64-bit hash per
+// source, so that the IDs of a file read again leave with its
+// trajectories (Forget); two IDs of one hash, a chance of about n²/2⁶⁵
+// among n IDs, count as one. The zero Repeats is empty, ready to use.
+type Repeats struct {
+	seed     maphash.Seed
+	held     map[uint64]int32 // how many trajectories followed have each hash
+	bySource map[string][]uint64
+	// total counts the repeats so far; since, first and steps are those
+	// since the last TakeWarning: how many, the first IDs, their steps.
+	total, since int
+	first        []string
+	steps        []int64
+}
+
+// Seed notes the IDs of n trajectories, at(i) the i-th, that a warning of
+// their own covered (the dashboard's first reading): their repeats count
+// in the total but are not taken (TakeWarning).
+func (r *Repeats) Seed(n int, at func(i int) *scoring.Trajectory) {
+	r.add(n, at)
+	r.since, r.first, r.steps = 0, nil, nil
+}
+
+// Add notes the trajectories ts, which follow those noted, counting
+// those whose ID a trajectory noted before, or an earlier one of ts, has.
+func (r *Repeats) Add(ts []scoring.Trajectory) {
+	r.add(len(ts), func(i int) *scoring.Trajectory { return &ts[i] })
+}
+
+func (r *Repeats) add(n int, at func(i int) *scoring.Trajectory) {
+	if r.held == nil {
+		r.seed, r.held, r.bySource = maphash.MakeSeed(), map[uint64]int32{}, map[string][]uint64{}
+	}
+	for i := range n {
+		t := at(i)
+		h := maphash.String(r.seed, t.ID)
+		if r.held[h] > 0 {
+			r.total++
+			r.since++
+			if len(r.first) < maxRepeatsNamed && !slices.Contains(r.first, t.ID) {
+				r.first = append(r.first, t.ID)
+			}
+			if !slices.Contains(r.steps, t.Batch) {
+				r.steps = append(r.steps, t.Batch)
+			}
+		}
+		r.held[h]++
+		r.bySource[t.Source] = append(r.bySource[t.Source], h)
+	}
+}
+
+// Forget forgets the IDs of the trajectories of sources (files read again
+// from the start, whose trajectories leave): what replaces them repeats
+// only the IDs that stay.
+func (r *Repeats) Forget(sources []string) {
+	for _, s := range sources {
+		for _, h := range r.bySource[s] {
+			if r.held[h]--; r.held[h] <= 0 {
+				delete(r.held, h)
+			}
+		}
+		delete(r.bySource, s)
+	}
+}
+
+// TakeWarning returns the warning of the repeats counted since it was
+// last called, "" when there are none, and starts counting them anew: `N trajectories repeat an earlier
+// one's ID ("ID", ...) at step S`, worded as stats words a whole
+// reading's, the steps they are of in the order they came, and `; T so
+// far` when the total is more. The text is safe for a terminal.
+func (r *Repeats) TakeWarning() string {
+	if r.since == 0 {
+		return ""
+	}
+	steps := make([]string, len(r.steps))
+	for i, s := range r.steps {
+		steps[i] = fmt.Sprint(s)
+	}
+	w := fmt.Sprintf("%d %s %s an earlier one's ID (%s) at %s %s", r.since, english.Plural(r.since, "trajectory"), english.Verb(r.since, "repeats", "repeat"),
+		duplicates.Named(r.first), english.Plural(len(steps), "step"), strings.Join(steps, ", "))
+	if r.total > r.since {
+		w += fmt.Sprintf("; %d so far", r.total)
+	}
+	r.since, r.first, r.steps = 0, nil, nil
+	return w + "; each is computed"
+}

@@ -1,0 +1,36 @@
+package follow
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/duplicates"
+)
+
+// BenchmarkRepeats notes a million IDs, in updates of 4096 (a followed
+// run's lines), against duplicates.Count of the same IDs at once (what
+// stats does of a whole reading), the reference in the same run.
+func BenchmarkRepeats(b *testing.B) {
+	const n, update = 1 << 20, 4096
+	ts := make([]scoring.Trajectory, n)
+	for i := range ts {
+		ts[i] = scoring.Trajectory{ID: fmt.Sprintf("s%d-g%d-c%d", i/256, i/8%32, i%8), Batch: int64(i / 256), LoaderState: scoring.LoaderState{Source: "run.jsonl"}}
+	}
+	b.Run("follow.Repeats", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var r Repeats
+			for lo := 0; lo < n; lo += update {
+				r.Add(ts[lo : lo+update])
+				r.TakeWarning()
+			}
+		}
+	})
+	b.Run("duplicates.Count", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			duplicates.Count(n, func(i int) string { return ts[i].ID })
+		}
+	})
+}

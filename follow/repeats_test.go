@@ -1,0 +1,66 @@
+package follow
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
+)
+
+// rows returns trajectories of source src, one per ID, in step step.
+func rows(src string, step int64, ids ...string) []scoring.Trajectory {
+	ts := make([]scoring.Trajectory, len(ids))
+	for i, id := range ids {
+		ts[i] = scoring.Trajectory{ID: id, Batch: step, LoaderState: scoring.LoaderState{Source: src}}
+	}
+	return ts
+}
+
+// TestRepeatsWarnsOncePerUpdate: a first reading seeded (warned of by
+// its own warning), then updates: one re-logging two of its IDs at step
+// 2 is warned of once, naming them and the step; one with new IDs says
+// nothing; a second re-logging counts across updates (`so far`); the IDs
+// of a file read again leave with it, and what replaces them repeats
+// nothing.
+func TestRepeatsWarnsOncePerUpdate(t *testing.T) {
+	var r Repeats
+	first := rows("a.jsonl", 2, "s2-c0", "s2-c1", "s2-c2")
+	r.Seed(len(first), func(i int) *scoring.Trajectory { return &first[i] })
+	if w := r.TakeWarning(); w != "" {
+		t.Errorf("seeded: %q, want no warning", w)
+	}
+	steps := []struct {
+		reloaded []string
+		ts       []scoring.Trajectory
+		want     string
+	}{
+		{nil, rows("a.jsonl", 2, "s2-c0", "s2-c1"), `2 trajectories repeat an earlier one's ID ("s2-c0", "s2-c1") at step 2; each is computed`},
+		{nil, rows("a.jsonl", 3, "s3-c0"), ""},
+		{nil, append(rows("b.jsonl", 3, "s3-c0"), rows("b.jsonl", 4, "s4-c0", "s4-c0")...), `2 trajectories repeat an earlier one's ID ("s3-c0", "s4-c0") at steps 3, 4; 4 so far; each is computed`},
+		{[]string{"a.jsonl"}, rows("a.jsonl", 2, "s2-c0", "s2-c1", "s2-c2"), ""},
+		{nil, rows("c.jsonl", 9, "s2-c2"), `1 trajectory repeats an earlier one's ID ("s2-c2") at step 9; 5 so far; each is computed`},
+	}
+	for i, s := range steps {
+		r.Forget(s.reloaded)
+		r.Add(s.ts)
+		if w := r.TakeWarning(); w != s.want {
+			t.Errorf("update %d: warning\n%q\nwant\n%q", i+1, w, s.want)
+		}
+	}
+}
+
+// TestRepeatsNamesTheFirstFive: many repeats name their first five IDs,
+// each once, as stats names a whole reading's.
+func TestRepeatsNamesTheFirstFive(t *testing.T) {
+	var r Repeats
+	ids := make([]string, 8)
+	for i := range ids {
+		ids[i] = fmt.Sprint("id", i)
+	}
+	r.Add(rows("a", 0, ids...))
+	r.Add(rows("a", 1, append(ids, ids...)...))
+	want := `16 trajectories repeat an earlier one's ID ("id0", "id1", "id2", "id3", "id4") at step 1; each is computed`
+	if w := r.TakeWarning(); w != want {
+		t.Errorf("warning\n%q\nwant\n%q", w, want)
+	}
+}
