@@ -24,9 +24,15 @@ const maxRepeatsNamed = 5
 // trajectories (Forget); two IDs of one hash, a chance of about n²/2⁶⁵
 // among n IDs, count as one. The zero Repeats is empty, ready to use.
 type Repeats struct {
-	seed     maphash.Seed
-	held     map[uint64]int32 // how many trajectories followed have each hash
-	bySource map[string][]uint64
+	seed    maphash.Seed
+	held    hashCounts // how many trajectories followed have each hash
+	sources map[string]int
+	// bySource holds each source's hashes, sources its index there; last
+	// is the index of the source of the trajectory noted last, which the
+	// next one mostly shares (a file's lines come together).
+	bySource   [][]uint64
+	lastSource string
+	last       int
 	// total counts the repeats so far; since, first and steps are those
 	// since the last TakeWarning: how many, the first IDs, their steps.
 	total, since int
@@ -49,13 +55,14 @@ func (r *Repeats) Add(ts []scoring.Trajectory) {
 }
 
 func (r *Repeats) add(n int, at func(i int) *scoring.Trajectory) {
-	if r.held == nil {
-		r.seed, r.held, r.bySource = maphash.MakeSeed(), map[uint64]int32{}, map[string][]uint64{}
+	if r.sources == nil {
+		r.seed, r.sources, r.last = maphash.MakeSeed(), map[string]int{}, -1
 	}
+	r.held.reserve(n)
 	for i := range n {
 		t := at(i)
 		h := maphash.String(r.seed, t.ID)
-		if r.held[h] > 0 {
+		if r.held.add(h) > 0 {
 			r.total++
 			r.since++
 			if len(r.first) < maxRepeatsNamed && !slices.Contains(r.first, t.ID) {
@@ -65,8 +72,16 @@ func (r *Repeats) add(n int, at func(i int) *scoring.Trajectory) {
 				r.steps = append(r.steps, t.Batch)
 			}
 		}
-		r.held[h]++
-		r.bySource[t.Source] = append(r.bySource[t.Source], h)
+		if r.last < 0 || t.Source != r.lastSource {
+			k, ok := r.sources[t.Source]
+			if !ok {
+				k = len(r.bySource)
+				r.sources[t.Source] = k
+				r.bySource = append(r.bySource, nil)
+			}
+			r.lastSource, r.last = t.Source, k
+		}
+		r.bySource[r.last] = append(r.bySource[r.last], h)
 	}
 }
 
@@ -75,12 +90,14 @@ func (r *Repeats) add(n int, at func(i int) *scoring.Trajectory) {
 // only the IDs that stay.
 func (r *Repeats) Forget(sources []string) {
 	for _, s := range sources {
-		for _, h := range r.bySource[s] {
-			if r.held[h]--; r.held[h] <= 0 {
-				delete(r.held, h)
-			}
+		k, ok := r.sources[s]
+		if !ok {
+			continue
 		}
-		delete(r.bySource, s)
+		for _, h := range r.bySource[k] {
+			r.held.remove(h)
+		}
+		r.bySource[k] = nil
 	}
 }
 
