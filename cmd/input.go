@@ -276,7 +276,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 			}
 		}
 		if columnsErr == nil {
-			columnsErr = p.columns.add(ts)
+			columnsErr = p.columns.add(ts, p.file)
 		}
 		return nil
 	})

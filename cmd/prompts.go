@@ -43,11 +43,24 @@ type promptColumns struct{ *prompts.Columns }
 
 func (c *promptColumns) readsRecords() bool { return c != nil && c.ReadsRecords() }
 
-func (c *promptColumns) add(ts []scoring.Trajectory) error {
+// add reads the prompts and task metrics of ts. A prompt expression that
+// reads a field the first record lacks is said as the setting's mistake,
+// with the fields near it: at its line when it is file's, the --config
+// file's, else as --prompt-by's.
+func (c *promptColumns) add(ts []scoring.Trajectory, file *configFile) error {
 	if c == nil {
 		return nil
 	}
-	return c.Add(ts)
+	err := c.Add(ts)
+	var bad *prompts.PromptError
+	if !errors.As(err, &bad) || !bad.First || len(bad.Absent) == 0 {
+		return err
+	}
+	why := fmt.Sprintf("%q: the first record (%s) has no field %s%s", bad.Expr, bad.Where, english.List(bad.Absent), fieldHint(bad.Expr, bad.Has))
+	if file.uses(prompts.PromptBySetting) {
+		return file.at(prompts.PromptBySetting, errors.New(prompts.PromptBySetting+" "+why))
+	}
+	return usagef("--prompt-by %s", why)
 }
 
 func (c *promptColumns) finish(ev *engine.Evaluation) {
