@@ -125,7 +125,7 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 		fmt.Fprintln(stderr, w)
 	}
 	if err := invalid.NoValid(res, p.computer.Scorer, p.fields); err != nil {
-		return nil, inputError{err}
+		return nil, p.file.noValidAt(inputError{err})
 	}
 	if err := checkLoggedField(p.cfg.LoggedAdvantage, res.Evaluation, p.fields); err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/suggest"
@@ -175,6 +176,35 @@ const (
 	filterGroupsKey  = "filter_groups"
 	passThresholdKey = "pass_threshold"
 )
+
+// noValidAt is err, invalid.NoValid's, at the line of the expression of
+// the config file's objective it blames for reading a field no record
+// has (the first such cause), when the file sets the objectives; else err
+// as it is.
+func (f *configFile) noValidAt(err error) error {
+	var causes []invalid.Cause
+	var noValid *invalid.NoValidError
+	var absent *invalid.AbsentFieldError
+	switch {
+	case errors.As(err, &noValid):
+		causes = noValid.Causes
+	case errors.As(err, &absent):
+		causes = absent.Causes
+	}
+	if !f.uses("objective") {
+		return err
+	}
+	for _, c := range causes {
+		if c.Objective == "" || len(c.Unseen) == 0 {
+			continue
+		}
+		if placed := f.ObjectiveAt(err, c.Objective); placed != nil {
+			return inputError{placed}
+		}
+		break
+	}
+	return err
+}
 
 // filterObjectiveError is err, a --filter-groups that names no objective
 // (prompts.NotAnObjectiveError), as the CLI says it: the user's (exit
