@@ -622,3 +622,21 @@ func TestStatsHealthMaxRowsPartialStep(t *testing.T) {
 		t.Errorf("status %d: %s%s", code, out, errOut)
 	}
 }
+
+// TestOpenInstructFilteredTraces: traces without a zero-spread group, as
+// filter_zero_std_samples leaves them, are said once to hide the groups
+// the dead signal and the prompts' statuses would count, by stats (with
+// --health) and prompts; a run that keeps a zero-spread group is not.
+func TestOpenInstructFilteredTraces(t *testing.T) {
+	const note = "rewardlens: warning: open-instruct drops groups of zero spread before it writes its traces (filter_zero_std_samples, on by default): dead signal, frac_zero_std_groups, the health checks dead_signal and zero_spread and the prompts never or always solved cannot see them; no group of these traces has zero spread (step 3 holds 8 rows, fewer than step 1's 3 groups of 4)\n"
+	filtered := filepath.Join(openInstructDir, "filtered")
+	for _, args := range [][]string{{"stats", "--health", filtered}, {"prompts", filtered}} {
+		_, errOut, _ := run(t, "", args...)
+		if strings.Count(errOut, note) != 1 {
+			t.Errorf("%v: stderr lacks the note once: %s", args, errOut)
+		}
+	}
+	if _, errOut, _ := run(t, "", "stats", filepath.Join(openInstructDir, "centered")); strings.Contains(errOut, "drops groups of zero spread") {
+		t.Errorf("a run with a zero-spread group: %s", errOut)
+	}
+}

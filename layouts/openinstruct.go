@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -396,12 +397,59 @@ func openInstructRuns(files []loaders.FileFields) string {
 // (openInstructNormalisationWarning).
 func openInstructWarnings(cfg engine.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
 	warnings := nanGroups(res, batches, openInstructReward, "open-instruct's own advantages are NaN for every row of such a group (numpy's mean over the group, in _data_preparation_loop), and the comparison with the logged advantage leaves them out")
-	for _, w := range []string{openInstructLevelWarning(cfg, res, batches), openInstructNormalisationWarning(cfg, res, batches)} {
+	for _, w := range []string{openInstructLevelWarning(cfg, res, batches), openInstructNormalisationWarning(cfg, res, batches), openInstructFilteredWarning(res)} {
 		if w != "" {
 			warnings = append(warnings, w)
 		}
 	}
 	return warnings
+}
+
+// openInstructFiltered is the note of traces in which no group has zero
+// spread: open-instruct's accumulate step (data_loader.py) drops each
+// group whose np.std(reward_scores) is 0 before save_rollouts_to_disk when
+// filter_zero_std_samples is on, its default, so its traces cannot show
+// the groups without signal.
+const openInstructFiltered = "open-instruct drops groups of zero spread before it writes its traces (filter_zero_std_samples, on by default): dead signal, frac_zero_std_groups, the health checks dead_signal and zero_spread and the prompts never or always solved cannot see them; no group of these traces has zero spread"
+
+// openInstructFilteredWarning returns openInstructFiltered when, under
+// scope group, no comparison group of res with two or more valid members
+// has zero spread (diagnose.GroupSummary.ZeroSpread), and there is such a
+// group; "" otherwise. The whole result is read, whichever batches a
+// follower asks for: one zero-spread group says the filter was off. The
+// first step that holds fewer rows than the largest count of groups of a
+// step times the group size is named as a sign of the groups dropped.
+func openInstructFilteredWarning(res *engine.Result) string {
+	if res.Ranking.Scope != engine.ScopeGroup {
+		return ""
+	}
+	compared := false
+	most, size, mostStep := 0, 0, int64(0)
+	for bi := range res.Ranking.Batches {
+		b := &res.Ranking.Batches[bi]
+		for _, g := range diagnose.GroupSummaries(res, b) {
+			if g.Valid < 2 {
+				continue
+			}
+			if g.ZeroSpread {
+				return ""
+			}
+			compared = true
+			size = max(size, g.N)
+		}
+		if len(b.Groups) > most {
+			most, mostStep = len(b.Groups), b.Step
+		}
+	}
+	if !compared {
+		return ""
+	}
+	for bi := range res.Ranking.Batches {
+		if b := &res.Ranking.Batches[bi]; len(b.Members) < most*size {
+			return fmt.Sprintf("%s (step %d holds %d rows, fewer than step %d's %d groups of %d)", openInstructFiltered, b.Step, len(b.Members), mostStep, most, size)
+		}
+	}
+	return openInstructFiltered
 }
 
 // openInstructWarningsRead is the warningsRead of openInstructWarnings:

@@ -297,3 +297,38 @@ func openInstructGroup(step int64, prompt, field string, standard bool, rewards 
 	}
 	return ts
 }
+
+// TestOpenInstructFilteredWarning: traces in which no group of two or
+// more valid rows has zero spread are said to be filtered
+// (filter_zero_std_samples), with the first step that holds fewer rows
+// than the most groups of a step times their size; one zero-spread group
+// anywhere in the run says the filter was off.
+func TestOpenInstructFilteredWarning(t *testing.T) {
+	cfg, _, err := layoutDefaults(engine.Config{}, &openInstructLayout, loaders.FileFields{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := engine.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	group := func(step int64, prompt string, rewards ...float64) []scoring.Trajectory {
+		return openInstructGroup(step, prompt, "reward", false, rewards...)
+	}
+	whole := slices.Concat(group(1, "0", 0, 10, 0, 10), group(1, "1", 0, 0, 10, 10))
+	for _, c2 := range []struct {
+		name string
+		ts   []scoring.Trajectory
+		want string // the end of the warning, "" for none
+	}{
+		{"every group spread, steps whole", slices.Concat(whole, group(2, "0", 0, 1, 0, 1), group(2, "1", 1, 0, 0, 0)), "no group of these traces has zero spread"},
+		{"a step with a group dropped", slices.Concat(whole, group(2, "1", 1, 0, 0, 0)), "no group of these traces has zero spread (step 2 holds 4 rows, fewer than step 1's 2 groups of 4)"},
+		{"a zero-spread group at the end", slices.Concat(whole, group(2, "0", 0, 1, 0, 1), group(2, "1", 10, 10, 10, 10)), ""},
+		{"groups of one only", slices.Concat(group(1, "0", 0), group(1, "1", 10)), ""},
+	} {
+		got := openInstructFilteredWarning(c.Compute(c2.ts, engine.GRPO))
+		if (c2.want == "") != (got == "") || !strings.HasSuffix(got, c2.want) || c2.want != "" && !strings.HasPrefix(got, "open-instruct drops groups of zero spread before it writes its traces (filter_zero_std_samples, on by default)") {
+			t.Errorf("%s: %q, want one ending %q", c2.name, got, c2.want)
+		}
+	}
+}
