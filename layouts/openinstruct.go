@@ -214,10 +214,12 @@ func openInstructNormalisation(rows []scoring.Trajectory) (openInstructMode, str
 			groups[k] = append(groups[k], row{reward, advantage})
 		}
 	}
-	standard, centered := 0, 0
+	// The steps of the groups whose rewards differ, by the formulas
+	// they fit.
+	var standard, centered, neither []int64
 	told := false // a group whose rewards differ
 	var rewards, advantages []float64
-	for _, g := range groups {
+	for k, g := range groups {
 		rewards, advantages = rewards[:0], advantages[:0]
 		for _, r := range g {
 			rewards, advantages = append(rewards, r.reward), append(advantages, r.advantage)
@@ -227,24 +229,58 @@ func openInstructNormalisation(rows []scoring.Trajectory) (openInstructMode, str
 			continue
 		}
 		told = true
+		step := int64(k.step)
 		if fitsStandard {
-			standard++
+			standard = append(standard, step)
 		}
 		if fitsCentered {
-			centered++
+			centered = append(centered, step)
+		}
+		if !fitsStandard && !fitsCentered {
+			neither = append(neither, step)
 		}
 	}
 	switch {
 	case rows == nil:
 		return openInstructCentered, "no file read to tell it from the logged advantages"
-	case standard > 0 && centered == 0:
+	case len(standard) > 0 && len(centered) == 0:
 		return openInstructStandard, ""
-	case centered > 0 && standard == 0:
+	case len(centered) > 0 && len(standard) == 0:
 		return openInstructCentered, ""
 	case !told:
 		return openInstructCentered, "no group of the first records has rewards that differ, which alone tell it"
+	case len(standard) == 0:
+		return openInstructCentered, "the first records' logged advantages fit neither formula in any group"
 	}
-	return openInstructCentered, "the first records' logged advantages fit neither formula in every group"
+	fits := fmt.Sprintf("the first records' logged advantages fit centered in %s and standard in %s", stepSpans(centered), stepSpans(standard))
+	if len(neither) > 0 {
+		fits += ", neither in " + stepSpans(neither)
+	}
+	return openInstructCentered, fits
+}
+
+// stepSpans says steps, in any order and repeated, as "step 3", "steps
+// 1–2" or "steps 1, 3 and 5–7": each run of consecutive steps as its
+// first and last.
+func stepSpans(steps []int64) string {
+	steps = slices.Compact(slices.Sorted(slices.Values(steps)))
+	var spans []string
+	for i := 0; i < len(steps); {
+		j := i
+		for j+1 < len(steps) && steps[j+1] == steps[j]+1 {
+			j++
+		}
+		span := strconv.FormatInt(steps[i], 10)
+		if j > i {
+			span += "–" + strconv.FormatInt(steps[j], 10)
+		}
+		spans = append(spans, span)
+		i = j + 1
+	}
+	if len(steps) == 1 {
+		return "step " + spans[0]
+	}
+	return "steps " + english.List(spans)
 }
 
 // openInstructFits reports whether one group's rewards tell the

@@ -54,6 +54,24 @@ func TestOpenInstructNormalisation(t *testing.T) {
 	if got, untold := openInstructNormalisation(newFirstRecords(loaders.FileFields{}).records()); got != openInstructCentered || untold == "" {
 		t.Errorf(`"": %s (%q), want centered, not told`, got, untold)
 	}
+	// What does not tell says what the groups fit, per step: a run
+	// centered, then standard, is not one that fits neither formula.
+	for name, c := range map[string]struct{ text, want string }{
+		"centered, then standard": {line(1, 0, 0, -1) + line(1, 0, 2, 1) + line(2, 0, 0, -1) + line(2, 0, 2, 1) + line(3, 0, 0, -std) + line(3, 0, 2, std) + line(4, 0, 0, -std) + line(4, 0, 2, std),
+			"the first records' logged advantages fit centered in steps 1–2 and standard in steps 3–4"},
+		"and a step that fits neither": {line(1, 0, 0, -1) + line(1, 0, 2, 1) + line(2, 0, 0, -std) + line(2, 0, 2, std) + line(3, 0, 0, -5) + line(3, 0, 2, 5) + line(5, 0, 0, -1) + line(5, 0, 2, 1),
+			"the first records' logged advantages fit centered in steps 1 and 5 and standard in step 2, neither in step 3"},
+		"none fits": {line(1, 0, 0, -5) + line(1, 0, 2, 5),
+			"the first records' logged advantages fit neither formula in any group"},
+	} {
+		path := filepath.Join(dir, "steps.jsonl")
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got, untold := openInstructNormalisation(newFirstRecords(loaders.FileFields{Path: path}).records()); got != openInstructCentered || untold != c.want {
+			t.Errorf("%s: %s (%q), want centered (%q)", name, got, untold, c.want)
+		}
+	}
 }
 
 // TestOpenInstructPassThreshold checks the pass threshold read from the
