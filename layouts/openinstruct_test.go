@@ -350,3 +350,27 @@ func TestOpenInstructFilteredWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenInstructInvalidRewardGroups: a reward that is no number makes
+// its row invalid, and its group's others are scored without it, where
+// open-instruct scored the whole group: said as the NaN reward is, with
+// the cause; the NaN reward keeps its own warning.
+func TestOpenInstructInvalidRewardGroups(t *testing.T) {
+	cfg, _, err := layoutDefaults(engine.Config{}, &openInstructLayout, loaders.FileFields{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := engine.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := slices.Concat(openInstructGroup(1, "0", "reward", false, 0, 10, 0, 10), openInstructGroup(1, "1", "reward", false, 0, 10, 10, 10),
+		openInstructGroup(1, "2", "reward", false, 10, 10, 10, 10)) // zero spread: not filtered
+	ts[5].Metadata["reward"] = "10"
+	ts[1].Metadata["reward"] = math.NaN()
+	got := openInstructWarnings(cfg, c.Compute(ts, engine.GRPO), scoring.Uncapped, []int{0})
+	const want = `an invalid reward (not a number) in 1 group: step 1, group "1" (1 of 4); here those rows are invalid and the group's others are scored without them, where the trainer scored the whole group: the others' logged advantages differ`
+	if len(got) != 2 || !strings.HasPrefix(got[0], `a NaN or infinite reward in 1 group: step 1, group "0" (1 of 4).`) || got[1] != want {
+		t.Errorf("warnings %q, want the NaN group's, then %q", got, want)
+	}
+}
