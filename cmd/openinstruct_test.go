@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -638,5 +639,32 @@ func TestOpenInstructFilteredTraces(t *testing.T) {
 	}
 	if _, errOut, _ := run(t, "", "stats", filepath.Join(openInstructDir, "centered")); strings.Contains(errOut, "drops groups of zero spread") {
 		t.Errorf("a run with a zero-spread group: %s", errOut)
+	}
+}
+
+// TestOpenInstructLineLeftOut: a file's unfinished last line, left out,
+// shortens the last group of its step: the agreement names that line as
+// why the group's rows differ, not a regrouping by the trainer.
+func TestOpenInstructLineLeftOut(t *testing.T) {
+	dir := filepath.Join(openInstructDir, "centered")
+	var text []byte
+	for _, shard := range []string{"000000", "000001"} {
+		b, err := os.ReadFile(filepath.Join(dir, "grpo_gsm8k__1__1764150000_rollouts_"+shard+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text = append(text, b...)
+	}
+	// The last line cut in its middle, as a run still writing it leaves it.
+	last := bytes.LastIndexByte(text[:len(text)-1], '\n') + 1
+	text = text[:last+(len(text)-last)/2]
+	path := filepath.Join(t.TempDir(), "run_rollouts_000000.jsonl")
+	if err := os.WriteFile(path, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, _ := run(t, "", "stats", filepath.Dir(path))
+	want := `, short of the row the reading left out after it (` + path + `'s unfinished last line), not a matter of the objectives' settings`
+	if !strings.Contains(errOut, want) || strings.Contains(errOut, "which the trainer grouped otherwise") {
+		t.Errorf("stderr lacks %q:\n%s", want, errOut)
 	}
 }
