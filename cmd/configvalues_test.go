@@ -150,3 +150,31 @@ func TestConfigPromptKeysSayTheirLine(t *testing.T) {
 		})
 	}
 }
+
+// TestConfigObjectiveMisnamedField: an objective of the config file whose
+// expression reads a field no record has is said at the line of its expr,
+// as the file's other values are: when no trajectory is valid, and with
+// nansum, where it would count 0 everywhere; an objective a flag gives
+// has no line.
+func TestConfigObjectiveMisnamedField(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"r.jsonl":  `{"group":"a","batch":1,"correct":1}` + "\n" + `{"group":"a","batch":1,"correct":0}` + "\n",
+		"cfg.toml": "method = \"grpo\"\n\n[[objective]]\nname = \"c\"\nexpr = \"corect\"\n",
+	})
+	in, config := filepath.Join(dir, "r.jsonl"), filepath.Join(dir, "cfg.toml")
+	const why = `objective c = corect: no trajectory has field corect; did you mean correct?`
+	for _, args := range [][]string{
+		{"compute", "--config", config, in},
+		{"stats", "--config", config, in},
+		{"stats", "--nansum", "--config", config, in},
+		{"stats", "--follow", "--config", config, in},
+	} {
+		out, errOut, code := run(t, "", args...)
+		checkBadInput(t, out, errOut, code, config+":5: ")
+		if !strings.Contains(errOut, why) {
+			t.Errorf("%v: stderr %q lacks %q", args, errOut, why)
+		}
+	}
+	out, errOut, code := run(t, "", "compute", "--config", config, "--objective", "c=corect", in)
+	checkBadInput(t, out, errOut, code, "rewardlens: all 2 trajectories are invalid: "+why)
+}

@@ -125,7 +125,7 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 		fmt.Fprintln(stderr, w)
 	}
 	if err := invalid.NoValid(res, p.computer.Scorer, p.fields); err != nil {
-		return nil, inputError{err}
+		return nil, p.file.noValidAt(inputError{err})
 	}
 	if err := checkLoggedField(p.cfg.LoggedAdvantage, res.Evaluation, p.fields); err != nil {
 		return nil, err
@@ -249,6 +249,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 		return p.computer.Pick()
 	}
 	var weights scoring.ScoreWeights
+	lastStep := map[string]int64{} // the step of each file's last row read
 	data, err := loaders.Stream(args, opts, func(ts []scoring.Trajectory) error {
 		if cerr != nil {
 			return nil // read on: an input error comes first
@@ -262,6 +263,9 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 		rows := evaluator.Evaluation()
 		causes := rows.Causes[len(rows.Causes)-len(ts):]
 		for i := range ts {
+			if i == len(ts)-1 || ts[i+1].Source != ts[i].Source {
+				lastStep[ts[i].Source] = ts[i].Batch
+			}
 			p.ids.add(ts[i].ID)
 			if causes[i] == "" {
 				p.noteOverflow(weights, rows, p.ids.len()-1, &ts[i])
@@ -276,7 +280,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 			}
 		}
 		if columnsErr == nil {
-			columnsErr = p.columns.add(ts)
+			columnsErr = p.columns.add(ts, p.file)
 		}
 		return nil
 	})
@@ -286,6 +290,9 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	sayInferred(stdio.Stderr, p.inferred)
 	reportSkipped(stdio.Stderr, data)
 	reportUnfinished(stdio.Stderr, data.Unfinished)
+	if p.computer != nil {
+		p.computer.LinesLeftOut = linesLeftOut(data.Unfinished, lastStep)
+	}
 	reportRelogged(stdio.Stderr, data.Relogged)
 	for _, u := range data.Unterminated {
 		fmt.Fprintf(stdio.Stderr, "rewardlens: warning: %s\n", textsafe.Line(u.String()))
@@ -374,6 +381,25 @@ func reportUnfinished(w io.Writer, files []loaders.Unfinished) {
 	for _, u := range files {
 		fmt.Fprintf(w, "rewardlens: warning: %s\n", textsafe.Line(u.String()))
 	}
+}
+
+// linesLeftOut returns, per step, the unfinished last lines of files
+// (Unfinished, not whole) that a reading left out after a row of that
+// step (lastStep: each file's last row read), named "PATH's unfinished
+// last line"; nil for none.
+func linesLeftOut(files []loaders.Unfinished, lastStep map[string]int64) map[int64]string {
+	var lines map[int64]string
+	for _, u := range files {
+		step, ok := lastStep[u.Path]
+		if u.Whole || !ok {
+			continue
+		}
+		if lines == nil {
+			lines = map[int64]string{}
+		}
+		lines[step] = u.Path + "'s unfinished last line"
+	}
+	return lines
 }
 
 // noteOverflow keeps where row i, valid, read as t, was read when its

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -620,5 +621,50 @@ func TestStatsHealthMaxRowsPartialStep(t *testing.T) {
 	out, errOut, code := run(t, "", "stats", "--config", sampleConfigPath, "--health", "--max-rows", "643", samplePath)
 	if code != 0 || !strings.Contains(out, "findings: none, healthy") {
 		t.Errorf("status %d: %s%s", code, out, errOut)
+	}
+}
+
+// TestOpenInstructFilteredTraces: traces without a zero-spread group, as
+// filter_zero_std_samples leaves them, are said once to hide the groups
+// the dead signal and the prompts' statuses would count, by stats (with
+// --health) and prompts; a run that keeps a zero-spread group is not.
+func TestOpenInstructFilteredTraces(t *testing.T) {
+	const note = "rewardlens: warning: open-instruct drops groups of zero spread before it writes its traces (filter_zero_std_samples, on by default): dead signal, frac_zero_std_groups, the health checks dead_signal and zero_spread and the prompts never or always solved cannot see them; no group of these traces has zero spread (step 3 holds 8 rows, fewer than step 1's 3 groups of 4)\n"
+	filtered := filepath.Join(openInstructDir, "filtered")
+	for _, args := range [][]string{{"stats", "--health", filtered}, {"prompts", filtered}} {
+		_, errOut, _ := run(t, "", args...)
+		if strings.Count(errOut, note) != 1 {
+			t.Errorf("%v: stderr lacks the note once: %s", args, errOut)
+		}
+	}
+	if _, errOut, _ := run(t, "", "stats", filepath.Join(openInstructDir, "centered")); strings.Contains(errOut, "drops groups of zero spread") {
+		t.Errorf("a run with a zero-spread group: %s", errOut)
+	}
+}
+
+// TestOpenInstructLineLeftOut: a file's unfinished last line, left out,
+// shortens the last group of its step: the agreement names that line as
+// why the group's rows differ, not a regrouping by the trainer.
+func TestOpenInstructLineLeftOut(t *testing.T) {
+	dir := filepath.Join(openInstructDir, "centered")
+	var text []byte
+	for _, shard := range []string{"000000", "000001"} {
+		b, err := os.ReadFile(filepath.Join(dir, "grpo_gsm8k__1__1764150000_rollouts_"+shard+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text = append(text, b...)
+	}
+	// The last line cut in its middle, as a run still writing it leaves it.
+	last := bytes.LastIndexByte(text[:len(text)-1], '\n') + 1
+	text = text[:last+(len(text)-last)/2]
+	path := filepath.Join(t.TempDir(), "run_rollouts_000000.jsonl")
+	if err := os.WriteFile(path, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, _ := run(t, "", "stats", filepath.Dir(path))
+	want := `, short of the row the reading left out after it (` + path + `'s unfinished last line), not a matter of the objectives' settings`
+	if !strings.Contains(errOut, want) || strings.Contains(errOut, "which the trainer grouped otherwise") {
+		t.Errorf("stderr lacks %q:\n%s", want, errOut)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/suggest"
@@ -43,11 +44,24 @@ type promptColumns struct{ *prompts.Columns }
 
 func (c *promptColumns) readsRecords() bool { return c != nil && c.ReadsRecords() }
 
-func (c *promptColumns) add(ts []scoring.Trajectory) error {
+// add reads the prompts and task metrics of ts. A prompt expression that
+// reads a field the first record lacks is said as the setting's mistake,
+// with the fields near it: at its line when it is file's, the --config
+// file's, else as --prompt-by's.
+func (c *promptColumns) add(ts []scoring.Trajectory, file *configFile) error {
 	if c == nil {
 		return nil
 	}
-	return c.Add(ts)
+	err := c.Add(ts)
+	var bad *prompts.PromptError
+	if !errors.As(err, &bad) || !bad.First || len(bad.Absent) == 0 {
+		return err
+	}
+	why := fmt.Sprintf("%q: the first record (%s) has no field %s%s", bad.Expr, bad.Where, english.List(bad.Absent), fieldHint(bad.Expr, bad.Has))
+	if file.uses(prompts.PromptBySetting) {
+		return file.at(prompts.PromptBySetting, errors.New(prompts.PromptBySetting+" "+why))
+	}
+	return usagef("--prompt-by %s", why)
 }
 
 func (c *promptColumns) finish(ev *engine.Evaluation) {
@@ -162,6 +176,35 @@ const (
 	filterGroupsKey  = "filter_groups"
 	passThresholdKey = "pass_threshold"
 )
+
+// noValidAt is err, invalid.NoValid's, at the line of the expression of
+// the config file's objective it blames for reading a field no record
+// has (the first such cause), when the file sets the objectives; else err
+// as it is.
+func (f *configFile) noValidAt(err error) error {
+	var causes []invalid.Cause
+	var noValid *invalid.NoValidError
+	var absent *invalid.AbsentFieldError
+	switch {
+	case errors.As(err, &noValid):
+		causes = noValid.Causes
+	case errors.As(err, &absent):
+		causes = absent.Causes
+	}
+	if !f.uses("objective") {
+		return err
+	}
+	for _, c := range causes {
+		if c.Objective == "" || len(c.Unseen) == 0 {
+			continue
+		}
+		if placed := f.ObjectiveAt(err, c.Objective); placed != nil {
+			return inputError{placed}
+		}
+		break
+	}
+	return err
+}
 
 // filterObjectiveError is err, a --filter-groups that names no objective
 // (prompts.NotAnObjectiveError), as the CLI says it: the user's (exit

@@ -402,6 +402,22 @@ func TestPromptsBadInput(t *testing.T) {
 	checkBadInput(t, out, errOut, code, `--filter-groups "acc": stats --follow does not apply the group filter yet`)
 }
 
+// TestPromptByMisnamed: a prompt expression that reads a field the first
+// record lacks is the setting's mistake, said by its key at its line in a
+// config file, or as --prompt-by's, with "did you mean"; a later record
+// that lacks it is the record's (TestPromptsBadInput).
+func TestPromptByMisnamed(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"r.jsonl":  `{"group":"a","batch":1,"metadata":{"acc":1,"question":"x"}}` + "\n" + `{"group":"a","batch":1,"metadata":{"acc":0,"question":"x"}}` + "\n",
+		"cfg.toml": "method = \"grpo\"\nprompt_by = \"questin\"\n",
+	})
+	in, config := filepath.Join(dir, "r.jsonl"), filepath.Join(dir, "cfg.toml")
+	out, errOut, code := run(t, "", "stats", "--config", config, in)
+	checkBadInput(t, out, errOut, code, config+`:2: prompt_by "questin": the first record (`+in+`:1) has no field questin; did you mean question?`)
+	out, errOut, code = run(t, "", "prompts", "--prompt-by", "questin", in)
+	checkBadInput(t, out, errOut, code, `--prompt-by "questin": the first record (`+in+`:1) has no field questin; did you mean question?`)
+}
+
 // TestPromptsFormats: CSV and --out (atomic, as compute's).
 func TestPromptsFormats(t *testing.T) {
 	target := filepath.Join(t.TempDir(), "prompts.csv")

@@ -291,6 +291,11 @@ type RewardComputer struct {
 	// fitted to the logged advantage leave out the group it cut
 	// (agreement.CheckTrainer).
 	RowCap scoring.RowCap
+	// LinesLeftOut names, per step, the line a reading left out after
+	// the step's last row read (a file's unfinished last line), set by
+	// the caller once read: the trainer agreement names it as the cause
+	// of a group of another size in that step.
+	LinesLeftOut map[int64]string
 }
 
 // Pick returns the metadata keys that are all c reads of a trajectory

@@ -2,6 +2,7 @@ package layouts
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -24,38 +25,75 @@ func nanGroups(res *engine.Result, batches []int, objective, trainerSays string)
 	if len(res.Objectives) != 1 || res.Objectives[0].Name != objective {
 		return nil
 	}
-	var named []string
-	groups := 0
+	groups, named := groupsWithInvalid(res, batches, func(cause string) bool { return isNaNCause(objective, cause) })
+	if groups == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("a NaN or infinite %s in %d %s: %s. %s; here those rows are invalid and the group's others are scored without them",
+		objective, groups, english.Plural(groups, "group"), named, trainerSays)}
+}
+
+// invalidRowGroups warns of the groups, in the batches of index batches,
+// where the value of objective (a trainer's reward, the result's one
+// objective) is invalid for another cause than nanGroups' (not a number,
+// missing): rewardlens scores the group's others without those rows,
+// the trainer scored its group with a value there, so the others' logged
+// advantages differ. nil when res has another objective, or no such
+// group.
+func invalidRowGroups(res *engine.Result, batches []int, objective string) []string {
+	if len(res.Objectives) != 1 || res.Objectives[0].Name != objective {
+		return nil
+	}
+	var whys []string
+	groups, named := groupsWithInvalid(res, batches, func(cause string) bool {
+		why, ok := strings.CutPrefix(cause, objective+": ")
+		if !ok || isNaNCause(objective, cause) {
+			return false
+		}
+		if !slices.Contains(whys, why) {
+			whys = append(whys, why)
+		}
+		return true
+	})
+	if groups == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("an invalid %s (%s) in %d %s: %s; here those rows are invalid and the group's others are scored without them, where the trainer scored the whole group: the others' logged advantages differ",
+		objective, textsafe.Line(english.Join(whys, "or")), groups, english.Plural(groups, "group"), named)}
+}
+
+// groupsWithInvalid counts the groups, in the batches of index batches,
+// that hold an invalid row whose cause bad holds, and names the first
+// maxNaNGroupsShown of them ("step S, group "KEY" (B of N)", "; " apart,
+// then how many more).
+func groupsWithInvalid(res *engine.Result, batches []int, bad func(cause string) bool) (groups int, named string) {
+	var names []string
 	for _, bi := range batches {
 		b := &res.Ranking.Batches[bi]
 		shared := -1 // agreement.SharedOpening, once a group is named
 		for _, g := range b.Groups {
-			bad := 0
+			n := 0
 			for _, i := range g.Members {
-				if !res.Evaluation.Valid[i] && isNaNCause(objective, res.Evaluation.Causes[i]) {
-					bad++
+				if !res.Evaluation.Valid[i] && bad(res.Evaluation.Causes[i]) {
+					n++
 				}
 			}
-			if bad == 0 {
+			if n == 0 {
 				continue
 			}
 			groups++
-			if len(named) < maxNaNGroupsShown {
+			if len(names) < maxNaNGroupsShown {
 				if shared < 0 {
 					shared = agreement.SharedOpening(b.Groups)
 				}
-				named = append(named, fmt.Sprintf("step %d, group %s (%d of %d)", b.Step, textsafe.Line(textsafe.QuoteFrom(g.Key, shared)), bad, len(g.Members)))
+				names = append(names, fmt.Sprintf("step %d, group %s (%d of %d)", b.Step, textsafe.Line(textsafe.QuoteFrom(g.Key, shared)), n, len(g.Members)))
 			}
 		}
 	}
-	if groups == 0 {
-		return nil
+	if more := groups - len(names); more > 0 {
+		names = append(names, fmt.Sprintf("and %d more %s", more, english.Plural(more, "group")))
 	}
-	if more := groups - len(named); more > 0 {
-		named = append(named, fmt.Sprintf("and %d more %s", more, english.Plural(more, "group")))
-	}
-	return []string{fmt.Sprintf("a NaN or infinite %s in %d %s: %s. %s; here those rows are invalid and the group's others are scored without them",
-		objective, groups, english.Plural(groups, "group"), strings.Join(named, "; "), trainerSays)}
+	return groups, strings.Join(names, "; ")
 }
 
 // isNaNCause reports whether an invalid cause is objective's being NaN

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -213,10 +214,12 @@ func openInstructNormalisation(rows []scoring.Trajectory) (openInstructMode, str
 			groups[k] = append(groups[k], row{reward, advantage})
 		}
 	}
-	standard, centered := 0, 0
+	// The steps of the groups whose rewards differ, by the formulas
+	// they fit.
+	var standard, centered, neither []int64
 	told := false // a group whose rewards differ
 	var rewards, advantages []float64
-	for _, g := range groups {
+	for k, g := range groups {
 		rewards, advantages = rewards[:0], advantages[:0]
 		for _, r := range g {
 			rewards, advantages = append(rewards, r.reward), append(advantages, r.advantage)
@@ -226,24 +229,58 @@ func openInstructNormalisation(rows []scoring.Trajectory) (openInstructMode, str
 			continue
 		}
 		told = true
+		step := int64(k.step)
 		if fitsStandard {
-			standard++
+			standard = append(standard, step)
 		}
 		if fitsCentered {
-			centered++
+			centered = append(centered, step)
+		}
+		if !fitsStandard && !fitsCentered {
+			neither = append(neither, step)
 		}
 	}
 	switch {
 	case rows == nil:
 		return openInstructCentered, "no file read to tell it from the logged advantages"
-	case standard > 0 && centered == 0:
+	case len(standard) > 0 && len(centered) == 0:
 		return openInstructStandard, ""
-	case centered > 0 && standard == 0:
+	case len(centered) > 0 && len(standard) == 0:
 		return openInstructCentered, ""
 	case !told:
 		return openInstructCentered, "no group of the first records has rewards that differ, which alone tell it"
+	case len(standard) == 0:
+		return openInstructCentered, "the first records' logged advantages fit neither formula in any group"
 	}
-	return openInstructCentered, "the first records' logged advantages fit neither formula in every group"
+	fits := fmt.Sprintf("the first records' logged advantages fit centered in %s and standard in %s", stepSpans(centered), stepSpans(standard))
+	if len(neither) > 0 {
+		fits += ", neither in " + stepSpans(neither)
+	}
+	return openInstructCentered, fits
+}
+
+// stepSpans says steps, in any order and repeated, as "step 3", "steps
+// 1–2" or "steps 1, 3 and 5–7": each run of consecutive steps as its
+// first and last.
+func stepSpans(steps []int64) string {
+	steps = slices.Compact(slices.Sorted(slices.Values(steps)))
+	var spans []string
+	for i := 0; i < len(steps); {
+		j := i
+		for j+1 < len(steps) && steps[j+1] == steps[j]+1 {
+			j++
+		}
+		span := strconv.FormatInt(steps[i], 10)
+		if j > i {
+			span += "–" + strconv.FormatInt(steps[j], 10)
+		}
+		spans = append(spans, span)
+		i = j + 1
+	}
+	if len(steps) == 1 {
+		return "step " + spans[0]
+	}
+	return "steps " + english.List(spans)
 }
 
 // openInstructFits reports whether one group's rewards tell the
@@ -396,12 +433,60 @@ func openInstructRuns(files []loaders.FileFields) string {
 // (openInstructNormalisationWarning).
 func openInstructWarnings(cfg engine.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
 	warnings := nanGroups(res, batches, openInstructReward, "open-instruct's own advantages are NaN for every row of such a group (numpy's mean over the group, in _data_preparation_loop), and the comparison with the logged advantage leaves them out")
-	for _, w := range []string{openInstructLevelWarning(cfg, res, batches), openInstructNormalisationWarning(cfg, res, batches)} {
+	warnings = append(warnings, invalidRowGroups(res, batches, openInstructReward)...)
+	for _, w := range []string{openInstructLevelWarning(cfg, res, batches), openInstructNormalisationWarning(cfg, res, batches), openInstructFilteredWarning(res)} {
 		if w != "" {
 			warnings = append(warnings, w)
 		}
 	}
 	return warnings
+}
+
+// openInstructFiltered is the note of traces in which no group has zero
+// spread: open-instruct's accumulate step (data_loader.py) drops each
+// group whose np.std(reward_scores) is 0 before save_rollouts_to_disk when
+// filter_zero_std_samples is on, its default, so its traces cannot show
+// the groups without signal.
+const openInstructFiltered = "open-instruct drops groups of zero spread before it writes its traces (filter_zero_std_samples, on by default): dead signal, frac_zero_std_groups, the health checks dead_signal and zero_spread and the prompts never or always solved cannot see them; no group of these traces has zero spread"
+
+// openInstructFilteredWarning returns openInstructFiltered when, under
+// scope group, no comparison group of res with two or more valid members
+// has zero spread (diagnose.GroupSummary.ZeroSpread), and there is such a
+// group; "" otherwise. The whole result is read, whichever batches a
+// follower asks for: one zero-spread group says the filter was off. The
+// first step that holds fewer rows than the largest count of groups of a
+// step times the group size is named as a sign of the groups dropped.
+func openInstructFilteredWarning(res *engine.Result) string {
+	if res.Ranking.Scope != engine.ScopeGroup {
+		return ""
+	}
+	compared := false
+	most, size, mostStep := 0, 0, int64(0)
+	for bi := range res.Ranking.Batches {
+		b := &res.Ranking.Batches[bi]
+		for _, g := range diagnose.GroupSummaries(res, b) {
+			if g.Valid < 2 {
+				continue
+			}
+			if g.ZeroSpread {
+				return ""
+			}
+			compared = true
+			size = max(size, g.N)
+		}
+		if len(b.Groups) > most {
+			most, mostStep = len(b.Groups), b.Step
+		}
+	}
+	if !compared {
+		return ""
+	}
+	for bi := range res.Ranking.Batches {
+		if b := &res.Ranking.Batches[bi]; len(b.Members) < most*size {
+			return fmt.Sprintf("%s (step %d holds %d rows, fewer than step %d's %d groups of %d)", openInstructFiltered, b.Step, len(b.Members), mostStep, most, size)
+		}
+	}
+	return openInstructFiltered
 }
 
 // openInstructWarningsRead is the warningsRead of openInstructWarnings:

@@ -54,6 +54,24 @@ func TestOpenInstructNormalisation(t *testing.T) {
 	if got, untold := openInstructNormalisation(newFirstRecords(loaders.FileFields{}).records()); got != openInstructCentered || untold == "" {
 		t.Errorf(`"": %s (%q), want centered, not told`, got, untold)
 	}
+	// What does not tell says what the groups fit, per step: a run
+	// centered, then standard, is not one that fits neither formula.
+	for name, c := range map[string]struct{ text, want string }{
+		"centered, then standard": {line(1, 0, 0, -1) + line(1, 0, 2, 1) + line(2, 0, 0, -1) + line(2, 0, 2, 1) + line(3, 0, 0, -std) + line(3, 0, 2, std) + line(4, 0, 0, -std) + line(4, 0, 2, std),
+			"the first records' logged advantages fit centered in steps 1–2 and standard in steps 3–4"},
+		"and a step that fits neither": {line(1, 0, 0, -1) + line(1, 0, 2, 1) + line(2, 0, 0, -std) + line(2, 0, 2, std) + line(3, 0, 0, -5) + line(3, 0, 2, 5) + line(5, 0, 0, -1) + line(5, 0, 2, 1),
+			"the first records' logged advantages fit centered in steps 1 and 5 and standard in step 2, neither in step 3"},
+		"none fits": {line(1, 0, 0, -5) + line(1, 0, 2, 5),
+			"the first records' logged advantages fit neither formula in any group"},
+	} {
+		path := filepath.Join(dir, "steps.jsonl")
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got, untold := openInstructNormalisation(newFirstRecords(loaders.FileFields{Path: path}).records()); got != openInstructCentered || untold != c.want {
+			t.Errorf("%s: %s (%q), want centered (%q)", name, got, untold, c.want)
+		}
+	}
 }
 
 // TestOpenInstructPassThreshold checks the pass threshold read from the
@@ -296,4 +314,63 @@ func openInstructGroup(step int64, prompt, field string, standard bool, rewards 
 		ts = append(ts, scoring.Trajectory{Batch: step, Group: prompt, Done: true, Metadata: map[string]any{field: r, "advantage": advantage}})
 	}
 	return ts
+}
+
+// TestOpenInstructFilteredWarning: traces in which no group of two or
+// more valid rows has zero spread are said to be filtered
+// (filter_zero_std_samples), with the first step that holds fewer rows
+// than the most groups of a step times their size; one zero-spread group
+// anywhere in the run says the filter was off.
+func TestOpenInstructFilteredWarning(t *testing.T) {
+	cfg, _, err := layoutDefaults(engine.Config{}, &openInstructLayout, loaders.FileFields{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := engine.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	group := func(step int64, prompt string, rewards ...float64) []scoring.Trajectory {
+		return openInstructGroup(step, prompt, "reward", false, rewards...)
+	}
+	whole := slices.Concat(group(1, "0", 0, 10, 0, 10), group(1, "1", 0, 0, 10, 10))
+	for _, c2 := range []struct {
+		name string
+		ts   []scoring.Trajectory
+		want string // the end of the warning, "" for none
+	}{
+		{"every group spread, steps whole", slices.Concat(whole, group(2, "0", 0, 1, 0, 1), group(2, "1", 1, 0, 0, 0)), "no group of these traces has zero spread"},
+		{"a step with a group dropped", slices.Concat(whole, group(2, "1", 1, 0, 0, 0)), "no group of these traces has zero spread (step 2 holds 4 rows, fewer than step 1's 2 groups of 4)"},
+		{"a zero-spread group at the end", slices.Concat(whole, group(2, "0", 0, 1, 0, 1), group(2, "1", 10, 10, 10, 10)), ""},
+		{"groups of one only", slices.Concat(group(1, "0", 0), group(1, "1", 10)), ""},
+	} {
+		got := openInstructFilteredWarning(c.Compute(c2.ts, engine.GRPO))
+		if (c2.want == "") != (got == "") || !strings.HasSuffix(got, c2.want) || c2.want != "" && !strings.HasPrefix(got, "open-instruct drops groups of zero spread before it writes its traces (filter_zero_std_samples, on by default)") {
+			t.Errorf("%s: %q, want one ending %q", c2.name, got, c2.want)
+		}
+	}
+}
+
+// TestOpenInstructInvalidRewardGroups: a reward that is no number makes
+// its row invalid, and its group's others are scored without it, where
+// open-instruct scored the whole group: said as the NaN reward is, with
+// the cause; the NaN reward keeps its own warning.
+func TestOpenInstructInvalidRewardGroups(t *testing.T) {
+	cfg, _, err := layoutDefaults(engine.Config{}, &openInstructLayout, loaders.FileFields{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := engine.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := slices.Concat(openInstructGroup(1, "0", "reward", false, 0, 10, 0, 10), openInstructGroup(1, "1", "reward", false, 0, 10, 10, 10),
+		openInstructGroup(1, "2", "reward", false, 10, 10, 10, 10)) // zero spread: not filtered
+	ts[5].Metadata["reward"] = "10"
+	ts[1].Metadata["reward"] = math.NaN()
+	got := openInstructWarnings(cfg, c.Compute(ts, engine.GRPO), scoring.Uncapped, []int{0})
+	const want = `an invalid reward (not a number) in 1 group: step 1, group "1" (1 of 4); here those rows are invalid and the group's others are scored without them, where the trainer scored the whole group: the others' logged advantages differ`
+	if len(got) != 2 || !strings.HasPrefix(got[0], `a NaN or infinite reward in 1 group: step 1, group "0" (1 of 4).`) || got[1] != want {
+		t.Errorf("warnings %q, want the NaN group's, then %q", got, want)
+	}
 }

@@ -286,7 +286,8 @@ func verlNotes(cfg engine.Config) []string {
 // (compute_grpo_outcome_advantage, verl/trainer/ppo/core_algos.py: the
 // group's torch.mean and torch.std take the NaN in).
 func verlNaNGroups(_ engine.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
-	return nanGroups(res, batches, verlScore, "verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)")
+	return append(nanGroups(res, batches, verlScore, "verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)"),
+		invalidRowGroups(res, batches, verlScore)...)
 }
 
 // verlWarnings are the verl layout's warnings on a result: its NaN groups

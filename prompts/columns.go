@@ -129,7 +129,7 @@ func (c *Columns) Add(ts []scoring.Trajectory) error {
 		if c.promptExpr != nil {
 			key, err := c.promptExpr.Text(t)
 			if err != nil {
-				return fmt.Errorf("%s:%d: %s %q: %w", t.Source, t.Line, PromptBySetting, c.promptExpr.Source, err)
+				return c.promptError(t, err)
 			}
 			c.Keys.Add(key)
 		}
@@ -142,6 +142,38 @@ func (c *Columns) Add(ts []scoring.Trajectory) error {
 		}
 	}
 	return nil
+}
+
+// PromptError is a prompt that cannot be read of a record: the error
+// "PATH:LINE: prompt_by EXPR: why". First says the record is the first the
+// columns read, Absent names the fields the expression reads that the
+// record lacks, Has the record's (scoring.FieldNames): on the first
+// record, a field it lacks is likely misnamed, the setting's fault rather
+// than the record's.
+type PromptError struct {
+	Where  string
+	Expr   string
+	First  bool
+	Absent []string
+	Has    []string
+	Err    error
+}
+
+func (e *PromptError) Error() string {
+	return fmt.Sprintf("%s: %s %q: %v", e.Where, PromptBySetting, e.Expr, e.Err)
+}
+
+func (e *PromptError) Unwrap() error { return e.Err }
+
+// promptError is the PromptError of the prompt expression on t.
+func (c *Columns) promptError(t *scoring.Trajectory, err error) *PromptError {
+	e := &PromptError{Where: t.Where(), Expr: c.promptExpr.Source, First: len(c.Keys.Of) == 0, Has: scoring.FieldNames(t), Err: err}
+	for _, f := range c.promptExpr.FieldsRead() {
+		if !slices.Contains(e.Has, f) {
+			e.Absent = append(e.Absent, f)
+		}
+	}
+	return e
 }
 
 // DeleteFunc removes the rows for which drop holds from the columns read

@@ -178,7 +178,7 @@ const maxDifferingGroupsNamed = 3
 // groups are all of one size: such rows are grouped otherwise by it (a
 // prompt repeated in its batch, evaluation rows), which explains them
 // better than any setting of the objectives.
-func oddGroupsDiffering(res *engine.Result) string {
+func oddGroupsDiffering(res *engine.Result) (names string, steps []int64) {
 	ev := res.Evaluation
 	res.Finish()
 	odd := make([]bool, len(ev.Valid))
@@ -191,17 +191,18 @@ func oddGroupsDiffering(res *engine.Result) string {
 		}
 		if differs {
 			named = append(named, name)
+			steps = append(steps, step)
 		}
 	})
 	if len(named) == 0 {
-		return ""
+		return "", nil
 	}
 	for i := range ev.Logged {
 		if !odd[i] && loggedDiffers(res, i) {
-			return ""
+			return "", nil
 		}
 	}
-	return oddGroupsText(named)
+	return oddGroupsText(named), steps
 }
 
 // eachOddGroup calls f on each group of ev (scope group) of another size

@@ -295,6 +295,12 @@ type Match struct {
 	// "" for none: rows the trainer grouped otherwise, which no setting
 	// of the objectives reproduces.
 	regrouped string
+	// regroupedSteps are the steps of those groups, and linesLeftOut
+	// (TrainerCheck's, RewardComputer.LinesLeftOut) the line a reading
+	// left out in a step: where every such step lost one, that line, not
+	// a regrouping, is the likely cause.
+	regroupedSteps []int64
+	linesLeftOut   map[int64]string
 	// leftOut marks the rows of the groups of another size than their
 	// step's others (regroupedRows), nil for none: the trainer grouped
 	// them otherwise, and the weights are fitted without them.
@@ -383,7 +389,7 @@ func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowC
 	}
 	seen := map[string]bool{settingsKey(base, ev.Objectives): true}
 	if m.Base.Overall.Differing > 0 {
-		m.regrouped = oddGroupsDiffering(reuse)
+		m.regrouped, m.regroupedSteps = oddGroupsDiffering(reuse)
 	}
 	if !reproduces(m.Base.Overall) && m.Base.Overall.Rows > 0 {
 		forEachCombination(base, ev.Objectives, m.tries, func(o engine.Options) {
@@ -936,8 +942,8 @@ func (m *Match) nothingFits() string {
 			m.Tried, m.settingsTried(), Reproduces, a.Flags(), shortNumber(a.Overall.MaxAbsDiff), Tolerance, regrouped)
 	}
 	if m.regrouped != "" {
-		return fmt.Sprintf("none of the %d trainer settings tried reproduces it: every row that differs is in %s, which the trainer grouped otherwise (a prompt repeated in the batch, evaluation rows, a partial batch?), not a matter of the objectives' settings",
-			m.Tried, m.regrouped)
+		return fmt.Sprintf("none of the %d trainer settings tried reproduces it: every row that differs is in %s, %s, not a matter of the objectives' settings",
+			m.Tried, m.regrouped, m.regroupedWhy())
 	}
 	closest := "none closer than the settings as given"
 	if m.Closest != nil {
@@ -945,6 +951,24 @@ func (m *Match) nothingFits() string {
 	}
 	return fmt.Sprintf("none of the %d trainer settings tried (%s) reproduces it, %s: the logged advantage is not computed from these objectives as any of them does%s",
 		m.Tried, m.settingsTried(), closest, m.tokenWeightedNote()+m.klPenaltyNote())
+}
+
+// regroupedWhy says why the groups of regrouped are of another size:
+// short of the lines a reading left out in their steps (linesLeftOut)
+// when each of those steps lost one, else grouped otherwise by the
+// trainer, with what its batch may hold.
+func (m *Match) regroupedWhy() string {
+	var lines []string
+	for _, step := range m.regroupedSteps {
+		line, ok := m.linesLeftOut[step]
+		if !ok {
+			return "which the trainer grouped otherwise (a prompt repeated in the batch, evaluation rows, a partial batch?)"
+		}
+		if !slices.Contains(lines, line) {
+			lines = append(lines, line)
+		}
+	}
+	return "short of the row the reading left out after it (" + english.List(lines) + ")"
 }
 
 // agreeing returns Closest when no setting tried reproduces the log

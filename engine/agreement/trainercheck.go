@@ -62,6 +62,9 @@ func CheckTrainer(c *engine.RewardComputer, ev *engine.Evaluation) TrainerCheck 
 	check := TrainerCheck{Options: c.Options}
 	if ev.Logged != nil || c.MatchLogged {
 		check.Logged = matchLogged(ev, c.Options, c.RowCap, c.Layout)
+		if check.Logged != nil {
+			check.Logged.linesLeftOut = c.LinesLeftOut
+		}
 	}
 	if c.MatchLogged {
 		var note string

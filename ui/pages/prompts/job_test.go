@@ -42,7 +42,7 @@ func TestPromptsAnalysisOffTheEventLoop(t *testing.T) {
 		t.Error("a second change of nothing started a second analysis")
 	}
 	tab.Update(cmd())
-	if v := uitest.Plain(tab); !strings.HasPrefix(v, "1 prompts") || !strings.Contains(v, "solved  mean") {
+	if v := uitest.Plain(tab); !strings.HasPrefix(v, "1 prompts") || !strings.Contains(v, "solved at  mean") {
 		t.Errorf("the analysis landed, the tab shows:\n%s", v)
 	}
 	if _, again := tab.Update(common.SessionChangedMsg{}); again != nil {

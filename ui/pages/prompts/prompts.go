@@ -37,10 +37,14 @@ const (
 
 var sortTitles = [sortColumns]string{"status", "first solved", "mean", "name"}
 
+// solvedTitle heads the column of the step a prompt was first solved at:
+// a step, not a count.
+const solvedTitle = "solved at"
+
 // The widths of the text columns left of the heatmap.
 const (
 	statusWidth = 9
-	solvedWidth = 7
+	solvedWidth = len(solvedTitle)
 	meanWidth   = 5
 )
 
@@ -433,7 +437,7 @@ func (t *promptsTab) titleLine() string {
 	hw := t.heatWidth()
 	in := max(min(max((min(hw, len(t.steps))-len(word))/2, 1), hw-len(word)), 0)
 	return st.Muted.Render(pad("prompt", t.nameWidth()) + " " + pad("status", statusWidth) + " " +
-		padLeft("solved", solvedWidth) + " " + padLeft("mean", meanWidth) + " " + strings.Repeat(" ", in) + ansi.Truncate(word, max(hw-in, 1), ""))
+		padLeft(solvedTitle, solvedWidth) + " " + padLeft("mean", meanWidth) + " " + strings.Repeat(" ", in) + ansi.Truncate(word, max(hw-in, 1), ""))
 }
 
 // stepsLine labels the heatmap's columns on a line of their own, under

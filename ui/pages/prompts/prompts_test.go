@@ -81,7 +81,7 @@ func TestPromptsStatusesAndSort(t *testing.T) {
 	if got, want := tab.listed(), []string{"never", "learned", "forgotten", "always"}; !slices.Equal(got, want) {
 		t.Errorf("by name, descending: %v, want %v", got, want)
 	}
-	if row := tab.row(slices.Index(tab.listed(), "learned")); !strings.Contains(ansi.Strip(row), "learned         1  0.50 ·▒█") {
+	if row := tab.row(slices.Index(tab.listed(), "learned")); !strings.Contains(ansi.Strip(row), "learned           1  0.50 ·▒█") {
 		t.Errorf("learned's row %q: want status, first solved 1, mean 0.50 and cells 0, 1/2, 1", ansi.Strip(row))
 	}
 }
