@@ -143,17 +143,34 @@ func newSummaryJSON(s stats.Summary) summaryJSON {
 }
 
 // objectiveJSON is diagnose.ObjectiveStats: the summary of the values
-// present, then how many valid trajectories miss one (nansum).
+// present, then how many valid trajectories miss one (nansum). WeightBy
+// says why a batch's weight is null: "source" when the sources weigh the
+// objective differently, "none" when no source has it; omitted with a
+// weight.
 type objectiveJSON struct {
-	Name   string `json:"name"`
-	Goal   string `json:"goal"`
-	Weight number `json:"weight"`
+	Name     string `json:"name"`
+	Goal     string `json:"goal"`
+	Weight   number `json:"weight"`
+	WeightBy string `json:"weight_by,omitempty"`
 	summaryJSON
 	Missing int `json:"missing"`
 }
 
 func newObjectiveJSON(o diagnose.ObjectiveStats) objectiveJSON {
-	return objectiveJSON{o.Name, string(o.Goal), number(o.Weight), newSummaryJSON(o.Summary), o.Missing}
+	return objectiveJSON{Name: o.Name, Goal: string(o.Goal), Weight: number(o.Weight), summaryJSON: newSummaryJSON(o.Summary), Missing: o.Missing}
+}
+
+// weightBy is objectiveJSON.WeightBy of objective k over every
+// trajectory of ev, of weight w (engine.Evaluation.ObjectiveWeight).
+func weightBy(ev *engine.Evaluation, k int, w float64) string {
+	switch {
+	case !math.IsNaN(w) || !ev.HasSources():
+		return ""
+	case ev.SourceLess(k):
+		return "none"
+	default:
+		return "source"
+	}
 }
 
 type batchJSON struct {
@@ -376,8 +393,10 @@ func newStatsReport(res *engine.Result, match *agreement.Match, rowCap scoring.R
 				b.Constraints = append(b.Constraints, constraintJSON{def.Expr, number(st.ConstraintFeasible[c])})
 			}
 		}
-		for _, o := range st.Objectives {
-			b.Objectives = append(b.Objectives, newObjectiveJSON(o))
+		for k, o := range st.Objectives {
+			oj := newObjectiveJSON(o)
+			oj.WeightBy = weightBy(res.Evaluation, k, o.Weight)
+			b.Objectives = append(b.Objectives, oj)
 		}
 		for _, row := range st.Correlation {
 			out := make([]number, len(row))

@@ -3,6 +3,7 @@ package cmd
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"strings"
@@ -180,7 +181,9 @@ priority_tolerance = { safety = 0.1 }
 
 // TestSourcesSharedObjectiveWeight: an objective two sources weigh
 // differently has no one weight over the batch, which stats' JSON gives
-// as null; each source's block gives its own.
+// as null, weight_by "source"; one that no source met in the data (of
+// source other) null too, weight_by "none"; a weight shared has no
+// weight_by; each source's block gives its own.
 func TestSourcesSharedObjectiveWeight(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"data.jsonl": `{"id":"m1","group":"p","metadata":{"data_source":"math","acc":1,"len":100}}
@@ -203,6 +206,11 @@ weight = 0.5
 name = "acc"
 expr = "acc"
 weight = 3
+[sources.other]
+[[sources.other.objective]]
+name = "extra"
+expr = "metadata.extra"
+weight = 2
 `,
 	})
 	out, errOut, code := run(t, "", "stats", "--format", "json", "--config", filepath.Join(dir, "cfg.toml"), "--source-by", "data_source", filepath.Join(dir, "data.jsonl"))
@@ -210,8 +218,9 @@ weight = 3
 		t.Fatalf("status %d: %s", code, errOut)
 	}
 	type objective struct {
-		Name   string   `json:"name"`
-		Weight *float64 `json:"weight"`
+		Name     string   `json:"name"`
+		Weight   *float64 `json:"weight"`
+		WeightBy *string  `json:"weight_by"`
 	}
 	var doc struct {
 		Batches []struct {
@@ -236,8 +245,18 @@ weight = 3
 		return w
 	}
 	b := doc.Batches[0]
-	if got := weights(b.Objectives); got["acc"] != nil || got["len"] != 0.5 {
-		t.Errorf("the batch's weights %v, want acc null (1 in math, 3 in code) and len 0.5", got)
+	if got := weights(b.Objectives); got["acc"] != nil || got["len"] != 0.5 || got["extra"] != nil {
+		t.Errorf("the batch's weights %v, want acc null (1 in math, 3 in code), len 0.5, extra null (no source met)", got)
+	}
+	by := map[string]string{}
+	for _, o := range b.Objectives {
+		by[o.Name] = "omitted"
+		if o.WeightBy != nil {
+			by[o.Name] = *o.WeightBy
+		}
+	}
+	if want := map[string]string{"acc": "source", "len": "omitted", "extra": "none"}; !maps.Equal(by, want) {
+		t.Errorf("the batch's weight_by %v, want %v", by, want)
 	}
 	want := map[string]map[string]any{"math": {"acc": 1.0, "len": 0.5}, "code": {"acc": 3.0}}
 	for _, s := range b.Sources {

@@ -374,6 +374,23 @@ func (ev *Evaluation) ObjectiveWeight(k int, w float64) float64 {
 	return shared
 }
 
+// SourceLess reports whether ev has sources and none of them has
+// objective k (it is only a source's the data lacks, or the top level's
+// while every source has its own section): its weight then scores no
+// trajectory, and no source weighs it (ObjectiveWeight is NaN, as when
+// the sources weigh it differently).
+func (ev *Evaluation) SourceLess(k int) bool {
+	if ev.sourceOf == nil {
+		return false
+	}
+	for _, cols := range ev.sourceColumns {
+		if cols[k] {
+			return false
+		}
+	}
+	return true
+}
+
 // sourceObjectiveCount returns how many objectives source src has.
 func (ev *Evaluation) sourceObjectiveCount(src int32) int {
 	if src < 0 {

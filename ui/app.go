@@ -86,6 +86,8 @@ type Model struct {
 		width, cells int
 		measured     bool
 	}
+	// footer is helpView's last footer, with what it was drawn from.
+	footer footerDrawn
 	// frame is the screen last rendered, which View returns again while
 	// frameValid: the program asks for a frame after every message, and
 	// drawing one costs more than handling a key (see keepsFrame).
@@ -332,26 +334,39 @@ func tooSmallView(st *common.Styles, width, height int) string {
 
 // helpView renders the help, cut to the screen's width: the help bubble
 // lets the last item of a full line overflow when its ellipsis does not
-// fit either.
+// fit either. It is drawn again only when the keys offered, the width or
+// the background changed (footerDrawn).
 func (m *Model) helpView() string {
-	v := m.help.View(m.helpKeys())
-	return common.FitBox(v, m.common.Width, lipgloss.Height(v))
+	full, short, keep := m.helpKeys()
+	f := &m.footer
+	if f.drawn && f.width == m.common.Width && f.dark == m.isDark && sameBindings(f.short, short) && sameBindings(f.keep, keep) {
+		return f.view
+	}
+	v := m.help.View(fixedKeyMap{short: footerKeys(m.help, short, keep, m.common.Width), full: full})
+	*f = footerDrawn{
+		// Copies: a tab may return a slice it changes in place later.
+		short: slices.Clone(short), keep: slices.Clone(keep),
+		width: m.common.Width, dark: m.isDark, drawn: true,
+		view: common.FitBox(v, m.common.Width, lipgloss.Height(v)),
+	}
+	return f.view
 }
 
-// helpKeys are the active tab's keys followed by the global ones, fitted
-// to the width with ? help and q quit always kept, and F follow while
-// follow mode is paused (footerKeys): what is
-// cut is the global keys that ? lists. While the weights are edited, the
+// helpKeys are the keys the footer offers: short, the active tab's keys
+// followed by the global ones, to be fitted to the width with keep, ?
+// help and q quit, and F follow while follow mode is paused, always kept
+// (footerKeys): what is cut is the global keys that ? lists; full, all of
+// them. While the weights are edited, the
 // editor's keys come first and the tab's are left out: the editor takes
 // some of them (←/→ select a constraint), and says what its keys do.
 // While text is typed, only the keys that work then, and ctrl+c; while
 // the help is open, its own keys and ctrl+c, as it takes every other.
-func (m *Model) helpKeys() help.KeyMap {
+func (m *Model) helpKeys() (full help.KeyMap, short, keep []key.Binding) {
 	joined := joinedKeyMap{m.tabs[m.active], m.keys}
 	if m.weights.active {
 		joined = joinedKeyMap{m.keys}
 	}
-	short, keep := joined.ShortHelp(), []key.Binding{m.keys.Help, m.keys.Quit}
+	short, keep = joined.ShortHelp(), []key.Binding{m.keys.Help, m.keys.Quit}
 	if m.live != nil && m.live.tag() != "LIVE" {
 		// Paused (a detail held, another batch shown): F, back to the
 		// newest, is kept, else a tab's many keys crowd it out.
@@ -363,7 +378,7 @@ func (m *Model) helpKeys() help.KeyMap {
 	if m.overlay.Open {
 		short, keep = m.overlay.ShortHelp(), []key.Binding{common.PairHelp(m.keys.Quit, "ctrl+c", "quit")}
 	}
-	return fixedKeyMap{short: footerKeys(m.help, short, keep, m.common.Width), full: joined}
+	return joined, short, keep
 }
 
 // typingKeys returns the keys that work while text is typed, in a tab

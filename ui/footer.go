@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
@@ -23,6 +25,27 @@ func footerKeys(h help.Model, keys, keep []key.Binding, width int) []key.Binding
 		}
 	}
 	return append(chosen, keep...)
+}
+
+// footerDrawn is a footer (helpView) and what it was drawn from: the keys
+// offered (helpKeys' short and keep), the screen's width and the
+// background (the help's styles). Choosing the keys that fit draws the
+// help once per key offered, a large share of a frame; the footer is
+// drawn again only when one of those changed (another tab, a tab's keys
+// enabled, typing, follow paused, a resize).
+type footerDrawn struct {
+	short, keep []key.Binding
+	width       int
+	dark, drawn bool
+	view        string
+}
+
+// sameBindings reports whether a and b are the same keys, each with the
+// same help and enabled alike: what the footer shows of them.
+func sameBindings(a, b []key.Binding) bool {
+	return slices.EqualFunc(a, b, func(x, y key.Binding) bool {
+		return x.Enabled() == y.Enabled() && x.Help() == y.Help() && slices.Equal(x.Keys(), y.Keys())
+	})
 }
 
 // isKept reports whether k is one of keep (the same keys).

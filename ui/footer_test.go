@@ -2,11 +2,13 @@ package ui
 
 import (
 	"fmt"
+	"image/color"
 	"strconv"
 	"strings"
 	"testing"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 )
 
 // TestFooterKeepsHelpAndQuit: on every tab, and inside Groups, at 80 and
@@ -95,6 +97,52 @@ func TestFooterWhileTyping(t *testing.T) {
 		press(m, "esc")
 		if got := footer(m); !strings.HasSuffix(got, "? help • q quit") {
 			t.Errorf("%s: done typing, the footer is %q", c.name, got)
+		}
+	}
+}
+
+// freshFooter is the footer drawn anew for m as it is, m's kept one left
+// as it was.
+func freshFooter(m *Model) string {
+	kept := m.footer
+	m.footer.drawn = false
+	v := m.helpView()
+	m.footer = kept
+	return v
+}
+
+// TestFooterDrawnWhenItsKeysChange: a frame whose footer's inputs are
+// unchanged keeps the footer drawn; after a change of each (another tab,
+// a group opened and its keys, a filter typed, the full help, the
+// weights editor, another width, another background) the footer is
+// drawn again and equals one drawn anew.
+func TestFooterDrawnWhenItsKeysChange(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	_ = screen(m)
+	m.footer.view = "kept"
+	if got := m.helpView(); got != "kept" {
+		t.Errorf("the footer was drawn again with nothing of it changed: %q", got)
+	}
+	for _, step := range []struct {
+		name   string
+		change func()
+	}{
+		{"tab 2", func() { press(m, "2") }},
+		{"group opened", func() { press(m, "enter") }},
+		{"group closed", func() { press(m, "esc") }},
+		{"filter typed", func() { press(m, "/") }},
+		{"filter left", func() { press(m, "esc") }},
+		{"full help", func() { press(m, "?") }},
+		{"full help closed", func() { press(m, "esc") }},
+		{"weights", func() { press(m, "w") }},
+		{"80 columns", func() { m.Update(tea.WindowSizeMsg{Width: 80, Height: 24}); settle(m) }},
+		{"light background", func() { m.Update(tea.BackgroundColorMsg{Color: color.White}); settle(m) }},
+	} {
+		m.footer.view = "stale"
+		step.change()
+		got, want := m.helpView(), freshFooter(m)
+		if got == "stale" || got != want {
+			t.Errorf("%s: the footer is %q, want %q", step.name, got, want)
 		}
 	}
 }

@@ -116,7 +116,7 @@ func (e weightEditor) weightsLine(c *common.Common, width int) string {
 		switch {
 		case k == e.selected:
 			parts[k] = st.Selected.Render("[" + text + "]")
-		case common.SourceLess(ev, k):
+		case ev.SourceLess(k):
 			parts[k] = st.Muted.Render(" " + text + " ")
 		default:
 			parts[k] = st.Value.Render(" " + text + " ")

@@ -1,8 +1,6 @@
 package common
 
 import (
-	"slices"
-
 	"charm.land/bubbles/v2/key"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -47,24 +45,8 @@ func (p SourcePick) Label(ev *engine.Evaluation) string {
 	return "all sources"
 }
 
-// SourceLess reports whether ev has sources and none of those met has
-// objective k (it is only a source's the data lacks, or the top level's
-// while every source has its own section): its weight then scores no
-// trajectory, and no source weighs it.
-func SourceLess(ev *engine.Evaluation, k int) bool {
-	if !ev.HasSources() {
-		return false
-	}
-	for src := range ev.SourceNames {
-		if slices.Contains(ev.SourceObjectives(src), k) {
-			return false
-		}
-	}
-	return true
-}
-
 // NoSourceWeight stands for the weight of an objective no source has
-// (SourceLess).
+// (engine.Evaluation.SourceLess).
 const NoSourceWeight = "no source"
 
 // WeightText is objective k's weight as shown over every trajectory of
@@ -72,7 +54,7 @@ const NoSourceWeight = "no source"
 // sources having k give it (engine.Evaluation.ObjectiveWeight; "by
 // source" when they differ), NoSourceWeight when none has it.
 func WeightText(ev *engine.Evaluation, k int, w float64) string {
-	if SourceLess(ev, k) {
+	if ev.SourceLess(k) {
 		return NoSourceWeight
 	}
 	return FormatWeight(ev.ObjectiveWeight(k, w))

@@ -105,8 +105,9 @@ type groupsTab struct {
 	promptsUnread            string
 	rows                     []int
 	// zero counts the listed groups without signal that hold a valid
-	// trajectory, empty those that hold none (also marked "none").
-	zero, empty int
+	// trajectory, empty those that hold none (also marked "none") but
+	// for dropped, those the group filter dropped (not invalid data).
+	zero, empty, dropped int
 	// byKey caches the groups' key order (see keyOrder).
 	byKey struct {
 		of    keyOrderOf
@@ -377,7 +378,7 @@ func (t *groupsTab) rebuild() {
 		t.byKey.of, t.byKey.order = of, nil // other groups
 	}
 	filter := t.list.FilterText()
-	t.rows, t.zero, t.empty = t.rows[:0], 0, 0
+	t.rows, t.zero, t.empty, t.dropped = t.rows[:0], 0, 0, 0
 	for g := range t.summaries {
 		if filter == "" || t.matches(s, g, filter) {
 			t.rows = append(t.rows, g)
@@ -386,9 +387,13 @@ func (t *groupsTab) rebuild() {
 	t.sortRows()
 	// The groups without signal that hold a valid trajectory are those
 	// frac_zero_std_groups and health's zero_spread count
-	// (BatchStats.ZeroStdGroups); those without one are counted apart.
+	// (BatchStats.ZeroStdGroups); those without one are counted apart,
+	// and those the filter dropped apart from them: the filter drops a
+	// group's valid members, so a dropped group holds a dropped one.
 	for _, g := range t.rows {
 		switch sum := &t.summaries[g]; {
+		case sum.Valid == 0 && s.Result.Evaluation.DroppedIn(sum.Members) > 0:
+			t.dropped++
 		case sum.Valid == 0:
 			t.empty++
 		case sum.NoSignal(s.Result.Options):
@@ -774,12 +779,15 @@ func (t *groupsTab) View() string {
 // listStatus is the line over the groups' table.
 func (t *groupsTab) listStatus() string {
 	st := t.common.Styles
-	zero, empty := "", ""
+	zero, empty, dropped := "", "", ""
 	if t.zero > 0 {
 		zero = st.Warning.Render(fmt.Sprintf("%d without GRPO signal (zero spread)", t.zero))
 	}
 	if t.empty > 0 {
 		empty = st.Warning.Render(fmt.Sprintf("%d without a valid trajectory", t.empty))
+	}
+	if t.dropped > 0 { // by the group filter: not invalid data
+		dropped = fmt.Sprintf("%d dropped", t.dropped)
 	}
 	unread := ""
 	if t.promptsUnread != "" {
@@ -788,7 +796,7 @@ func (t *groupsTab) listStatus() string {
 	return t.list.Status(st, t.mode == groupFiltering,
 		st.Title.Render(common.Count(len(t.rows), "group", "groups")),
 		st.Muted.Render("sorted by ")+t.list.SortTitle(t.columns[t.list.SortColumn].title),
-		unread, zero, empty)
+		unread, zero, empty, dropped)
 }
 
 func (t *groupsTab) ShortHelp() []key.Binding {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
@@ -865,5 +866,34 @@ func TestGroupsFloat32Ties(t *testing.T) {
 		if r != 0 {
 			t.Errorf("trajectory %d of the tied group: reward %v, want 0", i, r)
 		}
+	}
+}
+
+// TestGroupsDroppedApartFromEmpty: with the group filter on (objective
+// a), the groups it dropped (x, z: zero spread) are said dropped, not
+// without a valid trajectory as the group of no valid a (w) is, at 60 to
+// 200 columns.
+func TestGroupsDroppedApartFromEmpty(t *testing.T) {
+	s := uitest.TextSession(t, `{"id":"x0","group":"x","metadata":{"a":1,"b":1}}
+{"id":"x1","group":"x","metadata":{"a":1,"b":2}}
+{"id":"y0","group":"y","metadata":{"a":1,"b":3}}
+{"id":"y1","group":"y","metadata":{"a":0,"b":5}}
+{"id":"z0","group":"z","metadata":{"a":0,"b":1}}
+{"id":"z1","group":"z","metadata":{"a":0,"b":4}}
+{"id":"w0","group":"w","metadata":{"b":1}}
+{"id":"w1","group":"w","metadata":{"b":2}}
+`)
+	if err := s.SetFilterGroups("a"); err != nil {
+		t.Fatal(err)
+	}
+	tab := uitest.TabOn(s, New)
+	if v := uitest.Plain(tab); !strings.Contains(v, "1 without a valid trajectory · 2 dropped") {
+		t.Errorf("the status does not say 1 without a valid trajectory, 2 dropped:\n%s", v)
+	}
+	for _, width := range []int{60, 80, 120, 200} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			tab.SetSize(width, 8)
+			golden.RequireEqual(t, uitest.Plain(tab))
+		})
 	}
 }

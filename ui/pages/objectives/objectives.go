@@ -220,7 +220,7 @@ func (t *objectivesTab) fillTable() {
 		table.TextColumn("objective", n, 20, func(j int) string { return textsafe.Line(objs[j].Name) }),
 		table.TextColumn("goal", n, 4, func(j int) string { return string(objs[j].Goal) }),
 		textNumberColumn("weight", n, func(j int) string {
-			if ev := t.common.Session.Result.Evaluation; t.source.Source(ev) < 0 && common.SourceLess(ev, j) {
+			if ev := t.common.Session.Result.Evaluation; t.source.Source(ev) < 0 && ev.SourceLess(j) {
 				return common.NoSourceWeight // not "by source": no source weighs it
 			}
 			return common.FormatWeight(objs[j].Weight)

@@ -2,6 +2,7 @@ package rewards
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -29,6 +30,7 @@ type rewardsTab struct {
 	// What SessionChangedMsg derives from the session; SetSize only draws
 	// it again.
 	stats           diagnose.BatchStats
+	droppedGroups   int
 	rewards, scores []float64
 	view            string
 	// scoresOf says which scores t.scores holds, and scoresView, drawn at
@@ -89,6 +91,7 @@ func (t *rewardsTab) refresh() {
 	s := t.common.Session
 	b := s.CurrentBatch()
 	t.stats = s.BatchStats()
+	t.droppedGroups = droppedGroups(s.Result.Evaluation, b)
 	if t.rewards == nil {
 		t.rewards, t.scores = make([]float64, 0, len(b.Members)), make([]float64, 0, len(b.Members))
 	}
@@ -138,7 +141,23 @@ func (t *rewardsTab) render() {
 		common.FitBox(rewardsView, chartWidth, top),
 		common.FitBox(scoresView, chartWidth, t.height-top),
 	)
-	t.view = lipgloss.JoinHorizontal(lipgloss.Top, charts, "  ", summaryView(st, &t.stats, len(t.common.Session.CurrentBatch().Groups)))
+	t.view = lipgloss.JoinHorizontal(lipgloss.Top, charts, "  ", summaryView(st, &t.stats, len(t.common.Session.CurrentBatch().Groups), t.droppedGroups))
+}
+
+// droppedGroups counts b's comparison groups that the group filter
+// dropped (ev.Dropped): those without a valid member that hold a dropped
+// one, as the filter drops a group's valid members and leaves none.
+func droppedGroups(ev *engine.Evaluation, b *engine.Batch) int {
+	if ev.DroppedIn(b.Members) == 0 {
+		return 0
+	}
+	n := 0
+	for _, g := range b.Groups {
+		if !slices.ContainsFunc(g.Members, func(i int) bool { return ev.Valid[i] }) && ev.DroppedIn(g.Members) > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // rewardsTitle names the method and how it makes the rewards in width
@@ -168,10 +187,11 @@ func rewardsTitle(opts engine.Options, width int) string {
 
 // summaryView renders the batch's reward and score statistics side by side
 // and the group counts: groups the batch's comparison groups, as the
-// Groups tab lists them, of which bs.Groups hold a valid trajectory. A
-// statistic of no value shows "–" (the chart says there is none), not
-// NaN.
-func summaryView(st *common.Styles, bs *diagnose.BatchStats, groups int) string {
+// Groups tab lists them, of which bs.Groups hold a valid trajectory and
+// dropped are the group filter's (not invalid data: said apart from those
+// without a valid member). A statistic of no value shows "–" (the chart
+// says there is none), not NaN.
+func summaryView(st *common.Styles, bs *diagnose.BatchStats, groups, dropped int) string {
 	row := func(name, reward, score string) string {
 		return st.Label.Render(fmt.Sprintf("%-8s", name)) + st.Value.Render(fmt.Sprintf("%11s %11s", reward, score))
 	}
@@ -215,11 +235,14 @@ func summaryView(st *common.Styles, bs *diagnose.BatchStats, groups int) string 
 		lines = append(lines, st.Label.Render("dropped      ")+st.Value.Render(fmt.Sprint(bs.Dropped))+st.Muted.Render(" by the filter"))
 	}
 	lines = append(lines, groupsLine)
-	switch empty := groups - bs.Groups; {
-	case empty > 0 && bs.Groups == 0:
+	switch empty := groups - bs.Groups - dropped; {
+	case empty > 0 && bs.Groups == 0 && dropped == 0:
 		lines = append(lines, st.Warning.Render(" none with a valid member"))
 	case empty > 0:
 		lines = append(lines, st.Warning.Render(fmt.Sprintf(" %d without a valid member", empty)))
+	}
+	if dropped > 0 {
+		lines = append(lines, st.Muted.Render(fmt.Sprintf(" %d dropped by the filter", dropped)))
 	}
 	lines = append(lines, st.Label.Render("frontier     ")+st.Value.Render(fmt.Sprint(bs.FrontierSize))+
 		st.Muted.Render(" of rank 0"))
