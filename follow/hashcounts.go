@@ -56,11 +56,11 @@ func (t *hashCounts) remove(h uint64) {
 	}
 }
 
-// grow moves the hashes still counted into a table of at least 4n slots,
+// grow moves the hashes still counted into a table of at least 2n slots,
 // a power of two.
 func (t *hashCounts) grow(n int) {
 	size := 16
-	for size < 4*n {
+	for size < 2*n {
 		size *= 2
 	}
 	keys, counts := t.keys, t.counts
