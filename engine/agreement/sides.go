@@ -405,11 +405,10 @@ func spearman(a, b *Side) float64 {
 
 // kendall returns Kendall's tau-b of a's and b's values, with no NaN,
 // from the positions sorted by (A, B) and by (B, A). The discordant
-// pairs are counted along the order of the side with fewer distinct
-// values: its long runs of ties hold the other's ranks already in order,
-// which the merge sort joins without merging. The codes along that order
-// are gathered, and the pairs tied in both counted, in chunks on every
-// core.
+// pairs are counted on the codes of the side with fewer distinct values,
+// along the other's order: stats.Inversions takes time in the log of the
+// codes' count. The codes along that order are gathered, and the pairs
+// tied in both counted, in chunks on every core.
 func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 	n := len(byA)
 	buf.seq, buf.merge = slices.Grow(buf.seq[:0], n)[:n], slices.Grow(buf.merge[:0], n)[:n]
@@ -419,7 +418,7 @@ func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 	parallel.Chunks(n, gatherChunk, nw, func(_, lo, hi int) {
 		chunks[lo/gatherChunk] = gatherTied(seq, a.codes, b.codes, byA, lo, hi)
 	})
-	if b.distinct < a.distinct {
+	if a.distinct < b.distinct {
 		parallel.Chunks(n, gatherChunk, nw, func(_, lo, hi int) {
 			for j, i := range byB[lo:hi] {
 				seq[lo+j] = a.codes[i]
