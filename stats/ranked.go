@@ -56,7 +56,7 @@ func Inversions(v, buf []uint32) int64 {
 		return 0
 	}
 	hi := uint64(slices.Max(v)) + 1
-	if n < parallelMin || hi == 1 {
+	if n < parallelMin || hi == 1 { // one value: nothing to split
 		return countRange(v, buf, 0, hi, false)
 	}
 	var sample [255]uint32
@@ -95,14 +95,14 @@ func countRange(src, dst []uint32, lo, hi uint64, reversed bool) int64 {
 
 // partitionCounting writes src's values below mid to the start of dst (as
 // long), in src's order, and the others to its end, in the reverse order;
-// it returns how many are below mid, and the pairs of src split by mid
+// it returns how many are below mid (Z), and the pairs of src split by mid
 // out of order: one at least mid before one below, or with reversed the
-// other way round. Each value is stored at both places it may go, with
-// no branch on which (the wrong one is overwritten later); with z the
-// values below mid before each, the pairs below mid before one at least
-// mid are sum z over all - z(z-1)/2 over those below, and the pairs split
-// are z times the others. Its stores are unchecked, which z and the
-// values after keep within dst.
+// other way round. Each value is stored at both places it may go, with no
+// branch on which (the wrong one is overwritten later). With z the values
+// below mid before each, the pairs of one below mid before one at least
+// mid are the sum of z over all values less its sum over those below,
+// Z(Z-1)/2; the pairs split by mid are Z times the others. Its stores are
+// unchecked: the value at i goes to dst[z] or dst[n-1-(i-z)], with z <= i.
 func partitionCounting(dst, src []uint32, mid uint32, reversed bool) (pairs int64, below int) {
 	n := len(src)
 	dst = dst[:n]

@@ -59,8 +59,9 @@ type Buffers struct {
 	// ranks are two sides' (Ranked) or two orders' (CompareSides), one
 	// for each goroutine.
 	ranks [2]floatorder.RankBuffers
-	// seq and merge are Kendall's codes and their merge sort's buffer.
-	seq, merge []uint32
+	// seq and seqScratch are Kendall's codes and stats.Inversions'
+	// scratch beside them.
+	seq, seqScratch []uint32
 	// runKeys are sortBy's keys of a run of ties, one for each
 	// goroutine.
 	runKeys [2][]uint64
@@ -411,7 +412,7 @@ func spearman(a, b *Side) float64 {
 // tied in both counted, in chunks on every core.
 func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 	n := len(byA)
-	buf.seq, buf.merge = slices.Grow(buf.seq[:0], n)[:n], slices.Grow(buf.merge[:0], n)[:n]
+	buf.seq, buf.seqScratch = slices.Grow(buf.seq[:0], n)[:n], slices.Grow(buf.seqScratch[:0], n)[:n]
 	seq := buf.seq
 	nw := parallel.Workers(n, gatherChunk)
 	chunks := make([]tiedChunk, (n+gatherChunk-1)/gatherChunk)
@@ -442,7 +443,7 @@ func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 			run = c.trail
 		}
 	}
-	return stats.KendallTauBCounts(n, a.tied, b.tied, tiedBoth, stats.Inversions(seq, buf.merge))
+	return stats.KendallTauBCounts(n, a.tied, b.tied, tiedBoth, stats.Inversions(seq, buf.seqScratch))
 }
 
 // A tiedChunk is what gatherTied counts of a chunk of the positions by
