@@ -409,23 +409,39 @@ func spearman(a, b *Side) float64 {
 // pairs are counted on the codes of the side with fewer distinct values,
 // along the other's order: stats.Inversions takes time in the log of the
 // codes' count. The codes along that order are gathered, and the pairs
-// tied in both counted, in chunks on every core.
+// tied in both counted, in chunks on every core; with a side of distinct
+// values no pair is tied in both, and the codes are only gathered.
 func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 	n := len(byA)
 	buf.seq, buf.seqScratch = slices.Grow(buf.seq[:0], n)[:n], slices.Grow(buf.seqScratch[:0], n)[:n]
 	seq := buf.seq
 	nw := parallel.Workers(n, gatherChunk)
-	chunks := make([]tiedChunk, (n+gatherChunk-1)/gatherChunk)
-	parallel.Chunks(n, gatherChunk, nw, func(_, lo, hi int) {
-		chunks[lo/gatherChunk] = gatherTied(seq, a.codes, b.codes, byA, lo, hi)
-	})
+	codes, order := b.codes, byA
 	if a.distinct < b.distinct {
+		codes, order = a.codes, byB
+	}
+	var tiedBoth int64
+	if a.tied > 0 && b.tied > 0 {
+		tiedBoth = gatherTiedBoth(seq, a.codes, b.codes, byA, nw)
+	}
+	if a.tied == 0 || b.tied == 0 || a.distinct < b.distinct {
 		parallel.Chunks(n, gatherChunk, nw, func(_, lo, hi int) {
-			for j, i := range byB[lo:hi] {
-				seq[lo+j] = a.codes[i]
+			for j, i := range order[lo:hi] {
+				seq[lo+j] = codes[i]
 			}
 		})
 	}
+	return stats.KendallTauBCounts(n, a.tied, b.tied, tiedBoth, stats.Inversions(seq, buf.seqScratch))
+}
+
+// gatherTiedBoth sets seq to B's codes along byA and returns the pairs
+// tied in both A and B, counted in chunks on nw goroutines (gatherTied).
+func gatherTiedBoth(seq, aCodes, bCodes []uint32, byA []int32, nw int) int64 {
+	n := len(byA)
+	chunks := make([]tiedChunk, (n+gatherChunk-1)/gatherChunk)
+	parallel.Chunks(n, gatherChunk, nw, func(_, lo, hi int) {
+		chunks[lo/gatherChunk] = gatherTied(seq, aCodes, bCodes, byA, lo, hi)
+	})
 	// A chunk's first run that continues the run before it (run
 	// positions, over the chunks before) ties each of its lead positions
 	// with those too.
@@ -443,7 +459,7 @@ func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 			run = c.trail
 		}
 	}
-	return stats.KendallTauBCounts(n, a.tied, b.tied, tiedBoth, stats.Inversions(seq, buf.seqScratch))
+	return tiedBoth
 }
 
 // A tiedChunk is what gatherTied counts of a chunk of the positions by
