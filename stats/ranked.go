@@ -46,17 +46,17 @@ const leafMax = 12
 // counted the same way. A pair out of order is counted at the one split
 // that separates its two values. Each split is one branch-free pass
 // (partitionCounting); ranges of one value hold no pair, and ranges of at
-// most leafMax values are counted pair by pair. O(n log K) time for
-// values below K, with a recursion log2(K) deep. From parallelMin values
-// the first split is at a sample's median, and its two halves are
-// counted on two goroutines.
+// most leafMax values are counted pair by pair; v in order has none. O(n
+// log K) time for values below K, with a recursion log2(K) deep. From
+// parallelMin values the first split is at a sample's median, and its two
+// halves are counted on two goroutines.
 func Inversions(v, buf []uint32) int64 {
 	n := len(v)
-	if n < 2 {
+	if slices.IsSorted(v) { // A's and B's orders agree (B = A, say): no split would find a pair
 		return 0
 	}
 	hi := uint64(slices.Max(v)) + 1
-	if n < parallelMin || hi == 1 { // one value: nothing to split
+	if n < parallelMin {
 		return countRange(v, buf, 0, hi, false)
 	}
 	var sample [255]uint32
