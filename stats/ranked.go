@@ -46,18 +46,21 @@ const leafMax = 12
 // counted the same way. A pair out of order is counted at the one split
 // that separates its two values. Each split is one branch-free pass
 // (partitionCounting); ranges of one value hold no pair, and ranges of at
-// most leafMax values are counted pair by pair; v in order has none. O(n
-// log K) time for values below K, with a recursion log2(K) deep. From
-// parallelMin values the first split is at a sample's median, and its two
-// halves are counted on two goroutines.
+// most leafMax values are counted pair by pair. O(n log K) time for
+// values below K, with a recursion log2(K) deep. From parallelMin values
+// the first split is at a sample's median, and its two halves are
+// counted on two goroutines. Before the splits, an insertion sort counts
+// the inversions of v nearly in order (fewer than n/nearlySorted), in
+// O(n + inversions) time, and stops once past that.
 func Inversions(v, buf []uint32) int64 {
 	n := len(v)
-	if slices.IsSorted(v) { // A's and B's orders agree (B = A, say): no split would find a pair
-		return 0
+	inv, sorted := insertionCounting(v, n/nearlySorted)
+	if sorted {
+		return inv
 	}
 	hi := uint64(slices.Max(v)) + 1
 	if n < parallelMin {
-		return countRange(v, buf, 0, hi, false)
+		return inv + countRange(v, buf, 0, hi, false)
 	}
 	var sample [255]uint32
 	for i := range sample {
@@ -65,13 +68,40 @@ func Inversions(v, buf []uint32) int64 {
 	}
 	slices.Sort(sample[:])
 	mid := max(sample[len(sample)/2], 1)
-	inv, below := partitionCounting(buf, v, mid, false)
+	pairs, below := partitionCounting(buf, v, mid, false)
 	var low int64
 	var wg sync.WaitGroup
 	wg.Go(func() { low = countRange(buf[:below], v[:below], 0, uint64(mid), false) })
 	high := countRange(buf[below:], v[below:], uint64(mid), hi, true)
 	wg.Wait()
-	return inv + low + high
+	return inv + pairs + low + high
+}
+
+// nearlySorted is how many values Inversions lets its insertion sort
+// (insertionCounting) move one place for each, before it counts by
+// splits instead: below, the split passes would cost more than the moves.
+const nearlySorted = 2
+
+// insertionCounting sorts v by insertion, counting the moves (v's
+// inversions), until they exceed budget; it returns the moves and
+// whether v was sorted whole. Stopped at v[:i] sorted, it leaves the
+// pairs across v[:i] and v[i:] as they were, and those within v[:i]
+// counted: v's inversions are the moves plus those of v as left. Codes
+// that two nearly agreeing sides give (B = A, or their ranks apart by
+// float rounding) hold few inversions, each near its place.
+func insertionCounting(v []uint32, budget int) (moves int64, sorted bool) {
+	for i := 1; i < len(v); i++ {
+		x, j := v[i], i
+		for j > 0 && v[j-1] > x {
+			v[j] = v[j-1]
+			j--
+		}
+		v[j] = x
+		if moves += int64(i - j); moves > int64(budget) {
+			return moves, false
+		}
+	}
+	return moves, true
 }
 
 // countRange returns the inversions of src, whose values are in [lo, hi),

@@ -50,7 +50,8 @@ func TestInversions(t *testing.T) {
 // against the double loop) on every size up to 70 (leaves, the first
 // splits), around powers of two and parallelMin, on shapes with many ties,
 // few values, one value, distinct values (K = n), in order, reversed, in
-// sorted runs, with half of them 0 (the first split's sample median),
+// sorted runs, nearly in order (the insertion sort done, or stopped past
+// its budget late), with half of them 0 (the first split's sample median),
 // with values up to the largest uint32 (a range of 2^32), and as the
 // Compare tab's (grpoCodes).
 func TestInversionsAroundThresholds(t *testing.T) {
@@ -86,6 +87,27 @@ func TestInversionsAroundThresholds(t *testing.T) {
 			v := randomCodes(rng, n, 1+n/2)
 			for lo := 0; lo < n; lo += 40 {
 				slices.Sort(v[lo:min(lo+40, n)])
+			}
+			return v
+		},
+		"near order": func(n int) []uint32 { // the insertion sort's whole
+			v := make([]uint32, n)
+			for i := range v {
+				v[i] = uint32(i / 2)
+			}
+			for range n / 8 {
+				i := rng.IntN(max(n-1, 1))
+				v[i], v[min(i+1, n-1)] = v[min(i+1, n-1)], v[i]
+			}
+			return v
+		},
+		"near order, far last": func(n int) []uint32 { // the insertion sort stopped late
+			v := make([]uint32, n)
+			for i := range v {
+				v[i] = uint32(i)
+			}
+			for i := n - n/8; i < n; i++ {
+				v[i] = uint32(rng.IntN(n))
 			}
 			return v
 		},
