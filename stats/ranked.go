@@ -77,9 +77,10 @@ func Inversions(v, buf []uint32) int64 {
 	return inv + pairs + low + high
 }
 
-// nearlySorted is how many values Inversions lets its insertion sort
-// (insertionCounting) move one place for each, before it counts by
-// splits instead: below, the split passes would cost more than the moves.
+// nearlySorted bounds Inversions' insertion sort (insertionCounting): it
+// moves n values n/nearlySorted places in all at most, then the splits
+// count instead; within it, the split passes would cost more than the
+// moves.
 const nearlySorted = 2
 
 // insertionCounting sorts v by insertion, counting the moves (v's
