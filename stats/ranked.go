@@ -2,7 +2,7 @@ package stats
 
 import (
 	"math"
-	"sort"
+	"slices"
 	"sync"
 	"unsafe"
 )
@@ -30,170 +30,152 @@ func KendallTauBCounts(n int, tiedX, tiedY, tiedXY, discordant int64) float64 {
 // goroutines.
 const parallelMin = 1 << 16
 
-// Inversions returns the pairs i < j of v with v[i] > v[j], reordering v
-// (buf is as long): Kendall's discordant pairs, when v is y's dense ranks
-// in the order of (x, y) (see KendallTauB). Each half of v is merge
-// sorted on its own goroutine counting the exchanges, then the pairs
-// across the halves are counted in a walk of the two (pairsAbove).
+// leafMax is the most values countRange counts the inversions of pair by
+// pair (leafInversions) rather than by splitting their range.
+const leafMax = 12
+
+// Inversions returns the pairs i < j of v with v[i] > v[j]: Kendall's
+// discordant pairs, when v is y's dense ranks in the order of (x, y) (see
+// KendallTauB). v and buf (as long) are its scratch: both are left
+// overwritten, in no useful order.
+//
+// It counts by the values' range, top down, as a wavelet tree does: the
+// values of a range [lo, hi) are split at mid = lo + (hi-lo)/2, the pairs
+// of one at least mid before one below counted, and the values moved into
+// their two halves, each in v's order or its reverse (countRange), then
+// counted the same way. A pair out of order is counted at the one split
+// that separates its two values. Each split is one branch-free pass
+// (partitionCounting); ranges of one value hold no pair, and ranges of at
+// most leafMax values are counted pair by pair. O(n log K) time for
+// values below K, with a recursion log2(K) deep. From parallelMin values
+// the first split is at a sample's median, and its two halves are
+// counted on two goroutines. Before the splits, an insertion sort counts
+// the inversions of v nearly in order (fewer than n/nearlySorted), in
+// O(n + inversions) time, and stops once past that.
 func Inversions(v, buf []uint32) int64 {
 	n := len(v)
-	if n < parallelMin {
-		return sortCounting(v, buf, false)
-	}
-	mid := n / 2
-	var left int64
-	var wg sync.WaitGroup
-	wg.Go(func() { left = sortCounting(v[:mid], buf[:mid], false) })
-	right := sortCounting(v[mid:], buf[mid:], false)
-	wg.Wait()
-	return left + right + pairsAbove(v[:mid], v[mid:])
-}
-
-// pairsAbove returns the pairs of a value of a above one of b, both
-// ascending, on two goroutines: b's first half against the values of a
-// up to b[h] (those after are above it all), its second half against
-// those after.
-func pairsAbove(a, b []uint32) int64 {
-	h := len(b) / 2
-	i := sort.Search(len(a), func(k int) bool { return a[k] > b[h] })
-	var first int64
-	var wg sync.WaitGroup
-	wg.Go(func() { first = int64(h)*int64(len(a)-i) + walkAbove(a[:i], b[:h]) })
-	second := walkAbove(a[i:], b[h:])
-	wg.Wait()
-	return first + second
-}
-
-// walkAbove is pairsAbove in one walk of a and b.
-func walkAbove(a, b []uint32) int64 {
-	var pairs int64
-	i := 0
-	for _, y := range b {
-		for i < len(a) && a[i] <= y {
-			i++
-		}
-		pairs += int64(len(a) - i)
-	}
-	return pairs
-}
-
-// leafMax is the most values sortCounting sorts by their ranks
-// (leafCounting) rather than by merging halves.
-const leafMax = 16
-
-// sortCounting sorts v ascending into v, or into buf when intoBuf (v is
-// then scratch), and returns v's inversions. Top down: each half is
-// sorted into the other array, then the two are merged into this one, so
-// that a half's sort stays in cache once small enough, and the runs
-// merged differ in length by one at most.
-func sortCounting(v, buf []uint32, intoBuf bool) int64 {
-	n := len(v)
-	src, dst := buf, v
-	if intoBuf {
-		src, dst = v, buf
-	}
-	if n <= leafMax {
-		return leafCounting(dst, v)
-	}
-	mid := n / 2
-	inv := sortCounting(v[:mid], buf[:mid], !intoBuf) + sortCounting(v[mid:], buf[mid:], !intoBuf)
-	if src[mid-1] <= src[mid] { // two runs in order (v's ties in x, sorted by y)
-		copy(dst, src)
+	inv, sorted := insertionCounting(v, n/nearlySorted)
+	if sorted {
 		return inv
 	}
-	return inv + merge(dst, src[:mid], src[mid:])
+	hi := uint64(slices.Max(v)) + 1
+	if n < parallelMin {
+		return inv + countRange(v, buf, 0, hi, false)
+	}
+	var sample [255]uint32
+	for i := range sample {
+		sample[i] = v[i*(n-1)/(len(sample)-1)]
+	}
+	slices.Sort(sample[:])
+	mid := max(sample[len(sample)/2], 1)
+	pairs, below := partitionCounting(buf, v, mid, false)
+	var low int64
+	var wg sync.WaitGroup
+	wg.Go(func() { low = countRange(buf[:below], v[:below], 0, uint64(mid), false) })
+	high := countRange(buf[below:], v[below:], uint64(mid), hi, true)
+	wg.Wait()
+	return inv + pairs + low + high
 }
 
-// leafCounting sorts src (up to leafMax values) into dst (as long; src
-// itself or not) and returns src's inversions, with one comparison of
-// each pair, without a branch on it: a pair out of order raises the rank
-// of the first, one in order (or tied) that of the second, and dst[rank]
-// is the value.
-func leafCounting(dst, src []uint32) int64 {
-	var rank [leafMax]int
-	var inv int64
-	src = src[:min(len(src), leafMax)] // no shorter: drops the checks of rank[i]
-	for j := 1; j < len(src); j++ {
-		y, r := src[j], 0
-		for i, x := range src[:j] {
-			c := 0
-			if x > y {
-				c = 1
-			}
-			rank[i] += c
-			r += 1 - c
-			inv += int64(c)
+// nearlySorted bounds Inversions' insertion sort (insertionCounting): it
+// moves n values n/nearlySorted places in all at most, then the splits
+// count instead; within it, the split passes would cost more than the
+// moves.
+const nearlySorted = 2
+
+// insertionCounting sorts v by insertion, counting the moves (v's
+// inversions), until they exceed budget; it returns the moves and
+// whether v was sorted whole. Stopped at v[:i] sorted, it leaves the
+// pairs across v[:i] and v[i:] as they were, and those within v[:i]
+// counted: v's inversions are the moves plus those of v as left. Codes
+// that two nearly agreeing sides give (B = A, or their ranks apart by
+// float rounding) hold few inversions, each near its place.
+func insertionCounting(v []uint32, budget int) (moves int64, sorted bool) {
+	for i := 1; i < len(v); i++ {
+		x, j := v[i], i
+		for j > 0 && v[j-1] > x {
+			v[j] = v[j-1]
+			j--
 		}
-		rank[j] = r
+		v[j] = x
+		if moves += int64(i - j); moves > int64(budget) {
+			return moves, false
+		}
 	}
-	if len(src) > 0 && &dst[0] == &src[0] {
-		var tmp [leafMax]uint32
-		copy(tmp[:], src)
-		src = tmp[:len(src)]
-	}
-	for i, x := range src {
-		dst[rank[i]] = x
+	return moves, true
+}
+
+// countRange returns the inversions of src, whose values are in [lo, hi),
+// using dst (as long) as scratch; reversed says src holds its values in
+// the reverse of their order in v, so that its inversions are the pairs in
+// ascending order. Each split writes the values below mid forward, in
+// src's order, and those above backward, reversed.
+func countRange(src, dst []uint32, lo, hi uint64, reversed bool) int64 {
+	var inv int64
+	for hi-lo > 1 {
+		if len(src) <= leafMax {
+			return inv + leafInversions(src, reversed)
+		}
+		mid := lo + (hi-lo)/2
+		pairs, below := partitionCounting(dst, src, uint32(mid), reversed)
+		inv += pairs + countRange(dst[:below], src[:below], lo, mid, reversed)
+		src, dst, lo, reversed = dst[below:], src[below:], mid, !reversed
 	}
 	return inv
 }
 
-// merge merges the ascending runs a and b into dst (as long as both) and
-// returns the pairs it exchanged: those of a above one of b. It merges
-// from both ends at once, the smallest forward and the largest backward,
-// two chains of dependent loads that the processor overlaps, each without
-// a branch on the comparison (which a merge of random runs often
-// mispredicts), for min(len(a), len(b)) steps, which neither end can
-// exhaust a run in; the few values left between are merged one way
-// (mergeForward). Its loads and stores are unchecked, which the steps
-// keep within a, b and dst.
-func merge(dst, a, b []uint32) int64 {
-	dst = dst[:len(a)+len(b)]
-	na := len(a)
-	var inv int64
-	pa, pb, pd := unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)), unsafe.Pointer(unsafe.SliceData(dst))
-	i, j := 0, 0             // forward, into dst[i+j]
-	ia, jb := na-1, len(b)-1 // backward, into dst[ia+jb+1]
-	for range min(na, len(b)) {
-		// Forward, a first on ties: b[j] is below the na - i values of
-		// a left.
-		x, y := *(*uint32)(unsafe.Add(pa, 4*i)), *(*uint32)(unsafe.Add(pb, 4*j))
-		t := 0
-		if y < x {
-			t = 1
+// partitionCounting writes src's values below mid to the start of dst (as
+// long), in src's order, and the others to its end, in the reverse order;
+// it returns how many are below mid (Z), and the pairs of src split by mid
+// out of order: one at least mid before one below, or with reversed the
+// other way round. Each value is stored at both places it may go, with no
+// branch on which (the wrong one is overwritten later). With z the values
+// below mid before each, the pairs of one below mid before one at least
+// mid are the sum of z over all values less its sum over those below,
+// Z(Z-1)/2; the pairs split by mid are Z times the others. Its stores are
+// unchecked: the value at i goes to dst[z] or dst[n-1-(i-z)], with z <= i.
+func partitionCounting(dst, src []uint32, mid uint32, reversed bool) (pairs int64, below int) {
+	n := len(src)
+	dst = dst[:n]
+	start := unsafe.Pointer(unsafe.SliceData(dst))
+	end := unsafe.Add(start, 4*(n-1))
+	z, sumZ := 0, 0
+	for i, x := range src {
+		*(*uint32)(unsafe.Add(start, 4*z)) = x
+		*(*uint32)(unsafe.Add(end, 4*(z-i))) = x
+		sumZ += z
+		c := 0
+		if x < mid {
+			c = 1
 		}
-		*(*uint32)(unsafe.Add(pd, 4*(i+j))) = min(x, y)
-		inv += int64((na - i) & -t)
-		i += 1 - t
-		j += t
-		// Backward, b last on ties: b[jb] is below the na-1 - ia values
-		// of a placed after it.
-		x, y = *(*uint32)(unsafe.Add(pa, 4*ia)), *(*uint32)(unsafe.Add(pb, 4*jb))
-		u := 0
-		if x > y {
-			u = 1
-		}
-		*(*uint32)(unsafe.Add(pd, 4*(ia+jb+1))) = max(x, y)
-		inv += int64((na - 1 - ia) & (u - 1))
-		ia -= u
-		jb -= 1 - u
+		z += c
 	}
-	return inv + mergeForward(dst[i+j:ia+jb+2], a[i:ia+1], b[j:jb+1], na-1-ia)
+	belowFirst := int64(sumZ) - int64(z)*int64(z-1)/2
+	if reversed {
+		return belowFirst, z
+	}
+	return int64(z)*int64(n-z) - belowFirst, z
 }
 
-// mergeForward merges a and b into dst (as long as both) and returns the
-// pairs it exchanged, plus above for each of b: the values of a merge
-// placed after them all.
-func mergeForward(dst, a, b []uint32, above int) int64 {
+// leafInversions returns the pairs i < j of v with v[i] > v[j], or with
+// reversed v[i] < v[j], by comparing every pair.
+func leafInversions(v []uint32, reversed bool) int64 {
 	var inv int64
-	i, j := 0, 0
-	for k := range dst {
-		if j == len(b) || i < len(a) && a[i] <= b[j] {
-			dst[k] = a[i]
-			i++
-		} else {
-			dst[k] = b[j]
-			j++
-			inv += int64(len(a) - i + above)
+	if reversed {
+		for j, y := range v {
+			for _, x := range v[:j] {
+				if x < y {
+					inv++
+				}
+			}
+		}
+		return inv
+	}
+	for j, y := range v {
+		for _, x := range v[:j] {
+			if x > y {
+				inv++
+			}
 		}
 	}
 	return inv

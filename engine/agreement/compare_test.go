@@ -272,3 +272,21 @@ func BenchmarkKendallGRPO1M(b *testing.B) {
 		kendall(sa, sb, c.ByA, c.ByB, &buf)
 	}
 }
+
+// BenchmarkKendallFewValues1M counts Kendall's tau-b of the GRPO-shaped
+// A against B rounded to quarters (22 distinct values) on a million
+// values, from their orders: B's codes are the ones counted.
+func BenchmarkKendallFewValues1M(b *testing.B) {
+	x, grpo := testkit.GRPOShaped(1_000_000, rand.New(rand.NewPCG(3, 4)))
+	index := make([]int, len(x))
+	for i := range index {
+		index[i] = i
+		grpo[i] = math.Round(4 * grpo[i])
+	}
+	var buf Buffers
+	sa, sb := rankedSide(index, x, &buf), rankedSide(index, grpo, &buf)
+	c := CompareSides(sa, sb, &buf)
+	for b.Loop() {
+		kendall(sa, sb, c.ByA, c.ByB, &buf)
+	}
+}

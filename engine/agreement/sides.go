@@ -55,8 +55,9 @@ type Buffers struct {
 	// ranks are two sides' (Ranked) or two orders' (CompareSides), one
 	// for each goroutine.
 	ranks [2]floatorder.RankBuffers
-	// seq and merge are Kendall's codes and their merge sort's buffer.
-	seq, merge []uint32
+	// seq and seqScratch are Kendall's codes and stats.Inversions'
+	// scratch beside them.
+	seq, seqScratch []uint32
 	// runKeys are sortBy's keys of a run of ties, one for each
 	// goroutine.
 	runKeys [2][]uint64
@@ -417,20 +418,19 @@ func spearman(a, b *Side) float64 {
 
 // kendall returns Kendall's tau-b of a's and b's values, with no NaN,
 // from the positions sorted by (A, B) and by (B, A). The discordant
-// pairs are counted along the order of the side with fewer distinct
-// values: its long runs of ties hold the other's ranks already in order,
-// which the merge sort joins without merging. The other's codes along
-// that order are gathered, and the pairs tied in both counted in the
-// same pass (runs of equal codes in both there too), in chunks on every
-// core.
+// pairs are counted on the codes of the side with fewer distinct values,
+// along the other's order: stats.Inversions takes time in the log of the
+// codes' count. Those codes along that order are gathered, and the pairs
+// tied in both counted in the same pass (runs of equal codes in both), in
+// chunks on every core.
 func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 	n := len(byA)
-	buf.seq, buf.merge = slices.Grow(buf.seq[:0], n)[:n], slices.Grow(buf.merge[:0], n)[:n]
+	buf.seq, buf.seqScratch = slices.Grow(buf.seq[:0], n)[:n], slices.Grow(buf.seqScratch[:0], n)[:n]
 	seq := buf.seq
 	nw := parallel.Workers(n, gatherChunk)
 	chunks := make([]tiedChunk, (n+gatherChunk-1)/gatherChunk)
 	first, other, along := a, b, byA
-	if b.distinct < a.distinct {
+	if a.distinct < b.distinct {
 		first, other, along = b, a, byB
 	}
 	parallel.Chunks(n, gatherChunk, nw, func(_, lo, hi int) {
@@ -453,7 +453,7 @@ func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 			run = c.trail
 		}
 	}
-	return stats.KendallTauBCounts(n, a.tied, b.tied, tiedBoth, stats.Inversions(seq, buf.merge))
+	return stats.KendallTauBCounts(n, a.tied, b.tied, tiedBoth, stats.Inversions(seq, buf.seqScratch))
 }
 
 // A tiedChunk is what gatherTied counts of a chunk of the positions by
