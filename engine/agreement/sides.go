@@ -422,17 +422,26 @@ func spearman(a, b *Side) float64 {
 // along the other's order: stats.Inversions takes time in the log of the
 // codes' count. Those codes along that order are gathered, and the pairs
 // tied in both counted in the same pass (runs of equal codes in both), in
-// chunks on every core.
+// chunks on every core; with a side of distinct values no pair is tied in
+// both, and the codes are only gathered.
 func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 	n := len(byA)
 	buf.seq, buf.seqScratch = slices.Grow(buf.seq[:0], n)[:n], slices.Grow(buf.seqScratch[:0], n)[:n]
 	seq := buf.seq
 	nw := parallel.Workers(n, gatherChunk)
-	chunks := make([]tiedChunk, (n+gatherChunk-1)/gatherChunk)
 	first, other, along := a, b, byA
 	if a.distinct < b.distinct {
 		first, other, along = b, a, byB
 	}
+	if a.tied == 0 || b.tied == 0 { // no pair tied in both: the codes alone
+		parallel.Chunks(n, gatherChunk, nw, func(_, lo, hi int) {
+			for j, i := range along[lo:hi] {
+				seq[lo+j] = other.codes[i]
+			}
+		})
+		return stats.KendallTauBCounts(n, a.tied, b.tied, 0, stats.Inversions(seq, buf.seqScratch))
+	}
+	chunks := make([]tiedChunk, (n+gatherChunk-1)/gatherChunk)
 	parallel.Chunks(n, gatherChunk, nw, func(_, lo, hi int) {
 		chunks[lo/gatherChunk] = gatherTied(seq, first.codes, other.codes, along, lo, hi)
 	})
