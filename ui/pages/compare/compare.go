@@ -281,15 +281,21 @@ func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.HiddenMsg:
 		t.release()
 	case trajectory.ReadMsg:
-		if t.read.Done(t.common.Session, msg) {
+		changed, closed := t.read.Done(t.common.Session, msg)
+		switch {
+		case closed:
+			t.setReading(false)
+			return t, t.read.GoneNotice()
+		case changed:
 			t.detail.SetContent(trajectory.Detail(t.common, &t.read.Opened, t.width))
 		}
 	case comparedMsg:
 		if t.jobBack(msg.gen, msg.buf) {
 			old := t.compared
-			t.show(msg.v)
+			cmd := t.show(msg.v)
 			t.recycle(old.sides, old.cmp.ByA, old.cmp.ByB)
 			t.rank()
+			return t, cmd
 		}
 	case rankedMsg:
 		if t.jobBack(msg.gen, msg.buf) {
@@ -729,8 +735,11 @@ func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf
 	return v
 }
 
-// show shows a comparison computed off the event loop.
-func (t *compareTab) show(v compared) {
+// show shows a comparison computed off the event loop. The trajectory
+// open stays open while it is compared, found where it is now
+// (trajectory.Reading.Follow); the command returned says when it was
+// closed, the run read again without it.
+func (t *compareTab) show(v compared) tea.Cmd {
 	s := t.common.Session
 	prev := -1
 	if t.selected < len(t.cmp.Index) && t.chosen {
@@ -746,14 +755,21 @@ func (t *compareTab) show(v compared) {
 			t.selected = int(t.odd[0])
 		}
 	}
+	var cmd tea.Cmd
 	if t.reading {
-		if i := slices.Index(t.cmp.Index, t.read.Opened.I); i >= 0 && !t.read.Opened.Stale(s) {
+		_, closed := t.read.Follow(s)
+		switch {
+		case closed:
+			t.setReading(false)
+			cmd = t.read.GoneNotice()
+		case slices.Contains(t.cmp.Index, t.read.Opened.I):
 			t.detail.SetContent(trajectory.Detail(t.common, &t.read.Opened, t.width))
-		} else {
+		default:
 			t.setReading(false)
 		}
 	}
 	t.redraw()
+	return cmd
 }
 
 // pointsChunk is how many points a goroutine classifies or counts at a
