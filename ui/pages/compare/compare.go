@@ -1072,8 +1072,8 @@ func (t *compareTab) panelView() string {
 			sections = append(sections, sel)
 		}
 		sections = append(sections, t.legendView(compact >= 1))
-		if n := len(s.CurrentBatch().Members) - c.N; n > 0 {
-			sections = append(sections, st.Warning.Render(common.FitLine(common.Count(n, "invalid trajectory", "invalid trajectories")+" left out", comparePanelWidth)))
+		if out := t.leftOut(); out != "" {
+			sections = append(sections, out)
 		}
 		separator := "\n\n"
 		if compact >= 3 {
@@ -1085,6 +1085,26 @@ func (t *compareTab) panelView() string {
 		}
 	}
 	return panel
+}
+
+// leftOut says the batch's trajectories not compared, a line for each
+// reason: invalid, dropped by the group filter (not invalid data), or,
+// compared with the logged advantages, valid with none logged.
+func (t *compareTab) leftOut() string {
+	s, st := t.common.Session, t.common.Styles
+	batch := s.BatchStats()
+	notLogged := len(s.CurrentBatch().Members) - t.cmp.N - batch.Invalid - batch.Dropped
+	var lines []string
+	if n := batch.Invalid; n > 0 {
+		lines = append(lines, st.Warning.Render(common.FitLine(common.Count(n, "invalid trajectory", "invalid trajectories")+" left out", comparePanelWidth)))
+	}
+	if n := batch.Dropped; n > 0 {
+		lines = append(lines, st.Muted.Render(common.FitLine(fmt.Sprintf("%d dropped by the filter, left out", n), comparePanelWidth)))
+	}
+	if notLogged > 0 {
+		lines = append(lines, st.Muted.Render(common.FitLine(fmt.Sprintf("%d with no logged advantage left out", notLogged), comparePanelWidth)))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // Until the comparison is ranked, a rank statistic shows rankingText and

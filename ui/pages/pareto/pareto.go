@@ -1107,6 +1107,9 @@ func (t *paretoTab) notes(short bool) []string {
 	if n := p.Hidden; n > 0 {
 		notes = append(notes, st.Warning.Render(common.FitWords(common.Count(n, "invalid trajectory", "invalid trajectories")+" hidden", paretoPanelWidth)))
 	}
+	if n := p.Dropped; n > 0 { // by the group filter: not invalid data
+		notes = append(notes, st.Muted.Render(common.FitWords(fmt.Sprintf("%d dropped by the filter, hidden", n), paretoPanelWidth)))
+	}
 	if p.Lacking > 0 {
 		var lacks []string
 		for _, axis := range []struct{ n, k int }{{p.NoX, t.points.xObj}, {p.NoY, t.points.yObj}} {
