@@ -16,8 +16,10 @@ type Projection struct {
 	Index []int
 	// X and Y hold the two objectives' values, parallel to Index.
 	X, Y []float64
-	// Hidden counts the batch's invalid trajectories, which have no point.
-	Hidden int
+	// Hidden counts the batch's invalid trajectories, which have no point;
+	// Dropped those the group filter dropped (engine.Evaluation.DroppedAt),
+	// not invalid data, which have none either.
+	Hidden, Dropped int
 	// NoX and NoY count the valid trajectories left out because their
 	// source lacks the x or the y objective (engine.Evaluation.HasObjective:
 	// the engine's 0 there is no value to draw); one lacking both counts
@@ -53,6 +55,14 @@ func Project(res *engine.Result, bi, kx, ky int) Projection {
 			return false
 		})
 	}
+	dropped := 0
+	if ev := res.Evaluation; ev.Dropped != nil {
+		for _, i := range members {
+			if ev.Dropped[i] {
+				dropped++
+			}
+		}
+	}
 	// A batch's members are in input order; checking is cheap.
 	if !slices.IsSorted(idx) {
 		slices.Sort(idx)
@@ -61,7 +71,8 @@ func Project(res *engine.Result, bi, kx, ky int) Projection {
 		Index:   idx,
 		X:       make([]float64, len(idx)),
 		Y:       make([]float64, len(idx)),
-		Hidden:  len(members) - len(idx) - lacking,
+		Hidden:  len(members) - len(idx) - lacking - dropped,
+		Dropped: dropped,
 		NoX:     noX,
 		NoY:     noY,
 		Lacking: lacking,

@@ -28,4 +28,10 @@ func TestProject(t *testing.T) {
 	q := Project(res, 0, 1, 0)
 	assertFloats(t, "X", q.X, p.Y)
 	assertFloats(t, "Y", q.Y, p.X)
+	// The group filter's dropped rows are counted apart, not invalid.
+	filtered := res.Evaluation.Without(func(i int) bool { return i == 0 || i == 1 }).Compute(res.Options)
+	f := Project(filtered, 0, 0, 1)
+	if !slices.Equal(f.Index, []int{3, 4}) || f.Hidden != 1 || f.Dropped != 2 {
+		t.Errorf("filtered: Index %v, Hidden %d, Dropped %d; want [3 4], the invalid 1 hidden and 2 dropped", f.Index, f.Hidden, f.Dropped)
+	}
 }

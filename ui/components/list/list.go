@@ -159,7 +159,7 @@ func (l *List) Open(c *common.Common, i int) {
 // the tab hands out next.
 func (l *List) begin(c *common.Common, i int) {
 	l.Start(c.Session, i)
-	l.Reader.SetContent(trajectory.Detail(c, &l.Opened, l.width))
+	l.setContent(c)
 }
 
 // OpenedMsg is the opened trajectory read again off the event loop, for
@@ -167,23 +167,47 @@ func (l *List) begin(c *common.Common, i int) {
 type OpenedMsg = trajectory.ReadMsg
 
 // ReadDone shows the opened trajectory read again, unless another was
-// opened since; when the run was read again since, the read starts
-// again.
-func (l *List) ReadDone(c *common.Common, msg OpenedMsg) {
-	if l.Done(c.Session, msg) {
-		l.Reader.SetContent(trajectory.Detail(c, &l.Opened, l.width))
+// opened since; when the run was read again since, it is found again
+// (trajectory.Reading.Follow). A trajectory the run holds no more is
+// closed: the reader says so (Gone) and the command returned says it on
+// the status line, for the tab to leave its reader.
+func (l *List) ReadDone(c *common.Common, msg OpenedMsg) tea.Cmd {
+	changed, closed := l.Done(c.Session, msg)
+	if changed {
+		l.setContent(c)
 	}
+	if closed {
+		return l.GoneNotice()
+	}
+	return nil
 }
 
 // Reread draws the opened trajectory again (a new result, a new width),
-// reading it again first when the session no longer holds it where it was.
-func (l *List) Reread(c *common.Common) {
-	if l.Opened.Stale(c.Session) {
-		l.begin(c, l.Opened.I)
+// reading it again first when the session no longer holds it where it
+// was (trajectory.Reading.Follow); the command returned says when the
+// session holds it no more (Gone), as ReadDone's.
+func (l *List) Reread(c *common.Common) tea.Cmd {
+	_, closed := l.Follow(c.Session)
+	l.setContent(c)
+	if closed {
+		return l.GoneNotice()
+	}
+	return nil
+}
+
+// setContent puts the opened trajectory in the reader, or, when it is
+// Gone, why it is not.
+func (l *List) setContent(c *common.Common) {
+	if l.Gone() {
+		l.Reader.SetContent(c.Styles.Muted.Render(GoneText))
 		return
 	}
 	l.Reader.SetContent(trajectory.Detail(c, &l.Opened, l.width))
 }
+
+// GoneText is what the reader shows of a trajectory the run holds no
+// more: its file was read again without it.
+const GoneText = "this trajectory is no longer in the run: its file was read again without it"
 
 // ScrollReader scrolls the reader by msg (common.ScrollReader).
 func (l *List) ScrollReader(msg tea.KeyPressMsg) tea.Cmd { return common.ScrollReader(&l.Reader, msg) }

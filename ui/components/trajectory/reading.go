@@ -3,6 +3,8 @@ package trajectory
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -12,8 +14,11 @@ import (
 // openings are numbered, so that the read of one opened before, or
 // closed since (Close), is dropped when it lands.
 type Reading struct {
-	Opened  Opened
-	opens   uint64
+	Opened Opened
+	opens  uint64
+	// reloads is the session's Reloads when Opened was started: what was
+	// read of it before the run was read again is read again (Follow).
+	reloads int
 	pending func() tea.Msg
 }
 
@@ -30,6 +35,7 @@ type ReadMsg struct {
 // read until Done takes it.
 func (r *Reading) Start(s *session.Session, i int) {
 	r.opens++
+	r.reloads = s.Reloads
 	var read func() Opened
 	r.Opened, read = Begin(s, i)
 	r.pending = nil
@@ -59,16 +65,47 @@ func (r *Reading) Close() {
 
 // Done takes a read that landed and reports whether Opened changed: the
 // trajectory read, or, when the run was read again since (s.Reloads), the
-// same one started again (its new read the next Job). The read of one
+// same one found again, or closed (closed: Follow). The read of one
 // opened before or closed since changes nothing.
-func (r *Reading) Done(s *session.Session, msg ReadMsg) bool {
+func (r *Reading) Done(s *session.Session, msg ReadMsg) (changed, closed bool) {
 	switch {
 	case msg.opens != r.opens:
-		return false
+		return false, false
 	case msg.reloads != s.Reloads:
-		r.Start(s, r.Opened.I)
-	default:
-		r.Opened = msg.opened
+		return r.Follow(s)
 	}
-	return true
+	r.Opened = msg.opened
+	return true, false
+}
+
+// Follow brings the opened trajectory along after s changed: it stays
+// where it is (changed false) unless it moved or the run was read again
+// since it was started (s.Reloads), when it is started again where it is
+// now (Find). When s holds it no more it is closed (Gone), and closed
+// says so, once. Never is another trajectory at its index opened.
+func (r *Reading) Follow(s *session.Session) (changed, closed bool) {
+	if r.Gone() {
+		return false, false
+	}
+	switch i := r.Opened.Find(s); {
+	case i < 0:
+		r.Close()
+		r.Opened.I = -1
+		return true, true
+	case i != r.Opened.I || r.reloads != s.Reloads:
+		r.Start(s, i)
+		return true, false
+	}
+	return false, false
+}
+
+// Gone reports whether Follow closed the opened trajectory: s holds it no
+// more (Opened.Full is what was read of it).
+func (r *Reading) Gone() bool { return r.Opened.I < 0 }
+
+// GoneNotice asks for the status line's note that the opened trajectory
+// was closed (Gone): the run read again holds it no more.
+func (r *Reading) GoneNotice() tea.Cmd {
+	text := "trajectory " + textsafe.QuoteShort(r.Opened.Full.ID) + " closed: its file was read again without it"
+	return func() tea.Msg { return common.NoticeMsg{Text: text} }
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
@@ -300,4 +301,163 @@ func fileSessionAt(t testing.TB, path, text string, cfg engine.Config) *session.
 		t.Fatal(err)
 	}
 	return s
+}
+
+// FilesSession is FileSessionWith on several files, texts[k] written to
+// the k-th, in a new directory; it returns their paths, in input order.
+func FilesSession(t testing.TB, texts []string, cfg engine.Config) (*session.Session, []string) {
+	t.Helper()
+	dir := t.TempDir()
+	var paths []string
+	for k, text := range texts {
+		path := filepath.Join(dir, fmt.Sprintf("run%d.jsonl", k))
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
+	res, err := loaders.Load(paths, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := session.Open(paths[0], cfg, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, paths
+}
+
+// Reload writes text to path, one of s's files, and applies it to s as
+// follow mode does a file read again (Session.ApplyUpdate): its
+// trajectories replaced, after the others, and Reloads counted. The
+// tabs have not heard of it.
+func Reload(t testing.TB, s *session.Session, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := loaders.Load([]string{path}, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := live.NewOf(s.Computer.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
+	s.ApplyUpdate(l, loaders.Update{Reloaded: []string{path}, Trajectories: res.Trajectories})
+}
+
+// ReloadFiles are two files of one batch whose trajectories a session
+// keeps lean, for ReloadCases: a0, a1, a2 in the first (indices 0 to 2),
+// b0 and b1 in the second (3 and 4). Each response is "answer " and its
+// id.
+var ReloadFiles = []string{
+	reloadRows("a0", "a1", "a2"),
+	reloadRows("b0", "b1"),
+}
+
+// A ReloadCase is a file of ReloadFiles read again (Reload) while
+// trajectory Open is open and its read under way, on a hidden tab: File
+// read again with the trajectories of ids Text. Want is the id open
+// after, "" when the run holds it no more.
+type ReloadCase struct {
+	Name       string
+	Open, File int
+	Text       string
+	Want       string
+}
+
+// ReloadCases are the ways a trajectory open moves or goes when a file is
+// read again: a file before it shorter (another trajectory at its index,
+// or none), its own file without it.
+var ReloadCases = []ReloadCase{
+	{Name: "another at its index", Open: 3, File: 0, Text: reloadRows("a0", "a1"), Want: "b0"},
+	{Name: "past the end", Open: 4, File: 0, Text: reloadRows("a0"), Want: "b1"},
+	{Name: "gone", Open: 3, File: 1, Text: reloadRows("b9"), Want: ""},
+}
+
+// reloadRows are JSONL records of batch 0 with the ids given, their
+// objectives a and b apart.
+func reloadRows(ids ...string) string {
+	var b strings.Builder
+	for k, id := range ids {
+		fmt.Fprintf(&b, `{"id":%q,"batch":0,"group":"g","response":"answer %s","metadata":{"a":%d,"b":%d}}`+"\n", id, id, len(id)*k+int(id[0]), 10-k)
+	}
+	return b.String()
+}
+
+// ReloadReads runs ReloadCases on the tab newTab builds, on a run of
+// ReloadFiles: open opens trajectory i of its session, and open reports
+// whether it has a trajectory open and that trajectory's id. The tab
+// shows c.Want's trajectory after the reload, read again, never another
+// at its index (nor past the end of the run), or has it closed and says
+// so (a NoticeMsg), whether the reload changed the session while the tab
+// was shown (the read under way dropped) or hidden (the read landing
+// first).
+func ReloadReads(t *testing.T, newTab func(*common.Common) common.Tab, open func(tab common.Tab, i int), opened func(tab common.Tab) (reading bool, id string)) {
+	for _, c := range ReloadCases {
+		for _, hidden := range []bool{false, true} {
+			name := c.Name + "/shown"
+			if hidden {
+				name = c.Name + "/hidden"
+			}
+			t.Run(name, func(t *testing.T) {
+				s, paths := FilesSession(t, ReloadFiles, engine.Config{})
+				tab := TabOn(s, newTab)
+				open(tab, c.Open)
+				read := tab.(common.Worker).Job()
+				if read == nil {
+					t.Fatal("no read of the trajectory opened")
+				}
+				if hidden {
+					tab.Update(common.HiddenMsg{})
+				}
+				Reload(t, s, paths[c.File], c.Text)
+				var cmds []tea.Cmd // the tab's, the notice among them
+				if !hidden {
+					_, cmd := tab.Update(common.SessionChangedMsg{})
+					cmds = append(cmds, cmd)
+				}
+				_, cmd := tab.Update(read())
+				cmds = append(cmds, cmd)
+				w := tab.(common.Worker)
+				for job := w.Job(); job != nil; job = w.Job() {
+					_, cmd := tab.Update(job())
+					cmds = append(cmds, cmd)
+				}
+				reading, id := opened(tab)
+				checkReloaded(t, c, reading, id, cmds)
+				Refresh(tab, s)
+				v := Plain(tab)
+				if c.Want != "" && !strings.Contains(v, "answer "+c.Want) {
+					t.Errorf("the tab shown does not show %s's response:\n%s", c.Want, v)
+				}
+				if c.Want == "" && strings.Contains(v, "answer ") {
+					t.Errorf("the tab shown shows a trajectory:\n%s", v)
+				}
+			})
+		}
+	}
+}
+
+// checkReloaded checks what a tab has open after c (reading, the
+// trajectory of id): c.Want's trajectory, or none and a notice among
+// cmds, the tab's commands, that says it closed.
+func checkReloaded(t *testing.T, c ReloadCase, reading bool, id string, cmds []tea.Cmd) {
+	t.Helper()
+	if c.Want != "" {
+		if !reading || id != c.Want {
+			t.Errorf("open %v, trajectory %q, want %q", reading, id, c.Want)
+		}
+		return
+	}
+	if reading {
+		t.Errorf("trajectory %q open, want it closed: the run holds it no more", id)
+	}
+	for _, cmd := range cmds {
+		if cmd == nil {
+			continue
+		}
+		if n, ok := cmd().(common.NoticeMsg); ok && strings.Contains(n.Text, "closed") {
+			return
+		}
+	}
+	t.Errorf("no notice says that the trajectory closed")
 }

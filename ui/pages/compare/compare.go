@@ -281,15 +281,21 @@ func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.HiddenMsg:
 		t.release()
 	case trajectory.ReadMsg:
-		if t.read.Done(t.common.Session, msg) {
+		changed, closed := t.read.Done(t.common.Session, msg)
+		switch {
+		case closed:
+			t.setReading(false)
+			return t, t.read.GoneNotice()
+		case changed:
 			t.detail.SetContent(trajectory.Detail(t.common, &t.read.Opened, t.width))
 		}
 	case comparedMsg:
 		if t.jobBack(msg.gen, msg.buf) {
 			old := t.compared
-			t.show(msg.v)
+			cmd := t.show(msg.v)
 			t.recycle(old.sides, old.cmp.ByA, old.cmp.ByB)
 			t.rank()
+			return t, cmd
 		}
 	case rankedMsg:
 		if t.jobBack(msg.gen, msg.buf) {
@@ -729,8 +735,11 @@ func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf
 	return v
 }
 
-// show shows a comparison computed off the event loop.
-func (t *compareTab) show(v compared) {
+// show shows a comparison computed off the event loop. The trajectory
+// open stays open while it is compared, found where it is now
+// (trajectory.Reading.Follow); the command returned says when it was
+// closed, the run read again without it.
+func (t *compareTab) show(v compared) tea.Cmd {
 	s := t.common.Session
 	prev := -1
 	if t.selected < len(t.cmp.Index) && t.chosen {
@@ -746,14 +755,21 @@ func (t *compareTab) show(v compared) {
 			t.selected = int(t.odd[0])
 		}
 	}
+	var cmd tea.Cmd
 	if t.reading {
-		if i := slices.Index(t.cmp.Index, t.read.Opened.I); i >= 0 && !t.read.Opened.Stale(s) {
+		_, closed := t.read.Follow(s)
+		switch {
+		case closed:
+			t.setReading(false)
+			cmd = t.read.GoneNotice()
+		case slices.Contains(t.cmp.Index, t.read.Opened.I):
 			t.detail.SetContent(trajectory.Detail(t.common, &t.read.Opened, t.width))
-		} else {
+		default:
 			t.setReading(false)
 		}
 	}
 	t.redraw()
+	return cmd
 }
 
 // pointsChunk is how many points a goroutine classifies or counts at a
@@ -1056,8 +1072,8 @@ func (t *compareTab) panelView() string {
 			sections = append(sections, sel)
 		}
 		sections = append(sections, t.legendView(compact >= 1))
-		if n := len(s.CurrentBatch().Members) - c.N; n > 0 {
-			sections = append(sections, st.Warning.Render(common.FitLine(common.Count(n, "invalid trajectory", "invalid trajectories")+" left out", comparePanelWidth)))
+		if out := t.leftOut(); out != "" {
+			sections = append(sections, out)
 		}
 		separator := "\n\n"
 		if compact >= 3 {
@@ -1069,6 +1085,26 @@ func (t *compareTab) panelView() string {
 		}
 	}
 	return panel
+}
+
+// leftOut says the batch's trajectories not compared, a line for each
+// reason: invalid, dropped by the group filter (not invalid data), or,
+// compared with the logged advantages, valid with none logged.
+func (t *compareTab) leftOut() string {
+	s, st := t.common.Session, t.common.Styles
+	batch := s.BatchStats()
+	notLogged := len(s.CurrentBatch().Members) - t.cmp.N - batch.Invalid - batch.Dropped
+	var lines []string
+	if n := batch.Invalid; n > 0 {
+		lines = append(lines, st.Warning.Render(common.FitLine(common.Count(n, "invalid trajectory", "invalid trajectories")+" left out", comparePanelWidth)))
+	}
+	if n := batch.Dropped; n > 0 {
+		lines = append(lines, st.Muted.Render(common.FitLine(fmt.Sprintf("%d dropped by the filter, left out", n), comparePanelWidth)))
+	}
+	if notLogged > 0 {
+		lines = append(lines, st.Muted.Render(common.FitLine(fmt.Sprintf("%d with no logged advantage left out", notLogged), comparePanelWidth)))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // Until the comparison is ranked, a rank statistic shows rankingText and

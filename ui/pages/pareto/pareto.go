@@ -276,9 +276,14 @@ func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.SessionChangedMsg:
 		t.project()
-		t.refreshReading()
+		return t, t.refreshReading()
 	case trajectory.ReadMsg:
-		if t.reader.Done(t.common.Session, msg) {
+		changed, closed := t.reader.Done(t.common.Session, msg)
+		switch {
+		case closed:
+			t.setReading(false)
+			return t, t.reader.GoneNotice()
+		case changed:
 			t.reader.detail.SetContent(trajectory.Detail(t.common, &t.reader.Opened, t.width))
 		}
 	case projectedMsg:
@@ -414,20 +419,24 @@ func (t *paretoTab) setReading(on bool) {
 }
 
 // refreshReading shows the opened trajectory's new rewards after a
-// recompute, or goes back to the plot when it left with its batch.
-func (t *paretoTab) refreshReading() {
+// recompute, found where it is now (trajectory.Reading.Follow), or goes
+// back to the plot when it left with its batch, or with its file's lines
+// (the command returned says so).
+func (t *paretoTab) refreshReading() tea.Cmd {
 	if !t.reader.reading {
-		return
+		return nil
 	}
 	s := t.common.Session
+	if _, closed := t.reader.Follow(s); closed {
+		t.setReading(false)
+		return t.reader.GoneNotice()
+	}
 	if !slices.Contains(s.CurrentBatch().Members, t.reader.Opened.I) {
 		t.setReading(false)
-		return
-	}
-	if t.reader.Opened.Stale(s) {
-		t.reader.Start(s, t.reader.Opened.I)
+		return nil
 	}
 	t.reader.detail.SetContent(trajectory.Detail(t.common, &t.reader.Opened, t.width))
+	return nil
 }
 
 // nextObjective returns the objective after k, skipping the other axis'
@@ -1113,6 +1122,9 @@ func (t *paretoTab) notes(short bool) []string {
 	}
 	if n := p.Hidden; n > 0 {
 		notes = append(notes, st.Warning.Render(common.FitWords(common.Count(n, "invalid trajectory", "invalid trajectories")+" hidden", paretoPanelWidth)))
+	}
+	if n := p.Dropped; n > 0 { // by the group filter: not invalid data
+		notes = append(notes, st.Muted.Render(common.FitWords(fmt.Sprintf("%d dropped by the filter, hidden", n), paretoPanelWidth)))
 	}
 	if p.Lacking > 0 {
 		var lacks []string

@@ -146,13 +146,18 @@ func (t *trajectoriesTab) Job() func() tea.Msg {
 func (t *trajectoriesTab) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.SessionChangedMsg:
-		t.refreshKeepingOrder()
+		return t.refreshKeepingOrder()
 	case orderedMsg:
 		t.rows.ordered(msg)
 	case finishSortedMsg:
 		t.finishSorted(msg)
 	case list.OpenedMsg:
-		t.list.ReadDone(t.common, msg)
+		cmd := t.list.ReadDone(t.common, msg)
+		if !t.list.Gone() || t.mode != reading {
+			return nil // a read the reader closed by esc lands unsaid
+		}
+		t.setMode(browsing)
+		return cmd
 	case tea.KeyPressMsg:
 		return t.handleKey(msg)
 	case tea.MouseWheelMsg:
@@ -258,13 +263,14 @@ func (t *trajectoriesTab) setMode(mode trajectoriesMode) {
 func (t *trajectoriesTab) refresh() { t.rebuild(false) }
 
 // refreshKeepingOrder is refresh after the session changed: the same rows
-// keep their order until the user sorts again.
-func (t *trajectoriesTab) refreshKeepingOrder() { t.rebuild(true) }
+// keep their order until the user sorts again. Its command says when the
+// opened trajectory was closed, the run read again without it.
+func (t *trajectoriesTab) refreshKeepingOrder() tea.Cmd { return t.rebuild(true) }
 
-func (t *trajectoriesTab) rebuild(keepOrder bool) {
+func (t *trajectoriesTab) rebuild(keepOrder bool) tea.Cmd {
 	s := t.common.Session
 	if s.Result == nil || s.RewardBPending() {
-		return // the recompute computing B's rewards changes the session
+		return nil // the recompute computing B's rewards changes the session
 	}
 	table := &t.list.Table
 	current := t.rows.at(table.Cursor())
@@ -274,13 +280,16 @@ func (t *trajectoriesTab) rebuild(keepOrder bool) {
 	table.SetRows(t.rows.len())
 	table.SetColumns(t.rows.dataColumns(s), 1)
 	table.SetCursor(max(t.rows.position(current), 0))
-	if t.mode == reading && !slices.Contains(s.CurrentBatch().Members, t.list.Opened.I) {
-		t.mode = browsing // the opened trajectory left with its batch
+	var cmd tea.Cmd
+	if t.mode == reading {
+		cmd = t.list.Reread(t.common) // found where it is now
+		if t.list.Gone() || !slices.Contains(s.CurrentBatch().Members, t.list.Opened.I) {
+			t.mode = browsing // it left with its batch, or with its file's lines
+			t.list.Close()
+		}
 	}
 	t.setKeys(t.mode)
-	if t.mode == reading {
-		t.list.Reread(t.common)
-	}
+	return cmd
 }
 
 // finishSorted puts the order of a sort by the finish column in place
