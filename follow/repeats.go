@@ -12,7 +12,7 @@ import (
 )
 
 // maxRepeatsNamed is how many repeated IDs a warning names, as
-// duplicates.Count names them.
+// duplicates.Count names them, and how many of their steps.
 const maxRepeatsNamed = 5
 
 // Repeats counts, update by update, the trajectories followed whose ID a
@@ -34,10 +34,12 @@ type Repeats struct {
 	lastSource string
 	last       int
 	// total counts the repeats so far; since, first and steps are those
-	// since the last TakeWarning: how many, the first IDs, their steps.
+	// since the last TakeWarning: how many, the first IDs, the first
+	// steps; moreSteps the other steps they are of.
 	total, since int
 	first        []string
 	steps        []int64
+	moreSteps    map[int64]bool
 }
 
 // Seed notes the IDs of n trajectories, at(i) the i-th, that a warning of
@@ -45,7 +47,7 @@ type Repeats struct {
 // in the total but are not taken (TakeWarning).
 func (r *Repeats) Seed(n int, at func(i int) *scoring.Trajectory) {
 	r.add(n, at)
-	r.since, r.first, r.steps = 0, nil, nil
+	r.since, r.first, r.steps, r.moreSteps = 0, nil, nil, nil
 }
 
 // Add notes the trajectories ts, which follow those noted, counting
@@ -68,9 +70,7 @@ func (r *Repeats) add(n int, at func(i int) *scoring.Trajectory) {
 			if len(r.first) < maxRepeatsNamed && !slices.Contains(r.first, t.ID) {
 				r.first = append(r.first, t.ID)
 			}
-			if !slices.Contains(r.steps, t.Batch) {
-				r.steps = append(r.steps, t.Batch)
-			}
+			r.noteStep(t.Batch)
 		}
 		if r.last < 0 || t.Source != r.lastSource {
 			k, ok := r.sources[t.Source]
@@ -102,10 +102,11 @@ func (r *Repeats) Forget(sources []string) {
 }
 
 // TakeWarning returns the warning of the repeats counted since it was
-// last called, "" when there are none, and starts counting them anew: `N trajectories repeat an earlier
-// one's ID ("ID", ...) at step S`, worded as stats words a whole
-// reading's, the steps they are of in the order they came, and `; T so
-// far` when the total is more. The text is safe for a terminal.
+// last called, "" when there are none, and starts counting them anew:
+// `N trajectories repeat an earlier one's ID ("ID", ...) at step S`,
+// worded as stats words a whole reading's, the steps they are of in the
+// order they came (the first five, then `and K more`), and `; T so far`
+// when the total is more. The text is safe for a terminal.
 func (r *Repeats) TakeWarning() string {
 	if r.since == 0 {
 		return ""
@@ -114,11 +115,30 @@ func (r *Repeats) TakeWarning() string {
 	for i, s := range r.steps {
 		steps[i] = fmt.Sprint(s)
 	}
+	stepText := strings.Join(steps, ", ")
+	if len(r.moreSteps) > 0 {
+		stepText += fmt.Sprintf(" and %d more", len(r.moreSteps))
+	}
 	w := fmt.Sprintf("%d %s %s an earlier one's ID (%s) at %s %s", r.since, english.Plural(r.since, "trajectory"), english.Verb(r.since, "repeats", "repeat"),
-		duplicates.Named(r.first), english.Plural(len(steps), "step"), strings.Join(steps, ", "))
+		duplicates.Named(r.first), english.Plural(len(r.steps)+len(r.moreSteps), "step"), stepText)
 	if r.total > r.since {
 		w += fmt.Sprintf("; %d so far", r.total)
 	}
-	r.since, r.first, r.steps = 0, nil, nil
+	r.since, r.first, r.steps, r.moreSteps = 0, nil, nil, nil
 	return w + "; each is computed"
+}
+
+// noteStep notes a step repeats are of: the first maxRepeatsNamed in the
+// order they came, the others only counted.
+func (r *Repeats) noteStep(step int64) {
+	switch {
+	case slices.Contains(r.steps, step):
+	case len(r.steps) < maxRepeatsNamed:
+		r.steps = append(r.steps, step)
+	default:
+		if r.moreSteps == nil {
+			r.moreSteps = map[int64]bool{}
+		}
+		r.moreSteps[step] = true
+	}
 }

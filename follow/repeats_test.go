@@ -64,3 +64,20 @@ func TestRepeatsNamesTheFirstFive(t *testing.T) {
 		t.Errorf("warning\n%q\nwant\n%q", w, want)
 	}
 }
+
+// TestRepeatsNamesTheFirstFiveSteps: repeats of many steps name the
+// first five steps in the order they came and count the others.
+func TestRepeatsNamesTheFirstFiveSteps(t *testing.T) {
+	var r Repeats
+	for step := range int64(8) {
+		r.Add(rows("a", step, fmt.Sprint("s", step)))
+	}
+	for step := range int64(8) {
+		r.Add(rows("b", 10+step, fmt.Sprint("s", step)))
+	}
+	r.Add(rows("b", 10, "s0")) // a step named already
+	want := `9 trajectories repeat an earlier one's ID ("s0", "s1", "s2", "s3", "s4") at steps 10, 11, 12, 13, 14 and 3 more; each is computed`
+	if w := r.TakeWarning(); w != want {
+		t.Errorf("warning\n%q\nwant\n%q", w, want)
+	}
+}

@@ -581,9 +581,10 @@ func (h *healthRun) dominance(t *diagnose.Trend) (Finding, bool) {
 }
 
 // ceiling grades FracAtMax in a batch of 2 or more scores that spread: a
-// batch whose every score is one value (every answer failed alike) has
-// no ceiling to be at, only no signal, which zero_spread and dead_signal
-// say.
+// batch whose every score is one value, every answer passing alike or
+// failing alike, is not graded, as nothing tells its value a maximum from
+// a minimum; it has no signal, which zero_spread and dead_signal say
+// (dead_signal as all-pass or all-fail).
 func ceiling(t *diagnose.Trend) (Finding, bool) {
 	if t.Score.Count < 2 || !(t.Score.Max > t.Score.Min) {
 		return Finding{}, false

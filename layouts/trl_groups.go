@@ -29,9 +29,10 @@ import (
 // again at the training step, with the last training rows (the first of
 // its groups cut short) and the evaluation rows, whose groups have
 // num_generations_eval rows and were normalised apart from training's.
-// The usual size, num_generations, is the commonest (the smaller on a
-// tie) among the groups that start in the first half of the step's rows:
-// TRL writes training rows first, evaluation rows last.
+// The usual size, num_generations, is the commonest size (the smaller on
+// a tie) of the steps of res whose groups are all of one size; when no
+// step is, the commonest among the groups that start in the first half of
+// the step's rows: TRL writes training rows first, evaluation rows last.
 //
 // When evaluation rows fill the whole file, its groups are all of one
 // size, another than the commonest size of the steps of res whose groups
