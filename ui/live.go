@@ -47,7 +47,9 @@ type liveState struct {
 	warnings []string
 	gone     []string
 	failed   string // the last error's first line, "file:line: ..." for a line's
-	skipped  int
+	// failedPath is the file failed is of.
+	failedPath string
+	skipped    int
 	// emptied holds the files read again from the start that no line
 	// came of since: their old trajectories stay on screen, said to be
 	// stale in the status line, until new lines come, then go.
@@ -370,11 +372,11 @@ func (l *liveState) note(u loaders.Update) {
 	l.skipped += u.Skipped
 	// A file read again from the start no longer holds the line the
 	// error is about: it goes, unless the new content brings it again.
-	if slices.ContainsFunc(u.Reloaded, func(p string) bool { return strings.HasPrefix(l.failed, p+":") }) {
-		l.failed = ""
+	if l.failed != "" && slices.Contains(u.Reloaded, l.failedPath) {
+		l.failed, l.failedPath = "", ""
 	}
 	if u.Err != nil {
-		l.failed = strings.SplitN(u.Err.Error(), "\n", 2)[0]
+		l.failed, l.failedPath = strings.SplitN(u.Err.Error(), "\n", 2)[0], u.ErrPaths[0]
 	}
 }
 
