@@ -221,7 +221,7 @@ func NoValid(res *engine.Result, s scoring.Scorer, fields []string) error {
 	of := make([]engine.InvalidCause, len(texts))
 	for i, text := range texts {
 		c := Cause{Text: text, Count: counts[text], Reason: res.Evaluation.EvalReason(text)}
-		of[i] = objectiveCause(res.Evaluation, text)
+		of[i] = causeOf(res.Evaluation, text)
 		if of[i].Objective >= 0 || of[i].Overflow {
 			c.Objective, c.Err = of[i].Subject, of[i].Err
 		}
@@ -368,12 +368,11 @@ func absentFields(s scoring.Scorer, n int, fields []string) error {
 // causeErrors are the errors a counted cause can end with.
 var causeErrors = []error{scoring.ErrMissing, scoring.ErrNotNumber, scoring.ErrNaN, scoring.ErrInf, scoring.ErrEval, scoring.ErrBudget}
 
-// objectiveCause returns what text, a cause of ev's, is of (engine's
-// CauseOf); Objective -1 when it is not an objective's, or an objective's
-// error that is not one of causeErrors.
-func objectiveCause(ev *engine.Evaluation, text string) engine.InvalidCause {
+// causeOf is ev.CauseOf(text), with Objective -1 when text is none of
+// the causes CauseOf knows (a scorer's own error).
+func causeOf(ev *engine.Evaluation, text string) engine.InvalidCause {
 	c, ok := ev.CauseOf(text)
-	if !ok || c.Objective >= 0 && !slices.Contains(causeErrors, c.Err) {
+	if !ok {
 		return engine.InvalidCause{Objective: -1}
 	}
 	return c
