@@ -185,6 +185,7 @@ func TestCauseOf(t *testing.T) {
 	res := ev.Compute(DefaultOptions())
 	check("computed", res.Evaluation, []int{0, 1, 2, 3, 4})
 	check("appended", ev.Append(c.Scorer, ts).Compute(DefaultOptions()).Evaluation, []int{6, 7, 8, 9, 10})
+	check("without the last", ev.Without(func(i int) bool { return i == 5 }).Compute(DefaultOptions()).Evaluation, []int{0, 1, 2, 3, 4})
 	filtered := ev.Filter(func(i int) bool { return i >= 2 })
 	want = want[2:4]
 	check("filtered", filtered, []int{0, 1})
