@@ -73,7 +73,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	}
 	sayLayout(stdio.Stderr, layout, cfg)
 	f := &statsFollower{cfg: cfg, file: s.file, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
-		warnings: follow.Warnings(layouts.Warnings(cfg, scoring.Uncapped), cfg.EqualGroups), warned: map[string]bool{}, matchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged}
+		warnings: follow.Warnings(layouts.Warnings(cfg, scoring.Uncapped), cfg.EqualGroups), warned: map[givenWarning]bool{}, matchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged}
 	// The first reading is evaluated as it streams: only the evaluation
 	// is kept, never every trajectory. The computer is built on the first
 	// trajectory, when the loader asks what to pick, as compute does: the
@@ -291,8 +291,8 @@ type statsFollower struct {
 	// printed once (sayWarnings), and stepWarnings, per step, those its
 	// last line gave, for a later line to withdraw.
 	warnings     func(res *engine.Result, batches []int) []string
-	warned       map[string]bool
-	stepWarnings map[int64][]string
+	warned       map[givenWarning]bool
+	stepWarnings map[int64][]givenWarning
 	// unended are the followed files whose last line had no line end as
 	// following ended (loaders.FollowOptions.AtEnd).
 	unended []loaders.Unended

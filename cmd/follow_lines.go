@@ -219,32 +219,32 @@ func (f *statsFollower) sayWarnings(step int64, ws []string, partial bool) {
 		hedge = " (step read in part)"
 	}
 	for _, earlier := range f.stepWarnings[step] {
-		if w := strings.TrimPrefix(earlier, hedgedMark); !slices.Contains(ws, w) {
+		if !slices.Contains(ws, earlier.text) {
 			delete(f.warned, earlier)
-			fmt.Fprintf(f.errOut, "rewardlens: withdrawn (step %d's updated line has it no more): %s\n", step, textsafe.Line(w))
+			fmt.Fprintf(f.errOut, "rewardlens: withdrawn (step %d's updated line has it no more): %s\n", step, textsafe.Line(earlier.text))
 		}
 	}
-	var said []string
+	var said []givenWarning
 	for _, w := range ws {
-		key := w
-		if partial {
-			key = hedgedMark + w
-		}
-		said = append(said, key)
-		if !f.warned[key] {
-			f.warned[key] = true
+		given := givenWarning{text: w, hedged: partial}
+		said = append(said, given)
+		if !f.warned[given] {
+			f.warned[given] = true
 			fmt.Fprintf(f.errOut, "rewardlens: warning%s: %s\n", hedge, textsafe.Line(w))
 		}
 	}
 	if f.stepWarnings == nil {
-		f.stepWarnings = map[int64][]string{}
+		f.stepWarnings = map[int64][]givenWarning{}
 	}
 	f.stepWarnings[step] = said
 }
 
-// hedgedMark marks, in statsFollower.warned and stepWarnings, a warning
-// given hedged, on a partial line.
-const hedgedMark = "\x00partial\x00"
+// givenWarning is a warning as sayWarnings gave it: hedged, on a partial
+// line, or not; given both ways it is said twice.
+type givenWarning struct {
+	text   string
+	hedged bool
+}
 
 // agreementStanding says how the trainer check's warning of batch b's line
 // (agree's) stands. A step read in part compares its short groups, whose

@@ -30,7 +30,7 @@ func TestStatsFollowComputesARunOfPartsOnce(t *testing.T) {
 	ctx := context.Background()
 	start := func() (*statsFollower, *strings.Builder) {
 		out := &strings.Builder{}
-		f := &statsFollower{health: &healthFlags{health: true, baseline: health.DefaultBaseline}, out: out, errOut: &strings.Builder{}, printed: map[int64]printedLine{}, warned: map[string]bool{}}
+		f := &statsFollower{health: &healthFlags{health: true, baseline: health.DefaultBaseline}, out: out, errOut: &strings.Builder{}, printed: map[int64]printedLine{}, warned: map[givenWarning]bool{}}
 		if err := f.evaluate(slices.Clone(first)); err != nil {
 			t.Fatal(err)
 		}

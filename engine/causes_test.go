@@ -141,3 +141,66 @@ func TestScoreOverflowCauses(t *testing.T) {
 		}
 	}
 }
+
+// TestCauseOf: every cause an evaluation gives reads back as what it is
+// of, from the table CauseOf builds, not from its words: an objective's
+// with its index, a constraint's or gate's as a setting, an overflow's
+// with its sum, after Compute, Append, Filter, Without and Restructure
+// too; a text no subject gives reads as none.
+func TestCauseOf(t *testing.T) {
+	c, err := New(Config{
+		Objectives:  []ObjectiveConfig{{Name: "a", Expr: "metadata.a", Weight: ptr(1.0)}, {Name: "score", Expr: "metadata.b", Weight: ptr(1.0)}},
+		Constraints: []string{"metadata.c >= 0.5"},
+		Gates:       []string{"a: metadata.g > 0"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := []scoring.Trajectory{
+		enginetest.Traj(0, "g", "b", 1.0, "c", 1.0, "g", 1.0), // a missing
+		enginetest.Traj(0, "g", "a", 1.0, "b", "x", "c", 1.0, "g", 1.0),
+		enginetest.Traj(0, "g", "a", 1.0, "b", 1.0, "g", 1.0), // c missing
+		enginetest.Traj(0, "g", "a", 1.0, "b", 1.0, "c", 1.0, "g", "s"),
+		enginetest.Traj(0, "g", "a", 1e308, "b", 1e308, "c", 1.0, "g", 1.0),
+		enginetest.Traj(0, "g", "a", 1.0, "b", 1.0, "c", 1.0, "g", 1.0),
+	}
+	constraint, gate := "constraint metadata.c >= 0.5", "gate a: metadata.g > 0"
+	want := []InvalidCause{
+		{Subject: "a", Objective: 0, Err: scoring.ErrMissing},
+		{Subject: "score", Objective: 1, Err: scoring.ErrNotNumber},
+		{Subject: constraint, Objective: -1, Setting: true, Err: scoring.ErrMissing},
+		{Subject: gate, Objective: -1, Setting: true, Err: scoring.ErrEval},
+		{Subject: "score", Objective: -1, Err: scoring.ErrInf, Overflow: true},
+	}
+	check := func(what string, ev *Evaluation, rows []int) {
+		t.Helper()
+		for j, i := range rows {
+			got, ok := ev.CauseOf(ev.Causes[i])
+			if !ok || got != want[j] {
+				t.Errorf("%s: row %d's cause %q is %+v (%v), want %+v", what, i, ev.Causes[i], got, ok, want[j])
+			}
+		}
+	}
+	ev := Evaluate(c.Scorer, ts)
+	res := ev.Compute(DefaultOptions())
+	check("computed", res.Evaluation, []int{0, 1, 2, 3, 4})
+	check("appended", ev.Append(c.Scorer, ts).Compute(DefaultOptions()).Evaluation, []int{6, 7, 8, 9, 10})
+	check("without the last", ev.Without(func(i int) bool { return i == 5 }).Compute(DefaultOptions()).Evaluation, []int{0, 1, 2, 3, 4})
+	filtered := ev.Filter(func(i int) bool { return i >= 2 })
+	want = want[2:4]
+	check("filtered", filtered, []int{0, 1})
+	r, err := NewRestructure(c.Scorer, []string{"metadata.c >= 0.5"}, []string{"a: metadata.g > 0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	restructured, err := r.Apply(t.Context(), ev, func(i int) (*scoring.Trajectory, error) { return &ts[i], nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("restructured", restructured, []int{2, 3})
+	for _, cause := range []string{"", "b: missing", "a: missing (the weighted sum overflows)", "constraint metadata.c >= 0.5: ", "gate a: metadata.g > 0: broken"} {
+		if got, ok := ev.CauseOf(cause); ok {
+			t.Errorf("%q reads as %+v", cause, got)
+		}
+	}
+}

@@ -93,6 +93,10 @@ type Evaluation struct {
 
 	mu       sync.Mutex
 	rankings map[Scope]*Ranking
+	// causeTable holds what each cause the evaluation can give is of
+	// (CauseOf), made once when first asked.
+	causesOnce sync.Once
+	causeTable map[string]InvalidCause
 	// scores holds the scores of the last weights asked for (prepare.go).
 	scores *scoreSet
 	// cache keeps what depends on the evaluation alone: the objectives'

@@ -4,7 +4,6 @@ import (
 	"context"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/parallel"
@@ -176,19 +175,8 @@ func restructuredReasons(ev *Evaluation, byStructure func(cause string) bool, fi
 // constraints' or gates' (evaluated once the objectives were: a
 // trajectory of that cause has all its objectives' values).
 func structureCauses(ev *Evaluation) func(cause string) bool {
-	var prefixes []string
-	for _, d := range ev.Constraints {
-		prefixes = append(prefixes, d.Subject()+": ")
-	}
-	for _, d := range ev.Gates {
-		prefixes = append(prefixes, d.Subject()+": ")
-	}
 	return func(cause string) bool {
-		for _, p := range prefixes {
-			if strings.HasPrefix(cause, p) {
-				return true
-			}
-		}
-		return false
+		c, ok := ev.CauseOf(cause)
+		return ok && c.Setting
 	}
 }

@@ -87,8 +87,10 @@ type Update struct {
 	// Err reports what went wrong since the last Update: files that could
 	// not be read, and without SkipInvalid the malformed lines (skipped
 	// all the same: following cannot stop at one). The follower carries
-	// on.
-	Err error
+	// on. ErrPaths are the files its errors are of, in order: the first
+	// is that of the first line of Err's text.
+	Err      error
+	ErrPaths []string
 	// Unended are the files whose last line has stayed without its line
 	// end for FollowOptions.UnendedWait, unchanged: not read until it
 	// ends. Each is said once, until it changes. Resumed are the files
@@ -572,6 +574,7 @@ func (u *Update) add(path string, c fileChange) {
 	}
 	if c.err != nil {
 		u.Err = errors.Join(u.Err, c.err)
+		u.ErrPaths = append(u.ErrPaths, path)
 	}
 	if c.unended != nil {
 		u.Unended = append(u.Unended, *c.unended)

@@ -29,6 +29,8 @@ type followed struct {
 	gone    []string
 	skipped int
 	errs    []error
+	// errPaths are the updates' ErrPaths.
+	errPaths []string
 	// reloaded are the files of the updates' Reloaded, in order.
 	reloaded []string
 }
@@ -82,6 +84,7 @@ func (f *followed) apply(u Update) {
 	if u.Err != nil {
 		f.errs = append(f.errs, u.Err)
 	}
+	f.errPaths = append(f.errPaths, u.ErrPaths...)
 }
 
 // await applies updates from ch until done holds, failing t after a
@@ -369,8 +372,8 @@ func TestFollowMalformedLines(t *testing.T) {
 		switch {
 		case skip && (f.skipped != 1 || len(f.errs) != 0):
 			t.Errorf("skipping: %d skipped, errors %v", f.skipped, f.errs)
-		case !skip && (len(f.errs) != 1 || !errors.As(f.errs[0], &le) || le.Path != path || le.Line != 5):
-			t.Errorf("not skipping: errors %v, want one at %s:5", f.errs, path)
+		case !skip && (len(f.errs) != 1 || !errors.As(f.errs[0], &le) || le.Path != path || le.Line != 5 || !slices.Equal(f.errPaths, []string{path})):
+			t.Errorf("not skipping: errors %v of %q, want one at %s:5", f.errs, f.errPaths, path)
 		}
 		cancel()
 		for range ch {

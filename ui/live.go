@@ -47,6 +47,8 @@ type liveState struct {
 	warnings []string
 	gone     []string
 	failed   string // the last error's first line, "file:line: ..." for a line's
+	// failedPath is the file failed is of.
+	failedPath string
 	// skipped counts the lines skipped since the session's load, as stats
 	// --follow counts them; its warning replaces the load's in warnings.
 	skipped follow.Skipped
@@ -389,11 +391,11 @@ func (l *liveState) note(u loaders.Update) {
 	l.warnings = session.ReplaceWarning(l.warnings, was, l.skipped.Warning())
 	// A file read again from the start no longer holds the line the
 	// error is about: it goes, unless the new content brings it again.
-	if slices.ContainsFunc(u.Reloaded, func(p string) bool { return strings.HasPrefix(l.failed, p+":") }) {
-		l.failed = ""
+	if l.failed != "" && slices.Contains(u.Reloaded, l.failedPath) {
+		l.failed, l.failedPath = "", ""
 	}
 	if u.Err != nil {
-		l.failed = strings.SplitN(u.Err.Error(), "\n", 2)[0]
+		l.failed, l.failedPath = strings.SplitN(u.Err.Error(), "\n", 2)[0], u.ErrPaths[0]
 	}
 }
 

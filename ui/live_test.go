@@ -108,18 +108,26 @@ func TestLiveReloadDropsItsError(t *testing.T) {
 	s := m.Session()
 	source := s.Trajectories.At(0).Source
 	lineErr := fmt.Errorf("%s:4:17: invalid JSON", source)
-	m.Update(liveMsg{loaders.Update{Err: lineErr}, true})
+	m.Update(liveMsg{loaders.Update{Err: lineErr, ErrPaths: []string{source}}, true})
 	if v := screen(m); !strings.Contains(v, "following: "+source+":4:17: invalid JSON") {
 		t.Fatalf("the malformed line is not said:\n%s", v)
 	}
 	_, again := sampleSteps(t, 0, 5)
-	m.Update(liveMsg{loaders.Update{Trajectories: again, Reloaded: []string{source}, Err: lineErr}, true})
+	m.Update(liveMsg{loaders.Update{Trajectories: again, Reloaded: []string{source}, Err: lineErr, ErrPaths: []string{source}}, true})
 	if v := screen(m); !strings.Contains(v, "following: "+source+":4:17") {
 		t.Errorf("read again with the malformed line still in it, the error went:\n%s", v)
 	}
 	m.Update(liveMsg{loaders.Update{Trajectories: again, Reloaded: []string{source}}, true})
 	if v := screen(m); strings.Contains(v, "invalid JSON") || !strings.Contains(v, "read again from the start: "+source) {
 		t.Errorf("read again without the malformed line, its error stays:\n%s", v)
+	}
+	// The error is known to be the file's by the update's ErrPaths, not by
+	// its text starting with the file's name.
+	reworded := fmt.Errorf("invalid JSON in line 4 of %s", source)
+	m.Update(liveMsg{loaders.Update{Err: reworded, ErrPaths: []string{source}}, true})
+	m.Update(liveMsg{loaders.Update{Trajectories: again, Reloaded: []string{source}}, true})
+	if v := screen(m); strings.Contains(v, "invalid JSON") {
+		t.Errorf("read again without the malformed line, its error worded otherwise stays:\n%s", v)
 	}
 }
 

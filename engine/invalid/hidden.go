@@ -30,7 +30,7 @@ func (e *NoValidError) WithHidden(s scoring.Scorer) *NoValidError {
 		if named[o.Name] || x == nil {
 			continue
 		}
-		c := Cause{Objective: o.Name, Expr: x.Source, Err: scoring.ErrMissing, Text: o.Name + ": " + scoring.ErrMissing.Error(), Count: e.Trajectories}
+		c := Cause{Objective: o.Name, Expr: x.Source, Err: scoring.ErrMissing, Text: (&scoring.InvalidError{Objective: o.Name, Err: scoring.ErrMissing}).Error(), Count: e.Trajectories}
 		c.Field = x.Field()
 		for _, f := range x.FieldsRead() {
 			if !seen[f] {

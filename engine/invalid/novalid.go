@@ -218,9 +218,13 @@ func NoValid(res *engine.Result, s scoring.Scorer, fields []string) error {
 	// valued holds the objectives some of whose values were there, but no
 	// finite number: their fields exist, whatever the first records say.
 	valued := map[string]bool{}
-	for _, text := range texts {
+	of := make([]engine.InvalidCause, len(texts))
+	for i, text := range texts {
 		c := Cause{Text: text, Count: counts[text], Reason: res.Evaluation.EvalReason(text)}
-		c.Objective, _, c.Err = splitCause(res.Evaluation.Objectives, text)
+		of[i] = causeOf(res.Evaluation, text)
+		if of[i].Objective >= 0 || of[i].Overflow {
+			c.Objective, c.Err = of[i].Subject, of[i].Err
+		}
 		if c.Err != nil && !errors.Is(c.Err, scoring.ErrMissing) && !errors.Is(c.Err, scoring.ErrEval) {
 			valued[c.Objective] = true
 		}
@@ -233,15 +237,15 @@ func NoValid(res *engine.Result, s scoring.Scorer, fields []string) error {
 	hinted := map[string]bool{}
 	for i := range e.Causes {
 		c := &e.Causes[i]
-		_, k, _ := splitCause(res.Evaluation.Objectives, c.Text)
+		k := of[i].Objective
 		if k < 0 {
-			if settingCause(c, settings, res.Evaluation.Objectives, fields, seen) {
+			if of[i].Setting && settingCause(c, of[i], settings, res.Evaluation.Objectives, fields, seen) {
 				continue
 			}
-			if c.Objective == "score" {
+			if of[i].Overflow {
 				// The objectives are finite, their weighted sum is not.
 				sum := "weighted sum"
-				if _, in32 := engine.ScoreOverflowOf(c.Text); in32 {
+				if of[i].In32 {
 					sum = "float32 weighted sum"
 				}
 				c.Objective, c.Text = "", "the weighted score (the objectives' "+sum+") is "+c.Err.Error()
@@ -268,23 +272,21 @@ func NoValid(res *engine.Result, s scoring.Scorer, fields []string) error {
 	return e
 }
 
-// settingCause reports whether c is the cause of one of settings (a
-// constraint or a gate): its text is "SUBJECT: ERR". Then it sets c's
+// settingCause reports whether cause, c's, is that of one of settings
+// (a constraint or a gate) with one of causeErrors. Then it sets c's
 // Setting and Err, and, when Err says the value was absent or could not be
 // evaluated (a field read that is not there), the fields it reads that
 // are not among seen (fields nil: none) with the nearest fields and
 // objectives' names.
-func settingCause(c *Cause, settings []scoring.SettingFields, objectives []scoring.Objective, fields []string, seen map[string]bool) bool {
+func settingCause(c *Cause, cause engine.InvalidCause, settings []scoring.SettingFields, objectives []scoring.Objective, fields []string, seen map[string]bool) bool {
+	if !slices.Contains(causeErrors, cause.Err) {
+		return false
+	}
 	for _, setting := range settings {
-		rest, ok := strings.CutPrefix(c.Text, setting.Subject+": ")
-		if !ok {
+		if setting.Subject != cause.Subject {
 			continue
 		}
-		k := slices.IndexFunc(causeErrors, func(err error) bool { return rest == err.Error() })
-		if k < 0 {
-			continue
-		}
-		c.Setting, c.Err = setting.Subject, causeErrors[k]
+		c.Setting, c.Err = setting.Subject, cause.Err
 		if fields == nil || !(errors.Is(c.Err, scoring.ErrMissing) || errors.Is(c.Err, scoring.ErrEval)) {
 			return true
 		}
@@ -366,28 +368,12 @@ func absentFields(s scoring.Scorer, n int, fields []string) error {
 // causeErrors are the errors a counted cause can end with.
 var causeErrors = []error{scoring.ErrMissing, scoring.ErrNotNumber, scoring.ErrNaN, scoring.ErrInf, scoring.ErrEval, scoring.ErrBudget}
 
-// splitCause reads a cause as InvalidError.Error writes it, "OBJECTIVE:
-// ERR": the objective (the longest name that fits, or "score"), its index
-// in objectives (-1 for "score") and the error; "", -1 and nil when the
-// cause is not of that form.
-func splitCause(objectives []scoring.Objective, text string) (string, int, error) {
-	name, k := "", -1
-	for j, o := range objectives {
-		if strings.HasPrefix(text, o.Name+": ") && len(o.Name) >= len(name) {
-			name, k = o.Name, j
-		}
+// causeOf is ev.CauseOf(text), with Objective -1 when text is none of
+// the causes CauseOf knows (a scorer's own error).
+func causeOf(ev *engine.Evaluation, text string) engine.InvalidCause {
+	c, ok := ev.CauseOf(text)
+	if !ok {
+		return engine.InvalidCause{Objective: -1}
 	}
-	if name == "" {
-		if err, _ := engine.ScoreOverflowOf(text); err != nil {
-			return "score", -1, err
-		}
-		return "", -1, nil
-	}
-	rest := text[len(name)+2:]
-	for _, err := range causeErrors {
-		if rest == err.Error() {
-			return name, k, err
-		}
-	}
-	return "", -1, nil
+	return c
 }

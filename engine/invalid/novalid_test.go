@@ -259,3 +259,24 @@ func TestDroppedNotInvalid(t *testing.T) {
 		t.Errorf("every valid row dropped: %v", err)
 	}
 }
+
+// TestNoValidScoreOverflowOfObjectiveScore: an objective named score
+// whose weighted sum overflows is said as the overflow, and its own cause
+// as its own: the cause is read as what it was made of, not as a text
+// that starts with an objective's name.
+func TestNoValidScoreOverflowOfObjectiveScore(t *testing.T) {
+	s, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "score", Expr: "a", Weight: 1}, {Name: "b", Expr: "b", Weight: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	overflow := []scoring.Trajectory{enginetest.Traj(0, "g", "a", 1e308, "b", 1e308)}
+	err = NoValid(engine.Evaluate(s, overflow).Compute(engine.DefaultOptions()), s, scoring.FieldNames(&overflow[0]))
+	if want := "the one trajectory is invalid: the weighted score (the objectives' weighted sum) is infinite (1)"; err == nil || err.Error() != want {
+		t.Errorf("overflow: %v\nwant %s", err, want)
+	}
+	absent := []scoring.Trajectory{enginetest.Traj(0, "g", "b", 1.0)}
+	err = NoValid(engine.Evaluate(s, absent).Compute(engine.DefaultOptions()), s, scoring.FieldNames(&absent[0]))
+	if want := "the one trajectory is invalid: objective score = a: no trajectory has field a; the first records have b"; err == nil || err.Error() != want {
+		t.Errorf("absent: %v\nwant %s", err, want)
+	}
+}

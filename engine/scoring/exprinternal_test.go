@@ -221,3 +221,14 @@ func TestEvalReasonQuotesTextShort(t *testing.T) {
 		t.Errorf("reason %q, want %q", got, want)
 	}
 }
+
+// TestCauseErrorsHoldTheSettingsErrors: every error a constraint or gate
+// shares among its rows is one CauseErrors lists, so that the table of
+// causes built from it (engine's CauseOf) recognises theirs.
+func TestCauseErrorsHoldTheSettingsErrors(t *testing.T) {
+	for _, err := range append(slices.Clone(sharedErrors), ErrEval, ErrNotNumber, ErrBudget) {
+		if !slices.Contains(CauseErrors(), err) {
+			t.Errorf("%v is not among CauseErrors", err)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync/atomic"
 )
 
@@ -50,6 +51,16 @@ type InvalidError struct {
 
 func (e *InvalidError) Error() string { return e.Objective + ": " + e.Err.Error() }
 func (e *InvalidError) Unwrap() error { return e.Err }
+
+// causeErrors are the errors an InvalidError's cause ends with, as a
+// count of causes tells them apart (an EvalError is ErrEval, a
+// NotNumberError ErrNotNumber, whatever their reason).
+var causeErrors = []error{ErrMissing, ErrNotNumber, ErrNaN, ErrInf, ErrEval, ErrBudget, errNotBoolean}
+
+// CauseErrors returns the errors a cause of invalidity can end with, so
+// that a caller builds the causes an evaluation can give (InvalidError's
+// text of each subject and error) rather than parsing one.
+func CauseErrors() []error { return slices.Clone(causeErrors) }
 
 // Score returns the scalar score of the raw objective values:
 // s = sum_k w_k * o'_k, with o' the oriented values and w the weights

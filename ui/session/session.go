@@ -7,7 +7,6 @@ package session
 import (
 	"errors"
 	"slices"
-	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
@@ -342,19 +341,22 @@ func (s *Session) Rereader() *loaders.Rereader {
 }
 
 // EvalReasoner returns the function that says why the expression failed
-// on t, a trajectory read whole, whose cause of invalidity is cause, when
-// that is an evaluation error ("length: evaluation error"): the scorer,
-// a copy taken now, run on t again (scoring.EvalError's reason, `invalid
-// operation: string / int (length = "long")`). The engine keeps the
-// reason of a cause's first trajectory alone (Evaluation.EvalReason). It
-// returns "" for another cause, or when the run now fails otherwise. A
-// job off the event loop calls it once.
-func (s *Session) EvalReasoner(cause string) func(t *scoring.Trajectory) string {
-	objective, ok := strings.CutSuffix(cause, ": "+scoring.ErrEval.Error())
+// on t, trajectory i of s's evaluation read whole, when its cause of
+// invalidity is an evaluation error (an objective's, a constraint's or a
+// gate's, as Evaluation.CauseOf reads it): the scorer, a copy taken now,
+// run on t again (scoring.EvalError's reason, `invalid operation: string
+// / int (length = "long")`). The engine keeps the reason of a cause's
+// first trajectory alone (Evaluation.EvalReason). It returns "" for
+// another cause, or when the run now fails otherwise. A job off the event
+// loop calls it once.
+func (s *Session) EvalReasoner(i int) func(t *scoring.Trajectory) string {
+	ev := s.Result.Evaluation
+	cause, ok := ev.CauseOf(ev.Causes[i])
 	cloner, clones := s.Computer.Scorer.(scoring.Cloner)
-	if !ok || !clones {
+	if !ok || cause.Err != scoring.ErrEval || !clones {
 		return func(*scoring.Trajectory) string { return "" }
 	}
+	objective := cause.Subject
 	scorer := cloner.CloneScorer()
 	return func(t *scoring.Trajectory) string {
 		var invalid *scoring.InvalidError

@@ -11,14 +11,15 @@ import (
 )
 
 // ApplyUpdate forgets the trajectories of the files read again, appends
-// the new ones (lean once evaluated), and computes the batches they touch,
+// the new ones (lean once evaluated) to followed, the evaluation of the
+// followed files, and computes the batches they touch,
 // keeping the rest of the result, its statistics and its trends; with the
 // group filter on, only those batches are filtered again (filterSince). A
 // recompute in flight (new options) is for the evaluation replaced here:
 // it is dropped when it lands, and started again on this one (see
 // ui/recompute.go).
-func (s *Session) ApplyUpdate(live *live.Evaluation, u loaders.Update) {
-	if leaving := live.Leaving(u.Reloaded); leaving != nil && s.Prompts != nil {
+func (s *Session) ApplyUpdate(followed *live.Evaluation, u loaders.Update) {
+	if leaving := followed.Leaving(u.Reloaded); leaving != nil && s.Prompts != nil {
 		// The columns read of the records are in input order: those of
 		// the files read again leave with their rows (the dead signal,
 		// the Prompts tab).
@@ -41,7 +42,7 @@ func (s *Session) ApplyUpdate(live *live.Evaluation, u loaders.Update) {
 		trends = s.health.trends
 	}
 	if s.Filter.On {
-		base := live.Update(u.Reloaded, u.Trajectories)
+		base := followed.Update(u.Reloaded, u.Trajectories)
 		if s.filterSince(base) {
 			s.Result, trends = follow.Recompute(s.Evaluation, prev, trends, s.HVRef)
 		} else {
@@ -52,7 +53,7 @@ func (s *Session) ApplyUpdate(live *live.Evaluation, u loaders.Update) {
 			trends = nil
 		}
 	} else {
-		s.Result, trends = follow.Step(live, u, prev, trends, s.HVRef)
+		s.Result, trends = follow.Step(followed, u, prev, trends, s.HVRef)
 		s.Evaluation = s.Result.Evaluation
 	}
 	s.finishPrompts()

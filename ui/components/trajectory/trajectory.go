@@ -62,7 +62,7 @@ func Begin(s *session.Session, i int) (o Opened, read func() Opened) {
 	ev := s.Result.Evaluation
 	var why func(*scoring.Trajectory) string
 	if !ev.Valid[i] {
-		why = s.EvalReasoner(ev.Causes[i])
+		why = s.EvalReasoner(i)
 	}
 	if !s.Trajectories.At(i).Lean {
 		o := Opened{I: i, Full: *s.Trajectories.At(i), of: identityOf(s.Trajectories.At(i))}
