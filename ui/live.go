@@ -395,7 +395,10 @@ func (l *liveState) note(u loaders.Update) {
 		l.failed, l.failedPath = "", ""
 	}
 	if u.Err != nil {
-		l.failed, l.failedPath = strings.SplitN(u.Err.Error(), "\n", 2)[0], u.ErrPaths[0]
+		l.failed, l.failedPath = strings.SplitN(u.Err.Error(), "\n", 2)[0], ""
+		if len(u.ErrPaths) > 0 { // the file of the error's first line
+			l.failedPath = u.ErrPaths[0]
+		}
 	}
 }
 
