@@ -132,8 +132,11 @@ var trainerSettings = []settingRow{
 		{useMethod(engine.RPPBaseline), []engine.Trainer{verl}},
 		// TRL RLOOTrainer, normalize_advantages=True.
 		{useMethod(engine.RLOOWhitened), []engine.Trainer{trl}},
-		// verl compute_grpo_passk_outcome_advantage.
+		// verl compute_grpo_passk_outcome_advantage, which reads
+		// norm_adv_by_std_in_grpo from its config: True divides the margin
+		// by torch.std + epsilon, False leaves it unscaled.
 		{useGRPOPassK, []engine.Trainer{verl}},
+		{useGRPOPassKUnnormalised, []engine.Trainer{verl}},
 		// verl compute_gpg_outcome_advantage.
 		{useMethod(engine.GPG), []engine.Trainer{verl}},
 	}},
@@ -189,6 +192,12 @@ func useRLOO(o *engine.Options, _ []scoring.Objective) { o.Method = engine.RLOO 
 // norm_adv_by_std_in_grpo: normalised, torch's sample std.
 func useGRPOPassK(o *engine.Options, _ []scoring.Objective) {
 	o.Method, o.Normalize, o.Std = engine.GRPOPassK, true, engine.StdSample
+}
+
+// useGRPOPassKUnnormalised is verl's grpo_passk with
+// norm_adv_by_std_in_grpo=False: the margin unscaled.
+func useGRPOPassKUnnormalised(o *engine.Options, _ []scoring.Objective) {
+	o.Method, o.Normalize = engine.GRPOPassK, false
 }
 
 // useMethod is method m, which reads none of the settings of the rows
@@ -751,8 +760,11 @@ func settingsChanges(base, o engine.Options, objectives []scoring.Objective) []s
 			changes = append(changes, "--scale "+string(e.Scale))
 		}
 	case spec.Unnormalised == "":
-		if e.Normalize && !base.Normalize {
+		switch {
+		case e.Normalize && !base.Normalize:
 			changes = append(changes, "--no-normalize=false")
+		case !e.Normalize && base.Normalize:
+			changes = append(changes, "--no-normalize")
 		}
 	}
 	if e.Epsilon != 0 && e.Epsilon != base.EpsilonOrDefault() {
@@ -1022,7 +1034,7 @@ func (m *Match) applied(opts engine.Options) (engine.Options, string) {
 // they leave a guess or assume: the weights' common factor when the log
 // does not tell it (ScaleFree: the score's mean and spread depend on it,
 // the advantage hardly), or tells it only through epsilon against one std
-// over the batch (weights fitted under grpo's scale batch); and, for
+// over the batch (weights fitted under grpo's scale batch or gdpo); and, for
 // rloo-whitened on rows of TRL's layout or none, that TRL's RLOOTrainer
 // whitens over the generation batch, which is the step only with
 // steps_per_generation 1.
@@ -1034,6 +1046,10 @@ func (m *Match) foundNotes() string {
 		note = "; the log tells the weights' ratios but not their common factor (half or twice them reproduces it as well, the std dwarfing epsilon): their scale, and the score's, is a guess (the simplest weights that reproduce it, the largest, or another, 1)"
 	case f.fitted && f.Options.MethodSettings().Scale == engine.ScaleBatch:
 		note = "; under scale batch the log tells the weights' ratios but hardly their common factor (epsilon against one std over the batch): that is a guess"
+	case f.fitted && f.Options.Method == engine.GDPO:
+		// TRL's normalize_then_sum (_generate_and_score_completions) divides
+		// the weighted sum by one std over the batch last, as scale batch does.
+		note = "; under gdpo, normalised over the batch last, the log tells the weights' ratios but hardly their common factor (epsilon against one std over the batch): that is a guess"
 	}
 	if trainer, known := m.trainer(); f.Options.Method == engine.RLOOWhitened && (!known || trainer == engine.TrainerTRL) {
 		note += "; rloo-whitened takes the step for TRL's generation batch, which RLOOTrainer whitens over: so it is with steps_per_generation 1"
