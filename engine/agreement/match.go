@@ -995,7 +995,11 @@ func (m *Match) BatchWarning(step int64) string {
 	text := DifferingRows(c) + fmt.Sprintf(" under %s", describeSettings(m.Base.Options))
 	if f != nil {
 		bi, _ := slices.BinarySearch(m.Steps, step)
-		return text + fmt.Sprintf("; %s reproduces this batch to %s", f.Flags(), shortNumber(f.Batches[bi].MaxAbsDiff))
+		text += fmt.Sprintf("; %s reproduces this batch to %s", f.Flags(), shortNumber(f.Batches[bi].MaxAbsDiff))
+		if generation := m.generationBatchNote(f); generation != "" {
+			text += "; " + generation
+		}
+		return text
 	}
 	return text + "; no trainer setting tried reproduces this batch"
 }
@@ -1051,10 +1055,33 @@ func (m *Match) foundNotes() string {
 		// the weighted sum by one std over the batch last, as scale batch does.
 		note = "; under gdpo, normalised over the batch last, the log tells the weights' ratios but hardly their common factor (epsilon against one std over the batch): that is a guess"
 	}
-	if trainer, known := m.trainer(); f.Options.Method == engine.RLOOWhitened && (!known || trainer == engine.TrainerTRL) {
-		note += "; rloo-whitened takes the step for TRL's generation batch, which RLOOTrainer whitens over: so it is with steps_per_generation 1"
+	if generation := m.generationBatchNote(f); generation != "" {
+		note += "; " + generation
 	}
 	return note
+}
+
+// generationBatchNote says, of settings f that reproduce rows of TRL's
+// layout or none with rloo-whitened, that RLOOTrainer
+// (_generate_and_score_completions) whitens over the generation batch,
+// which is the step only with steps_per_generation 1; "" otherwise.
+func (m *Match) generationBatchNote(f *Fit) string {
+	if trainer, known := m.trainer(); f == nil || f.Options.Method != engine.RLOOWhitened || known && trainer != engine.TrainerTRL {
+		return ""
+	}
+	return "rloo-whitened takes the step for TRL's generation batch, which RLOOTrainer whitens over: so it is with steps_per_generation 1"
+}
+
+// BatchNote is what the settings that reproduce the batch of step
+// (BatchFit's found) assume, as --match-logged's note says it of the
+// run's: that rloo-whitened takes the step for TRL's generation batch;
+// "" otherwise.
+func (m *Match) BatchNote(step int64) string {
+	_, found, ok := m.BatchFit(step)
+	if !ok {
+		return ""
+	}
+	return m.generationBatchNote(found)
 }
 
 // unreproduced says why --match-logged computes with the settings as
