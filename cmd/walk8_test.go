@@ -148,3 +148,25 @@ func TestTRLRLOOWhitenedNotedPerBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestTRLEvalRowsUnderScaleBatchSaid checks a table TRL's code wrote under
+// scale_rewards="batch" whose step 2 holds the last training group and
+// evaluation rows (num_generations_eval 2), each part whitened over its
+// own batch: no setting reproduces step 2, as the batch's std here takes
+// both, and the warning says so, not that the settings changed.
+func TestTRLEvalRowsUnderScaleBatchSaid(t *testing.T) {
+	_, errOut := computeList(t, "", walk8("trl_eval_batch"))
+	for _, want := range []string{
+		"`--scale batch` reproduces step 1 to ",
+		"none reproduces step 2, whose groups of another size than its others (evaluation rows?) enter the statistics that scale batch, gdpo and rloo-whitened take over the whole step, where TRL takes the training rows alone: with evaluation rows in the table those settings cannot be reproduced",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	out, _, _ := run(t, "", "stats", walk8("trl_eval_batch"))
+	const batchWant = "no trainer setting tried reproduces this batch, whose groups of another size than its others (evaluation rows?) enter the statistics"
+	if strings.Count(out, batchWant) != 1 {
+		t.Errorf("stats: want step 2's warning alone to say %q:\n%s", batchWant, out)
+	}
+}

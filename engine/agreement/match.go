@@ -310,6 +310,9 @@ type Match struct {
 	leftOut []bool
 	// leftOutNames names those groups.
 	leftOutNames string
+	// oddSteps are the steps holding groups of another size than their
+	// others (oddGroupSteps), nil for none.
+	oddSteps map[int64]bool
 	// rowCap is what a cap did to the rows matched (matchLogged's).
 	rowCap scoring.RowCap
 	// allZero is true when the logged advantage of every valid row that
@@ -387,6 +390,7 @@ func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowC
 	m.Base = *fit(base, settingsChanges(opts, base, ev.Objectives))
 	m.fits[0] = &m.Base
 	m.leftOut, m.leftOutNames = regroupedRows(ev, CutGroupOf(reuse, rowCap))
+	m.oddSteps = oddGroupSteps(ev)
 	if m.leftOut != nil {
 		m.Base.Kept = compareLoggedKept(reuse, m.leftOut)
 	}
@@ -883,7 +887,7 @@ func (m *Match) stepsNote() string {
 	parts := make([]string, 0, maxAnswersNamed+1)
 	for _, a := range answers[:min(len(answers), maxAnswersNamed)] {
 		if a.fit == nil {
-			parts = append(parts, "none reproduces "+m.stepList(a.batches))
+			parts = append(parts, "none reproduces "+m.stepList(a.batches)+m.batchWideNote(a.batches...))
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("%s reproduces %s to %s", a.fit.Flags(), m.stepList(a.batches), shortNumber(a.maxDiff)))
@@ -1001,7 +1005,29 @@ func (m *Match) BatchWarning(step int64) string {
 		}
 		return text
 	}
-	return text + "; no trainer setting tried reproduces this batch"
+	bi, _ := slices.BinarySearch(m.Steps, step)
+	return text + "; no trainer setting tried reproduces this batch" + m.batchWideNote(bi)
+}
+
+// batchWideNote says, after the batches (indices into Steps) that no
+// setting reproduces, when one of them holds groups of another size than
+// its others on rows of TRL's layout or none, that the batch-wide
+// settings take those rows, evaluation rows perhaps, into their
+// statistics, which TRL's GRPOTrainer and RLOOTrainer
+// (_generate_and_score_completions) compute over the training batch
+// alone; "" otherwise.
+func (m *Match) batchWideNote(batches ...int) string {
+	if trainer, known := m.trainer(); known && trainer != engine.TrainerTRL {
+		return ""
+	}
+	if !slices.ContainsFunc(batches, func(bi int) bool { return m.oddSteps[m.Steps[bi]] }) {
+		return ""
+	}
+	which := "whose groups of another size than its others"
+	if len(batches) > 1 {
+		which = "where groups of another size than their steps' others"
+	}
+	return ", " + which + " (evaluation rows?) enter the statistics that scale batch, gdpo and rloo-whitened take over the whole step, where TRL takes the training rows alone: with evaluation rows in the table those settings cannot be reproduced"
 }
 
 // Settings names the settings checked: "grpo, scale group, epsilon 0.0001".
