@@ -1011,13 +1011,13 @@ func (m *Match) BatchWarning(step int64) string {
 
 // batchWideNote says, after the batches (indices into Steps) that no
 // setting reproduces, when one of them holds groups of another size than
-// its others on rows of TRL's layout or none, that the batch-wide
-// settings take those rows, evaluation rows perhaps, into their
-// statistics, which TRL's GRPOTrainer and RLOOTrainer
-// (_generate_and_score_completions) compute over the training batch
-// alone; "" otherwise.
+// its others on rows of TRL's layout (whose log() writes evaluation rows
+// with the last training rows; in plain records such groups are common),
+// that the batch-wide settings take those rows into their statistics,
+// which TRL's GRPOTrainer and RLOOTrainer (_generate_and_score_completions)
+// compute over the training batch alone; "" otherwise.
 func (m *Match) batchWideNote(batches ...int) string {
-	if trainer, known := m.trainer(); known && trainer != engine.TrainerTRL {
+	if trainer, _ := m.trainer(); trainer != engine.TrainerTRL {
 		return ""
 	}
 	if !slices.ContainsFunc(batches, func(bi int) bool { return m.oddSteps[m.Steps[bi]] }) {
