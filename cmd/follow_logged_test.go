@@ -143,7 +143,7 @@ func TestStatsFollowMatchLogged(t *testing.T) {
 	flags := []string{"--method", "grpo", "--objective", "x=metadata.x", "--logged-advantage", "metadata.adv"}
 	_, statsErr, _ := run(t, "", append(append([]string{"stats"}, flags...), whole)...)
 	runWarning := strings.TrimPrefix(strings.TrimSpace(statsErr), "rewardlens: warning: ")
-	if !strings.Contains(runWarning, "no one setting of the 33 tried reproduces every step") {
+	if !strings.Contains(runWarning, "no one setting of the 34 tried reproduces every step") {
 		t.Fatalf("stats' stderr:\n%s", statsErr)
 	}
 

@@ -217,7 +217,10 @@ type agreementJSON struct {
 	Differing    int     `json:"differing"`
 	MaxAbsDiff   number  `json:"max_abs_diff"`
 	ReproducedBy *string `json:"reproduced_by"`
-	Warning      string  `json:"warning,omitempty"`
+	// ReproducedNote is what those flags assume (agreement.Match.BatchNote):
+	// rloo-whitened taking the step for TRL's generation batch.
+	ReproducedNote string `json:"reproduced_note,omitempty"`
+	Warning        string `json:"warning,omitempty"`
 	// Provisional marks, while following, a warning of a step probably
 	// read in part (stats --follow).
 	Provisional bool `json:"provisional,omitempty"`
@@ -439,6 +442,7 @@ func newAgreementJSON(match *agreement.Match, step int64) *agreementJSON {
 	if found != nil {
 		flags := strings.Join(found.Changes, " ")
 		a.ReproducedBy = &flags
+		a.ReproducedNote = match.BatchNote(step)
 	}
 	return a
 }

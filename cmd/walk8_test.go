@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,5 +101,72 @@ func TestTRLReadAsSaysTheWeightsThatReproduce(t *testing.T) {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("%s: stderr lacks %q:\n%s", name, want, errOut)
 		}
+	}
+}
+
+// TestTRLRLOOWhitenedNotedPerBatch checks a table of TRL's RLOOTrainer with
+// normalize_advantages=True, whose 3 rows of all-None rewards the trainer
+// leaves out of the baseline and the whitening and gives 0
+// (_generate_and_score_completions: nan_to_num): rloo-whitened reproduces
+// every row, those too; and under grpo, stats' per-batch warnings and its
+// JSON's reproduced_note say that rloo-whitened takes the step for TRL's
+// generation batch, as --match-logged's note does.
+func TestTRLRLOOWhitenedNotedPerBatch(t *testing.T) {
+	const note = "rloo-whitened takes the step for TRL's generation batch, which RLOOTrainer whitens over: so it is with steps_per_generation 1"
+	recs, _ := computeList(t, "", "--method", "rloo-whitened", walk8("rloo_norm"))
+	if n, worst := trlReproduced(t, recs); n != len(recs) || len(recs) != 36 {
+		t.Errorf("%d of %d rows reproduce RLOOTrainer's advantage (max |diff| %.3g)", n, len(recs), worst)
+	}
+	invalid := 0
+	for _, r := range recs {
+		if !r.Valid {
+			invalid++
+		}
+	}
+	if invalid != 3 {
+		t.Errorf("%d rows invalid, want the 3 of all-None rewards", invalid)
+	}
+	out, _, _ := run(t, "", "stats", "--method", "grpo", walk8("rloo_norm"))
+	if n := strings.Count(out, "reproduces this batch to "); n != 3 || strings.Count(out, "`--method rloo-whitened` reproduces this batch to ") != 3 || strings.Count(out, note) != 3 {
+		t.Errorf("stats table: want each of the 3 batches reproduced by rloo-whitened, with the note:\n%s", out)
+	}
+	out, _, _ = run(t, "", "stats", "--format", "json", "--method", "grpo", walk8("rloo_norm"))
+	var report struct {
+		Batches []struct {
+			Agreement *struct {
+				ReproducedBy   *string `json:"reproduced_by"`
+				ReproducedNote string  `json:"reproduced_note"`
+			} `json:"trainer_agreement"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range report.Batches {
+		if a := b.Agreement; a == nil || a.ReproducedBy == nil || *a.ReproducedBy != "--method rloo-whitened" || a.ReproducedNote != note {
+			t.Errorf("batch %d: %+v", i, a)
+		}
+	}
+}
+
+// TestTRLEvalRowsUnderScaleBatchSaid checks a table TRL's code wrote under
+// scale_rewards="batch" whose step 2 holds the last training group and
+// evaluation rows (num_generations_eval 2), each part whitened over its
+// own batch: no setting reproduces step 2, as the batch's std here takes
+// both, and the warning says so, not that the settings changed.
+func TestTRLEvalRowsUnderScaleBatchSaid(t *testing.T) {
+	_, errOut := computeList(t, "", walk8("trl_eval_batch"))
+	for _, want := range []string{
+		"`--scale batch` reproduces step 1 to ",
+		"none reproduces step 2, whose groups of another size than its others (evaluation rows?) enter the statistics that scale batch, gdpo and rloo-whitened take over the whole step, where TRL takes the training rows alone: with evaluation rows in the table those settings cannot be reproduced",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	out, _, _ := run(t, "", "stats", walk8("trl_eval_batch"))
+	const batchWant = "no trainer setting tried reproduces this batch, whose groups of another size than its others (evaluation rows?) enter the statistics"
+	if strings.Count(out, batchWant) != 1 {
+		t.Errorf("stats: want step 2's warning alone to say %q:\n%s", batchWant, out)
 	}
 }

@@ -294,3 +294,17 @@ func compareLoggedKept(res *engine.Result, leftOut []bool) Diff {
 	}
 	return c.diff()
 }
+
+// oddGroupSteps returns the steps of ev holding a group (scope group) of
+// another size than the commonest of its step (eachOddGroup), nil for
+// none.
+func oddGroupSteps(ev *engine.Evaluation) map[int64]bool {
+	var steps map[int64]bool
+	eachOddGroup(ev, func(step int64, _ *engine.Group, _ string) {
+		if steps == nil {
+			steps = map[int64]bool{}
+		}
+		steps[step] = true
+	})
+	return steps
+}

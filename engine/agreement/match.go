@@ -132,8 +132,11 @@ var trainerSettings = []settingRow{
 		{useMethod(engine.RPPBaseline), []engine.Trainer{verl}},
 		// TRL RLOOTrainer, normalize_advantages=True.
 		{useMethod(engine.RLOOWhitened), []engine.Trainer{trl}},
-		// verl compute_grpo_passk_outcome_advantage.
+		// verl compute_grpo_passk_outcome_advantage, which reads
+		// norm_adv_by_std_in_grpo from its config: True divides the margin
+		// by torch.std + epsilon, False leaves it unscaled.
 		{useGRPOPassK, []engine.Trainer{verl}},
+		{useGRPOPassKUnnormalised, []engine.Trainer{verl}},
 		// verl compute_gpg_outcome_advantage.
 		{useMethod(engine.GPG), []engine.Trainer{verl}},
 	}},
@@ -189,6 +192,12 @@ func useRLOO(o *engine.Options, _ []scoring.Objective) { o.Method = engine.RLOO 
 // norm_adv_by_std_in_grpo: normalised, torch's sample std.
 func useGRPOPassK(o *engine.Options, _ []scoring.Objective) {
 	o.Method, o.Normalize, o.Std = engine.GRPOPassK, true, engine.StdSample
+}
+
+// useGRPOPassKUnnormalised is verl's grpo_passk with
+// norm_adv_by_std_in_grpo=False: the margin unscaled.
+func useGRPOPassKUnnormalised(o *engine.Options, _ []scoring.Objective) {
+	o.Method, o.Normalize = engine.GRPOPassK, false
 }
 
 // useMethod is method m, which reads none of the settings of the rows
@@ -307,6 +316,9 @@ type Match struct {
 	leftOut []bool
 	// leftOutNames names those groups.
 	leftOutNames string
+	// oddSteps are the steps holding groups of another size than their
+	// others (oddGroupSteps), nil for none.
+	oddSteps map[int64]bool
 	// rowCap is what a cap did to the rows matched (matchLogged's).
 	rowCap scoring.RowCap
 	// allZero is true when the logged advantage of every valid row that
@@ -384,6 +396,7 @@ func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowC
 	m.Base = *fit(base, settingsChanges(opts, base, ev.Objectives))
 	m.fits[0] = &m.Base
 	m.leftOut, m.leftOutNames = regroupedRows(ev, CutGroupOf(reuse, rowCap))
+	m.oddSteps = oddGroupSteps(ev)
 	if m.leftOut != nil {
 		m.Base.Kept = compareLoggedKept(reuse, m.leftOut)
 	}
@@ -757,8 +770,11 @@ func settingsChanges(base, o engine.Options, objectives []scoring.Objective) []s
 			changes = append(changes, "--scale "+string(e.Scale))
 		}
 	case spec.Unnormalised == "":
-		if e.Normalize && !base.Normalize {
+		switch {
+		case e.Normalize && !base.Normalize:
 			changes = append(changes, "--no-normalize=false")
+		case !e.Normalize && base.Normalize:
+			changes = append(changes, "--no-normalize")
 		}
 	}
 	if e.Epsilon != 0 && e.Epsilon != base.EpsilonOrDefault() {
@@ -877,7 +893,7 @@ func (m *Match) stepsNote() string {
 	parts := make([]string, 0, maxAnswersNamed+1)
 	for _, a := range answers[:min(len(answers), maxAnswersNamed)] {
 		if a.fit == nil {
-			parts = append(parts, "none reproduces "+m.stepList(a.batches))
+			parts = append(parts, "none reproduces "+m.stepList(a.batches)+m.batchWideNote(a.batches...))
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("%s reproduces %s to %s", a.fit.Flags(), m.stepList(a.batches), shortNumber(a.maxDiff)))
@@ -1007,9 +1023,35 @@ func (m *Match) BatchWarning(step int64) string {
 	text := DifferingRows(c) + fmt.Sprintf(" under %s", describeSettings(m.Base.Options))
 	if f != nil {
 		bi, _ := slices.BinarySearch(m.Steps, step)
-		return text + fmt.Sprintf("; %s reproduces this batch to %s", f.Flags(), shortNumber(f.Batches[bi].MaxAbsDiff))
+		text += fmt.Sprintf("; %s reproduces this batch to %s", f.Flags(), shortNumber(f.Batches[bi].MaxAbsDiff))
+		if generation := m.generationBatchNote(f); generation != "" {
+			text += "; " + generation
+		}
+		return text
 	}
-	return text + "; no trainer setting tried reproduces this batch"
+	bi, _ := slices.BinarySearch(m.Steps, step)
+	return text + "; no trainer setting tried reproduces this batch" + m.batchWideNote(bi)
+}
+
+// batchWideNote says, after the batches (indices into Steps) that no
+// setting reproduces, when one of them holds groups of another size than
+// its others on rows of TRL's layout (whose log() writes evaluation rows
+// with the last training rows; in plain records such groups are common),
+// that the batch-wide settings take those rows into their statistics,
+// which TRL's GRPOTrainer and RLOOTrainer (_generate_and_score_completions)
+// compute over the training batch alone; "" otherwise.
+func (m *Match) batchWideNote(batches ...int) string {
+	if trainer, _ := m.trainer(); trainer != engine.TrainerTRL {
+		return ""
+	}
+	if !slices.ContainsFunc(batches, func(bi int) bool { return m.oddSteps[m.Steps[bi]] }) {
+		return ""
+	}
+	which := "whose groups of another size than its others"
+	if len(batches) > 1 {
+		which = "where groups of another size than their steps' others"
+	}
+	return ", " + which + " (evaluation rows?) enter the statistics that scale batch, gdpo and rloo-whitened take over the whole step, where TRL takes the training rows alone: with evaluation rows in the table those settings cannot be reproduced"
 }
 
 // Settings names the settings checked: "grpo, scale group, epsilon 0.0001".
@@ -1046,7 +1088,7 @@ func (m *Match) applied(opts engine.Options) (engine.Options, string) {
 // they leave a guess or assume: the weights' common factor when the log
 // does not tell it (ScaleFree: the score's mean and spread depend on it,
 // the advantage hardly), or tells it only through epsilon against one std
-// over the batch (weights fitted under grpo's scale batch); and, for
+// over the batch (weights fitted under grpo's scale batch or gdpo); and, for
 // rloo-whitened on rows of TRL's layout or none, that TRL's RLOOTrainer
 // whitens over the generation batch, which is the step only with
 // steps_per_generation 1.
@@ -1058,11 +1100,38 @@ func (m *Match) foundNotes() string {
 		note = "; the log tells the weights' ratios but not their common factor (half or twice them reproduces it as well, the std dwarfing epsilon): their scale, and the score's, is a guess (the simplest weights that reproduce it, the largest, or another, 1)"
 	case f.fitted && f.Options.MethodSettings().Scale == engine.ScaleBatch:
 		note = "; under scale batch the log tells the weights' ratios but hardly their common factor (epsilon against one std over the batch): that is a guess"
+	case f.fitted && f.Options.Method == engine.GDPO:
+		// TRL's normalize_then_sum (_generate_and_score_completions) divides
+		// the weighted sum by one std over the batch last, as scale batch does.
+		note = "; under gdpo, normalised over the batch last, the log tells the weights' ratios but hardly their common factor (epsilon against one std over the batch): that is a guess"
 	}
-	if trainer, known := m.trainer(); f.Options.Method == engine.RLOOWhitened && (!known || trainer == engine.TrainerTRL) {
-		note += "; rloo-whitened takes the step for TRL's generation batch, which RLOOTrainer whitens over: so it is with steps_per_generation 1"
+	if generation := m.generationBatchNote(f); generation != "" {
+		note += "; " + generation
 	}
 	return note
+}
+
+// generationBatchNote says, of settings f that reproduce rows of TRL's
+// layout or none with rloo-whitened, that RLOOTrainer
+// (_generate_and_score_completions) whitens over the generation batch,
+// which is the step only with steps_per_generation 1; "" otherwise.
+func (m *Match) generationBatchNote(f *Fit) string {
+	if trainer, known := m.trainer(); f == nil || f.Options.Method != engine.RLOOWhitened || known && trainer != engine.TrainerTRL {
+		return ""
+	}
+	return "rloo-whitened takes the step for TRL's generation batch, which RLOOTrainer whitens over: so it is with steps_per_generation 1"
+}
+
+// BatchNote is what the settings that reproduce the batch of step
+// (BatchFit's found) assume, as --match-logged's note says it of the
+// run's: that rloo-whitened takes the step for TRL's generation batch;
+// "" otherwise.
+func (m *Match) BatchNote(step int64) string {
+	_, found, ok := m.BatchFit(step)
+	if !ok {
+		return ""
+	}
+	return m.generationBatchNote(found)
 }
 
 // unreproduced says why --match-logged computes with the settings as

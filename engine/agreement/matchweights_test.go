@@ -184,7 +184,7 @@ func TestMatchLoggedRecoversTRLRewardWeights(t *testing.T) {
 					// tells the factor of weights fitted too weakly to trust
 					// (TestScaleBatchFactorIsAGuess): the warning says so
 					// (not of equal weights, 1/m, among the trainers' own).
-					if w := m.Warning(); strings.Contains(w, "common factor") != (setting.name == "scale batch" && m.Found.fitted) {
+					if w := m.Warning(); strings.Contains(w, "common factor") != ((setting.name == "scale batch" || setting.name == "normalize_then_sum") && m.Found.fitted) {
 						t.Errorf("the factor is told by epsilon (but under scale batch, hardly), yet the warning says otherwise: %q", w)
 					}
 				})
@@ -200,28 +200,44 @@ func TestMatchLoggedRecoversTRLRewardWeights(t *testing.T) {
 // epsilon alone to tell; the warning and --match-logged's note say that
 // the factor is a guess. Under scale group, which many groups' stds
 // tell, the same rewards give [2, 1] and no such clause.
+// TRL's normalize_then_sum (gdpo) ends with the same division by one std
+// over the batch: weights fitted under it get the same clause, naming gdpo.
 func TestScaleBatchFactorIsAGuess(t *testing.T) {
-	const clause = "; under scale batch the log tells the weights' ratios but hardly their common factor (epsilon against one std over the batch): that is a guess"
+	const scaleBatchClause = "; under scale batch the log tells the weights' ratios but hardly their common factor (epsilon against one std over the batch): that is a guess"
+	const gdpoClause = "; under gdpo, normalised over the batch last, the log tells the weights' ratios but hardly their common factor (epsilon against one std over the batch): that is a guess"
+	scaled := func(scale engine.Scale) func([][][]float64) [][]float64 {
+		return func(g [][][]float64) [][]float64 { return trlAdvantages32(g, []float64{2, 1}, scale) }
+	}
 	for _, tc := range []struct {
-		scale engine.Scale
-		note  bool
-	}{{engine.ScaleBatch, true}, {engine.ScaleGroup, false}} {
-		ts := loggedBy(trlRewardColumns(2, 1, 16, 8, 2), func(g [][][]float64) [][]float64 { return trlAdvantages32(g, []float64{2, 1}, tc.scale) })
+		name       string
+		advantages func([][][]float64) [][]float64
+		clause     string
+	}{
+		{"scale batch", scaled(engine.ScaleBatch), scaleBatchClause},
+		{"scale group", scaled(engine.ScaleGroup), ""},
+		{"normalize_then_sum", func(g [][][]float64) [][]float64 {
+			return refAdvantages(g, refSettings{method: engine.GDPO, eps: 1e-4, weights: []float64{2, 1}})
+		}, gdpoClause},
+	} {
+		ts := loggedBy(trlRewardColumns(2, 1, 16, 8, 2), tc.advantages)
 		c := trlComputerOf(t, "a", "b")
 		ev := evaluateWith(c, ts)
 		m := MatchLogged(ev, c.Options)
 		if m.Found == nil {
-			t.Fatalf("%s: nothing found", tc.scale)
+			t.Fatalf("%s: nothing found", tc.name)
 		}
 		w := m.Found.Options.Weights
-		if tc.scale == engine.ScaleBatch && (slices.Equal(w, []float64{2, 1}) || math.Abs(w[0]/w[1]-2) > 1e-9) {
-			t.Errorf("%s: found %v: the ratio of [2, 1] with another factor was expected of this log", tc.scale, w)
+		if tc.name == "scale batch" && (slices.Equal(w, []float64{2, 1}) || math.Abs(w[0]/w[1]-2) > 1e-9) {
+			t.Errorf("%s: found %v: the ratio of [2, 1] with another factor was expected of this log", tc.name, w)
 		}
-		if note := m.Warning(); strings.Contains(note, clause) != tc.note {
-			t.Errorf("%s: warning %q; the clause %v", tc.scale, note, tc.note)
-		}
-		if _, applied := m.applied(c.Options); strings.Contains(applied, clause) != tc.note {
-			t.Errorf("%s: --match-logged's note %q; the clause %v", tc.scale, applied, tc.note)
+		for _, clause := range []string{scaleBatchClause, gdpoClause} {
+			want := clause == tc.clause
+			if note := m.Warning(); strings.Contains(note, clause) != want {
+				t.Errorf("%s: warning %q; the clause %q %v", tc.name, note, clause, want)
+			}
+			if _, applied := m.applied(c.Options); strings.Contains(applied, clause) != want {
+				t.Errorf("%s: --match-logged's note %q; the clause %q %v", tc.name, applied, clause, want)
+			}
 		}
 	}
 }

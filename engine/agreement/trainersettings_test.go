@@ -2,10 +2,12 @@ package agreement
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
@@ -173,5 +175,36 @@ func TestEffectiveSettingsFollowTheRewards(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestVerlGRPOPassKUnnormalised: verl's compute_grpo_passk_outcome_advantage
+// reads norm_adv_by_std_in_grpo from its config, and with False leaves the
+// best's margin over the second unscaled. A verl dump of such a run is
+// reproduced by --method grpo-passk --no-normalize. The logged values are
+// those verl's own function gives (float32) for scores a + b.
+func TestVerlGRPOPassKUnnormalised(t *testing.T) {
+	a := [][]float64{{0.9, 0.5, 0.3, 0.1}, {0.2, 0.6, 0.8, 0.4}, {0.7, 0.2, 0.35, 0.1}}
+	b := [][]float64{{0.1, 0.2, 0.0, 0.4}, {0.2, 0.3, 0.0, 0.1}, {0.05, 0.6, 0.15, 0.1}}
+	logged := [][]float64{
+		{0.30000001192092896, 0, 0, 0},
+		{0, 0.09999996423721313, 0, 0},
+		{0, 0.050000011920928955, 0, 0},
+	}
+	var ts []scoring.Trajectory
+	for g := range a {
+		for i := range a[g] {
+			ts = append(ts, enginetest.Traj(1, fmt.Sprintf("p%d", g), "a", a[g][i], "b", b[g][i], "adv", logged[g][i]))
+		}
+	}
+	c := trlComputer(t, true)
+	ev := evaluateWith(c, ts)
+	verlBase := engine.Options{Method: engine.GRPO, Normalize: true, Scale: engine.ScaleGroup, Epsilon: 1e-6, GroupOfOne: engine.GroupOfOneScore, Weights: []float64{1, 1}}
+	m := MatchLoggedFrom(ev, verlBase, "verl", scoring.Uncapped)
+	if m.Found == nil || !slices.Equal(m.Found.Changes, []string{"--method grpo-passk", "--no-normalize"}) {
+		t.Fatalf("found %+v, want --method grpo-passk --no-normalize", m.Found)
+	}
+	if res := ev.Compute(m.Found.Options); res.Options.Normalize {
+		t.Errorf("computed normalised: %+v", res.Options)
 	}
 }
