@@ -3,7 +3,6 @@ package ui
 import (
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -19,9 +18,7 @@ func TestFirstCompareVisitRunsOffTheEventLoop(t *testing.T) {
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 140, Height: 45})
 	m.Settle()
-	start := time.Now()
 	_, cmd := m.Update(uitest.KeyPress("7"))
-	loop := time.Since(start)
 	if cmd == nil {
 		t.Fatal("the first visit of Compare returned no command")
 	}
@@ -34,11 +31,6 @@ func TestFirstCompareVisitRunsOffTheEventLoop(t *testing.T) {
 	m.Settle()
 	if v := screen(m); !strings.Contains(v, "rank agreement") || strings.Contains(v, "computing") {
 		t.Errorf("the comparison is not shown once computed:\n%s", v)
-	}
-	// Generous for a loaded machine: the work itself takes several times
-	// longer, off the event loop.
-	if loop > 200*time.Millisecond {
-		t.Errorf("the key took %v on the event loop", loop)
 	}
 }
 
