@@ -250,7 +250,7 @@ func loggedDiffers(res *engine.Result, i int) bool {
 // prompt repeated in its batch, evaluation rows); and names those groups
 // (cut's by its Name, the others as oddGroupsDiffering does). They are
 // nil and "" when there are none.
-func regroupedRows(ev *engine.Evaluation, cut *CutGroup) (rows []bool, names string) {
+func regroupedRows(ev *engine.Evaluation, cut *CutGroup) (rows []bool, names string, steps map[int64]bool) {
 	mark := func(members []int) {
 		if rows == nil {
 			rows = make([]bool, len(ev.Valid))
@@ -264,6 +264,10 @@ func regroupedRows(ev *engine.Evaluation, cut *CutGroup) (rows []bool, names str
 		mark(cut.Group.Members)
 	}
 	eachOddGroup(ev, func(step int64, g *engine.Group, name string) {
+		if steps == nil {
+			steps = map[int64]bool{}
+		}
+		steps[step] = true
 		if cut != nil && cut.Compared && step == cut.Step && g.Key == cut.Group.Key {
 			return
 		}
@@ -271,7 +275,7 @@ func regroupedRows(ev *engine.Evaluation, cut *CutGroup) (rows []bool, names str
 		named = append(named, name)
 	})
 	if rows == nil {
-		return nil, ""
+		return nil, "", steps
 	}
 	var parts []string
 	if cut != nil && cut.Compared {
@@ -280,7 +284,7 @@ func regroupedRows(ev *engine.Evaluation, cut *CutGroup) (rows []bool, names str
 	if len(named) > 0 {
 		parts = append(parts, oddGroupsText(named))
 	}
-	return rows, strings.Join(parts, " and ")
+	return rows, strings.Join(parts, " and "), steps
 }
 
 // compareLoggedKept compares the rewards of res's valid rows that
@@ -293,18 +297,4 @@ func compareLoggedKept(res *engine.Result, leftOut []bool) Diff {
 		}
 	}
 	return c.diff()
-}
-
-// oddGroupSteps returns the steps of ev holding a group (scope group) of
-// another size than the commonest of its step (eachOddGroup), nil for
-// none.
-func oddGroupSteps(ev *engine.Evaluation) map[int64]bool {
-	var steps map[int64]bool
-	eachOddGroup(ev, func(step int64, _ *engine.Group, _ string) {
-		if steps == nil {
-			steps = map[int64]bool{}
-		}
-		steps[step] = true
-	})
-	return steps
 }

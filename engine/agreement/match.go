@@ -395,8 +395,7 @@ func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowC
 	}
 	m.Base = *fit(base, settingsChanges(opts, base, ev.Objectives))
 	m.fits[0] = &m.Base
-	m.leftOut, m.leftOutNames = regroupedRows(ev, CutGroupOf(reuse, rowCap))
-	m.oddSteps = oddGroupSteps(ev)
+	m.leftOut, m.leftOutNames, m.oddSteps = regroupedRows(ev, CutGroupOf(reuse, rowCap))
 	if m.leftOut != nil {
 		m.Base.Kept = compareLoggedKept(reuse, m.leftOut)
 	}
@@ -545,7 +544,7 @@ func (m *Match) tokenWeightedNote() string {
 // when the method checked is rloo or rloo-whitened, else as a condition;
 // "" for another layout.
 func (m *Match) klPenaltyNote() string {
-	if m.layout != "trl" {
+	if trainer, _ := m.trainer(); trainer != engine.TrainerTRL {
 		return ""
 	}
 	const note = "TRL's RLOOTrainer subtracts beta·KL, beta 0.05 by default, from the reward before its baseline, and the KL is not in the logged table: set beta=0 to compare"
@@ -670,7 +669,7 @@ func (m *Match) FoundReproduces(res *engine.Result, n int) bool {
 		c, _ := compareLoggedBatches(res, n)
 		return reproduces(c)
 	}
-	leftOut, _ := regroupedRows(res.Evaluation, CutGroupOf(res, m.rowCap))
+	leftOut, _, _ := regroupedRows(res.Evaluation, CutGroupOf(res, m.rowCap))
 	c := newDiffCount()
 	for bi := range n {
 		for _, i := range res.Ranking.Batches[bi].Members {

@@ -55,14 +55,7 @@ func Project(res *engine.Result, bi, kx, ky int) Projection {
 			return false
 		})
 	}
-	dropped := 0
-	if ev := res.Evaluation; ev.Dropped != nil {
-		for _, i := range members {
-			if ev.Dropped[i] {
-				dropped++
-			}
-		}
-	}
+	dropped := res.Evaluation.DroppedIn(members)
 	// A batch's members are in input order; checking is cheap.
 	if !slices.IsSorted(idx) {
 		slices.Sort(idx)

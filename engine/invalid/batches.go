@@ -80,11 +80,7 @@ func (b Batch) DroppedNote() string {
 func BatchOf(res *engine.Result, b *engine.Batch) Batch {
 	ev := res.Evaluation
 	out := Batch{Step: b.Step, Trajectories: len(b.Members), Dropped: ev.DroppedIn(b.Members)}
-	for _, i := range b.Members {
-		if ev.InvalidAt(i) {
-			out.Invalid++
-		}
-	}
+	out.Invalid = len(b.Members) - len(res.ValidOf(b)) - out.Dropped // the dropped are not valid
 	out.MainCauses, out.MainCount = mainCauses(ev.InvalidCauses(b.Members))
 	return out
 }
