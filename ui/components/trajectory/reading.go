@@ -25,9 +25,8 @@ type Reading struct {
 // ReadMsg is an opened trajectory read again off the event loop (a
 // Reading's job), for the tab to hand to Reading.Done.
 type ReadMsg struct {
-	opens   uint64
-	reloads int
-	opened  Opened
+	opens  uint64
+	opened Opened
 }
 
 // Start opens trajectory i of s (Begin), numbered anew; the read of a
@@ -40,7 +39,7 @@ func (r *Reading) Start(s *session.Session, i int) {
 	r.Opened, read = Begin(s, i)
 	r.pending = nil
 	if read != nil {
-		msg := ReadMsg{opens: r.opens, reloads: s.Reloads}
+		msg := ReadMsg{opens: r.opens}
 		r.pending = func() tea.Msg {
 			msg.opened = read()
 			return msg
@@ -71,7 +70,7 @@ func (r *Reading) Done(s *session.Session, msg ReadMsg) (changed, closed bool) {
 	switch {
 	case msg.opens != r.opens:
 		return false, false
-	case msg.reloads != s.Reloads:
+	case r.reloads != s.Reloads:
 		return r.Follow(s)
 	}
 	r.Opened = msg.opened

@@ -196,11 +196,16 @@ func (t *groupsTab) SetSize(width, height int) {
 func (t *groupsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.SessionChangedMsg:
-		t.refresh()
+		return t, t.refresh()
 	case completionsReadMsg:
 		t.group.readDone(t.common, msg)
 	case list.OpenedMsg:
-		t.list.ReadDone(t.common, msg)
+		cmd := t.list.ReadDone(t.common, msg)
+		if !t.list.Gone() || t.mode != groupCompletion {
+			return t, nil
+		}
+		t.setMode(groupMembers)
+		return t, cmd
 	case tea.KeyPressMsg:
 		return t, t.handleKey(msg)
 	case tea.MouseClickMsg:
@@ -293,10 +298,10 @@ func (t *groupsTab) setMode(mode groupsMode) {
 
 // refresh takes the batch's groups from the session, keeping the open
 // group and completion when they are still in it.
-func (t *groupsTab) refresh() {
+func (t *groupsTab) refresh() tea.Cmd {
 	s := t.common.Session
 	if s.Result == nil {
-		return
+		return nil
 	}
 	var key string
 	if j := t.list.Table.Cursor(); j < len(t.rows) {
@@ -321,17 +326,19 @@ func (t *groupsTab) refresh() {
 		g := t.indexOf(t.group.summary.Key)
 		if g < 0 {
 			t.setMode(groupList) // the group left with its batch
-			return
+			return nil
 		}
 		t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g], t.shownKey(g), true)
 		if t.mode == groupCompletion {
-			if !slices.Contains(t.summaries[g].Members, t.list.Opened.I) {
+			cmd := t.list.Reread(t.common) // found where it is now
+			if t.list.Gone() || !slices.Contains(t.summaries[g].Members, t.list.Opened.I) {
 				t.setMode(groupMembers)
-				return
+				t.list.Close()
 			}
-			t.list.Reread(t.common)
+			return cmd
 		}
 	}
+	return nil
 }
 
 // Prepare implements common.Preparer: it computes the group summaries and
