@@ -360,7 +360,7 @@ func (f *statsFollower) update(ctx context.Context, u loaders.Update) error {
 			f.columns.DeleteFunc(leaving)
 		}
 	}
-	if err := f.columns.add(u.Trajectories, f.file); err != nil {
+	if err := f.columns.add(u.Trajectories); err != nil {
 		return err
 	}
 	if !f.fit && len(u.Trajectories) > 0 {
@@ -418,13 +418,13 @@ func (f *statsFollower) evaluate(ts []scoring.Trajectory) error {
 		return nil
 	case f.live != nil:
 		f.live.Update(nil, ts)
-		return f.columns.add(ts, f.file)
+		return f.columns.add(ts)
 	}
 	c, err := f.build(&ts[0])
 	if err != nil {
 		return err
 	}
-	if err := f.columns.add(ts, f.file); err != nil {
+	if err := f.columns.add(ts); err != nil {
 		return err
 	}
 	if f.healthCfg, f.ref, err = f.health.config(c.Scorer.Objectives()); err != nil {

@@ -53,7 +53,7 @@ func (f *statsFollower) printBatches(withNewest bool) error {
 		case err == nil:
 			f.fit = true
 		case misnamed(err):
-			return f.file.noValidAt(inputError{err})
+			return f.file.noValidAt(err)
 		case !f.warnedNoValid:
 			fmt.Fprintf(f.errOut, "rewardlens: warning: %s; following on\n", textsafe.Line(err.Error()))
 			f.warnedNoValid = true

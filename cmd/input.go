@@ -125,7 +125,7 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 		fmt.Fprintln(stderr, w)
 	}
 	if err := invalid.NoValid(res, p.computer.Scorer, p.fields); err != nil {
-		return nil, p.file.noValidAt(inputError{err})
+		return nil, p.file.noValidAt(err)
 	}
 	if err := checkLoggedField(p.cfg.LoggedAdvantage, res.Evaluation, p.fields); err != nil {
 		return nil, err
@@ -280,7 +280,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 			}
 		}
 		if columnsErr == nil {
-			columnsErr = p.columns.add(ts, p.file)
+			columnsErr = p.columns.add(ts)
 		}
 		return nil
 	})

@@ -35,12 +35,15 @@ func newPromptColumns(cfg engine.Config, objectives []scoring.Objective, file *c
 	case err != nil:
 		return nil, inputError{err}
 	}
-	return &promptColumns{c}, nil
+	return &promptColumns{c, file}, nil
 }
 
 // promptColumns are the prompts' columns of the trajectories of a
 // command that asked for them; its methods take a nil one for none.
-type promptColumns struct{ *prompts.Columns }
+type promptColumns struct {
+	*prompts.Columns
+	file *configFile
+}
 
 func (c *promptColumns) readsRecords() bool { return c != nil && c.ReadsRecords() }
 
@@ -48,7 +51,7 @@ func (c *promptColumns) readsRecords() bool { return c != nil && c.ReadsRecords(
 // reads a field the first record lacks is said as the setting's mistake,
 // with the fields near it: at its line when it is file's, the --config
 // file's, else as --prompt-by's.
-func (c *promptColumns) add(ts []scoring.Trajectory, file *configFile) error {
+func (c *promptColumns) add(ts []scoring.Trajectory) error {
 	if c == nil {
 		return nil
 	}
@@ -58,8 +61,8 @@ func (c *promptColumns) add(ts []scoring.Trajectory, file *configFile) error {
 		return err
 	}
 	why := fmt.Sprintf("%q: the first record (%s) has no field %s%s", bad.Expr, bad.Where, english.List(bad.Absent), fieldHint(bad.Expr, bad.Has))
-	if file.uses(prompts.PromptBySetting) {
-		return file.at(prompts.PromptBySetting, errors.New(prompts.PromptBySetting+" "+why))
+	if c.file.uses(prompts.PromptBySetting) {
+		return c.file.at(prompts.PromptBySetting, errors.New(prompts.PromptBySetting+" "+why))
 	}
 	return usagef("--prompt-by %s", why)
 }
@@ -177,33 +180,30 @@ const (
 	passThresholdKey = "pass_threshold"
 )
 
-// noValidAt is err, invalid.NoValid's, at the line of the expression of
-// the config file's objective it blames for reading a field no record
-// has (the first such cause), when the file sets the objectives; else err
-// as it is.
+// noValidAt is err, invalid.NoValid's, as the user's error (status 2):
+// at the line of the expr of the config file's objective it blames for
+// reading a field no record has (the first such cause), when the file
+// sets the objectives.
 func (f *configFile) noValidAt(err error) error {
 	var causes []invalid.Cause
 	var noValid *invalid.NoValidError
 	var absent *invalid.AbsentFieldError
 	switch {
+	case !f.uses("objective"):
 	case errors.As(err, &noValid):
 		causes = noValid.Causes
 	case errors.As(err, &absent):
 		causes = absent.Causes
 	}
-	if !f.uses("objective") {
-		return err
-	}
 	for _, c := range causes {
-		if c.Objective == "" || len(c.Unseen) == 0 {
-			continue
+		if c.Objective != "" && len(c.Unseen) > 0 {
+			if placed := f.ObjectiveAt(err, c.Objective); placed != nil {
+				return inputError{placed}
+			}
+			break
 		}
-		if placed := f.ObjectiveAt(err, c.Objective); placed != nil {
-			return inputError{placed}
-		}
-		break
 	}
-	return err
+	return inputError{err}
 }
 
 // filterObjectiveError is err, a --filter-groups that names no objective

@@ -185,20 +185,12 @@ func (f *File) At(err error, key ...string) error {
 // name (the top level's first, then each [sources.NAME] table's in the
 // file's order): an *Error; nil when the file has no objective so named.
 func (f *File) ObjectiveAt(err error, name string) error {
-	arrays := []string{"objective"}
-	lists := [][]engine.ObjectiveConfig{f.Config.Objectives}
-	for _, src := range f.Config.SourceOrder {
-		arrays = append(arrays, "sources."+src+".objective")
-		lists = append(lists, f.Config.Sources[src].Objectives)
-	}
-	for a, objs := range lists {
-		for i, o := range objs {
-			if o.Name != name {
-				continue
-			}
-			if line := entryKeyLine(f.Text, arrays[a], i, "expr"); line > 0 {
-				return placed(f.Path, f.Text, line, err)
-			}
+	for i, o := range f.Config.Objectives {
+		if o.Name != name {
+			continue
+		}
+		if line := entryKeyLine(f.Text, "objective", i, "expr"); line > 0 {
+			return placed(f.Path, f.Text, line, err)
 		}
 	}
 	return nil
