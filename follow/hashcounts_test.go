@@ -19,7 +19,7 @@ func TestHashCountsAgainstAMap(t *testing.T) {
 		}
 		hashes[0] = 0
 		if distinct > 1 {
-			hashes[1] = 1 << 40 // the same low bits as 0: probed past it
+			hashes[1] = 1<<40 | 1 // the same low bits as 0, kept as 1: probed past it
 		}
 		for range 20000 {
 			h := hashes[rng.IntN(distinct)]

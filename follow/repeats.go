@@ -11,10 +11,6 @@ import (
 	"github.com/rewardlens/rewardlens/internal/english"
 )
 
-// maxRepeatsNamed is how many repeated IDs a warning names, as
-// duplicates.Count names them, and how many of their steps.
-const maxRepeatsNamed = 5
-
 // Repeats counts, update by update, the trajectories followed whose ID a
 // trajectory followed before them still has (a resumed run re-logging a
 // step): what compute and stats warn of in a whole reading
@@ -67,7 +63,7 @@ func (r *Repeats) add(n int, at func(i int) *scoring.Trajectory) {
 		if r.held.add(h) > 0 {
 			r.total++
 			r.since++
-			if len(r.first) < maxRepeatsNamed && !slices.Contains(r.first, t.ID) {
+			if len(r.first) < duplicates.MaxShown && !slices.Contains(r.first, t.ID) {
 				r.first = append(r.first, t.ID)
 			}
 			r.noteStep(t.Batch)
@@ -128,12 +124,12 @@ func (r *Repeats) TakeWarning() string {
 	return w + "; each is computed"
 }
 
-// noteStep notes a step repeats are of: the first maxRepeatsNamed in the
+// noteStep notes a step repeats are of: the first duplicates.MaxShown in the
 // order they came, the others only counted.
 func (r *Repeats) noteStep(step int64) {
 	switch {
 	case slices.Contains(r.steps, step):
-	case len(r.steps) < maxRepeatsNamed:
+	case len(r.steps) < duplicates.MaxShown:
 		r.steps = append(r.steps, step)
 	default:
 		if r.moreSteps == nil {

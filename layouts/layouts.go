@@ -216,8 +216,8 @@ func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.
 		return cfg, "", err
 	}
 	if len(files) == 0 { // standard input, or empty files not followed
-		if from == layoutAuto && stdin != nil && onlyStdin(paths) && findLayout(recognise(*stdin)) != nil {
-			from = recognise(*stdin) // PeekStdin read its first peekRows records
+		if l := stdinTrainer(paths, stdin); from == layoutAuto && l != nil {
+			from = l.name // PeekStdin read its first peekRows records
 		}
 		if from == layoutAuto {
 			return cfg, "", nil // an empty file is the load's error
@@ -481,7 +481,7 @@ func PeekStdin(cfg engine.Config, paths []string, opts loaders.Options, follow b
 	switch l := findLayout(cfg.From); {
 	case cfg.From == "" || cfg.From == layoutAuto:
 		first, whole := loaders.PeekStdin(opts, 1)
-		if first == nil || !onlyStdin(paths) || findLayout(recognise(*first)) == nil {
+		if stdinTrainer(paths, first) == nil {
 			return first, whole
 		}
 		opts.Stdin = whole
@@ -600,4 +600,13 @@ func sourceOf(first loaders.FileFields) string {
 // onlyStdin reports whether paths name standard input alone ("-").
 func onlyStdin(paths []string) bool {
 	return len(paths) == 1 && paths[0] == "-"
+}
+
+// stdinTrainer returns the trainer's layout whose fields the first record
+// of standard input, the only input, has; nil otherwise.
+func stdinTrainer(paths []string, stdin *loaders.FileFields) *trainerLayout {
+	if stdin == nil || !onlyStdin(paths) {
+		return nil
+	}
+	return findLayout(recognise(*stdin))
 }

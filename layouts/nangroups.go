@@ -25,7 +25,7 @@ func nanGroups(res *engine.Result, batches []int, objective, trainerSays string)
 	if len(res.Objectives) != 1 || res.Objectives[0].Name != objective {
 		return nil
 	}
-	groups, named := groupsWithInvalid(res, batches, func(cause string) bool { return isNaNCause(objective, cause) })
+	groups, named := groupsWithInvalid(res, batches, func(cause string) bool { return isNaNCause(res, objective, cause) })
 	if groups == 0 {
 		return nil
 	}
@@ -46,10 +46,11 @@ func invalidRowGroups(res *engine.Result, batches []int, objective string) []str
 	}
 	var whys []string
 	groups, named := groupsWithInvalid(res, batches, func(cause string) bool {
-		why, ok := strings.CutPrefix(cause, objective+": ")
-		if !ok || isNaNCause(objective, cause) {
+		c, ok := res.Evaluation.CauseOf(cause)
+		if !ok || c.Overflow || c.Subject != objective || isNaNCause(res, objective, cause) {
 			return false
 		}
+		why := c.Err.Error()
 		if !slices.Contains(whys, why) {
 			whys = append(whys, why)
 		}
@@ -100,14 +101,7 @@ func groupsWithInvalid(res *engine.Result, batches []int, bad func(cause string)
 // or infinite (scoring.InvalidError's text), or its weighted score's
 // overflowing (engine.ScoreOverflowCause: a finite value the trainer's
 // float32 cannot hold is infinite there too).
-func isNaNCause(objective, cause string) bool {
-	if err, _ := engine.ScoreOverflowOf(cause); err != nil {
-		return true
-	}
-	for _, err := range []error{scoring.ErrNaN, scoring.ErrInf} {
-		if cause == (&scoring.InvalidError{Objective: objective, Err: err}).Error() {
-			return true
-		}
-	}
-	return false
+func isNaNCause(res *engine.Result, objective, cause string) bool {
+	c, ok := res.Evaluation.CauseOf(cause)
+	return ok && (c.Overflow || c.Subject == objective && (c.Err == scoring.ErrNaN || c.Err == scoring.ErrInf))
 }

@@ -217,7 +217,6 @@ func openInstructNormalisation(rows []scoring.Trajectory) (openInstructMode, str
 	// The steps of the groups whose rewards differ, by the formulas
 	// they fit.
 	var standard, centered, neither []int64
-	told := false // a group whose rewards differ
 	var rewards, advantages []float64
 	for k, g := range groups {
 		rewards, advantages = rewards[:0], advantages[:0]
@@ -228,7 +227,6 @@ func openInstructNormalisation(rows []scoring.Trajectory) (openInstructMode, str
 		if !groupTells {
 			continue
 		}
-		told = true
 		step := int64(k.step)
 		if fitsStandard {
 			standard = append(standard, step)
@@ -247,7 +245,7 @@ func openInstructNormalisation(rows []scoring.Trajectory) (openInstructMode, str
 		return openInstructStandard, ""
 	case len(centered) > 0 && len(standard) == 0:
 		return openInstructCentered, ""
-	case !told:
+	case len(standard)+len(neither) == 0: // no group whose rewards differ
 		return openInstructCentered, "no group of the first records has rewards that differ, which alone tell it"
 	case len(standard) == 0:
 		return openInstructCentered, "the first records' logged advantages fit neither formula in any group"

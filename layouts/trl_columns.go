@@ -70,7 +70,7 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 		count = table.rewardCount(len(lead))
 		k = count.k
 		if count.weighted {
-			weights, ratiosOnly = table.scaledWeights(k, count.weights, table.trainRows())
+			weights, ratiosOnly = table.scaledWeights(k, count.weights, count.variant, table.trainRows())
 		}
 	}
 	extras := append(slices.Clone(lead[k:]), after...)
@@ -271,6 +271,7 @@ type trlRewardCount struct {
 	// first k weighted do, with weights (the first reward's 1).
 	weighted bool
 	weights  []float64
+	variant  int // the index in trlVariants of the first setting the weights fit
 	// unknown says that no k reproduces the log, weighted or not: differ
 	// of the rows compared (rows) differ with weight 1, under the k and
 	// the setting that leaves the fewest.
@@ -333,8 +334,8 @@ func (t *trlTable) rewardCount(lead int) trlRewardCount {
 		return c
 	}
 	for n := 1; n <= lead; n++ {
-		if w, ok := t.fitWeights(n, rows); ok {
-			c.k, c.weighted, c.weights = n, true, w
+		if w, v, ok := t.fitWeights(n, rows); ok {
+			c.k, c.weighted, c.weights, c.variant = n, true, w, v
 			return c
 		}
 	}

@@ -25,13 +25,13 @@ import (
 // (constant within each group) gets weight 0, and a group whose logged
 // advantages are all 0 no scale of its own. The fit reproduces when every
 // row is within trlTolerance, and the system has more rows than unknowns.
-func (t *trlTable) fitWeights(k int, rows []int) ([]float64, bool) {
-	for _, v := range trlVariants {
+func (t *trlTable) fitWeights(k int, rows []int) ([]float64, int, bool) {
+	for i, v := range trlVariants {
 		if w, ok := t.fitVariant(k, rows, v); ok {
-			return w, true
+			return w, i, true
 		}
 	}
-	return nil, false
+	return nil, 0, false
 }
 
 // fitVariant is fitWeights under the one setting v.
@@ -49,7 +49,7 @@ func (t *trlTable) fitVariant(k int, rows []int, v trlVariant) ([]float64, bool)
 	if len(cols) == 0 {
 		return nil, false
 	}
-	unscaled := v.scale == "none" || v.rloo && !v.normalizeRLOO
+	unscaled := v.unscaled()
 	// The scales' units: one per group with an advantage not 0 under
 	// scale group, one for the table when scaled otherwise.
 	unit := map[int]int{}
@@ -197,10 +197,10 @@ func zeroNaN(x float64) float64 {
 
 // trlWeightsText says fitted weights of columns for the "read as" line:
 // "code_reward 1, format_reward 0.5", each to 3 significant digits.
-func trlWeightsText(columns []string, weights []float64) string {
+func trlWeightsText(columns []string, weights []float64, sep string) string {
 	parts := make([]string, len(columns))
 	for i, col := range columns {
 		parts[i] = col + " " + strconv.FormatFloat(weights[i], 'g', 3, 64)
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, sep)
 }

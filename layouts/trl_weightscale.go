@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // trlFactorSteps is how many factors per decade nearestFactor tries,
@@ -24,12 +23,14 @@ const trlFactorSteps = 40
 // (fitVariant) and whose nearest does. It is told when half and twice it
 // are trlFactorTells times as far from the log at least: a std far above
 // epsilon leaves c free, and the log tells the ratios only.
-func (t *trlTable) scaledWeights(k int, ratios []float64, rows []int) (weights []float64, ratiosOnly bool) {
-	for _, v := range trlVariants {
-		if _, ok := t.fitVariant(k, rows, v); !ok {
-			continue
+func (t *trlTable) scaledWeights(k int, ratios []float64, from int, rows []int) (weights []float64, ratiosOnly bool) {
+	for i, v := range trlVariants[from:] {
+		if i > 0 { // trlVariants[from] fits: fitWeights found it
+			if _, ok := t.fitVariant(k, rows, v); !ok {
+				continue
+			}
 		}
-		if v.scale == "none" || v.rloo && !v.normalizeRLOO {
+		if v.unscaled() {
 			return ratios, false
 		}
 		maxDiff := func(c float64) float64 { return t.weightedMaxDiff(k, v, c, ratios, rows) }
@@ -101,23 +102,16 @@ func nearestFactor(diff func(c float64) float64) float64 {
 // advantage of a few units.
 const trlRoundedNoise = 1e-6
 
-// trlRatiosText says weights of columns known up to a common factor for
-// the "read as" line: "code_reward 1 : format_reward 0.5", each to 3
-// significant digits.
-func trlRatiosText(columns []string, weights []float64) string {
-	parts := make([]string, len(columns))
-	for i, col := range columns {
-		parts[i] = col + " " + strconv.FormatFloat(weights[i], 'g', 3, 64)
-	}
-	return strings.Join(parts, " : ")
-}
-
 // trlWeightedSum says which weighted sum of columns reproduces the log:
 // with the weights (scaledWeights), or with weights in their ratios when
 // the log does not tell their common factor.
 func trlWeightedSum(columns []string, weights []float64, ratiosOnly bool) string {
 	if ratiosOnly {
-		return fmt.Sprintf("whose sum with weights in the ratios %s (the log does not tell their common factor; --match-logged fits weights)", trlRatiosText(columns, weights))
+		return fmt.Sprintf("whose sum with weights in the ratios %s (the log does not tell their common factor; --match-logged fits weights)", trlWeightsText(columns, weights, " : "))
 	}
-	return fmt.Sprintf("whose sum with weights other than 1 (fitted %s; --match-logged fits them)", trlWeightsText(columns, weights))
+	return fmt.Sprintf("whose sum with weights other than 1 (fitted %s; --match-logged fits them)", trlWeightsText(columns, weights, ", "))
 }
+
+// unscaled reports whether v's advantage is not divided by a std (scale
+// none, RLOO without normalize_advantages): linear in the weights.
+func (v trlVariant) unscaled() bool { return v.scale == "none" || v.rloo && !v.normalizeRLOO }

@@ -281,20 +281,12 @@ func verlNotes(cfg engine.Config) []string {
 	return append(notes, fmt.Sprintf("score = %s (%s)", expr, strings.Join(why, "; ")))
 }
 
-// verlNaNGroups warns of the groups where a score is NaN or infinite
-// (nanGroups): verl's own advantage is NaN for every row of such a group
-// (compute_grpo_outcome_advantage, verl/trainer/ppo/core_algos.py: the
-// group's torch.mean and torch.std take the NaN in).
-func verlNaNGroups(_ engine.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
-	return append(nanGroups(res, batches, verlScore, "verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)"),
-		invalidRowGroups(res, batches, verlScore)...)
-}
-
 // verlWarnings are the verl layout's warnings on a result: its NaN groups
-// (verlNaNGroups) and, under a method verl weighs by tokens, that the
+// (nanGroups, invalidRowGroups) and, under a method verl weighs by tokens, that the
 // dump lacks the token counts (verlTokenWeighted).
-func verlWarnings(cfg engine.Config, res *engine.Result, rowCap scoring.RowCap, batches []int) []string {
-	return append(verlNaNGroups(cfg, res, rowCap, batches), verlTokenWeighted(res, batches)...)
+func verlWarnings(_ engine.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
+	return slices.Concat(nanGroups(res, batches, verlScore, "verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)"),
+		invalidRowGroups(res, batches, verlScore), verlTokenWeighted(res, batches))
 }
 
 // verlTokenWeightedMethods are the methods whose verl estimator weighs

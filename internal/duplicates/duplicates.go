@@ -13,8 +13,8 @@ import (
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
-// maxDuplicatesShown is how many duplicated IDs Count names.
-const maxDuplicatesShown = 5
+// MaxShown is how many duplicated IDs Count names.
+const MaxShown = 5
 
 // Named lists the IDs Count named, for a warning: each quoted and cut as
 // a message names a value from the data (textsafe.QuoteShort: an ID may
@@ -59,7 +59,7 @@ func Count[S string | []byte](count int, id func(i int) S) (n int, first []strin
 	slices.Sort(repeats)
 	named := map[string]bool{}
 	for _, i := range repeats {
-		if s := string(id(i)); len(first) < maxDuplicatesShown && !named[s] {
+		if s := string(id(i)); len(first) < MaxShown && !named[s] {
 			named[s] = true
 			first = append(first, s)
 		}
