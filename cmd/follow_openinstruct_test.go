@@ -3,6 +3,7 @@ package cmd
 import (
 	"github.com/rewardlens/rewardlens/internal/testfile"
 
+	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -174,3 +175,34 @@ func TestStatsFollowOpenInstructFilteredOnce(t *testing.T) {
 // layoutsFilteredNote is the open-instruct layout's note of filtered
 // traces as a follower says it.
 const layoutsFilteredNote = "open-instruct drops groups of zero spread before it writes its traces (filter_zero_std_samples, on by default): dead signal, frac_zero_std_groups, the health checks dead_signal and zero_spread and the prompts never or always solved cannot see them; no group of these traces has zero spread"
+
+// TestStatsFollowOpenInstructLineLeftOut: following, a file's unfinished
+// last line, left out, shortens the last group of its step: the
+// agreement names that line as why, as stats does
+// (TestOpenInstructLineLeftOut), not a regrouping by the trainer.
+func TestStatsFollowOpenInstructLineLeftOut(t *testing.T) {
+	shortQuiet(t)
+	dir := filepath.Join(openInstructDir, "centered")
+	var text []byte
+	for _, shard := range []string{"000000", "000001"} {
+		b, err := os.ReadFile(filepath.Join(dir, "grpo_gsm8k__1__1764150000_rollouts_"+shard+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text = append(text, b...)
+	}
+	last := bytes.LastIndexByte(text[:len(text)-1], '\n') + 1
+	text = text[:last+(len(text)-last)/2]
+	path := filepath.Join(t.TempDir(), "run_rollouts_000000.jsonl")
+	if err := os.WriteFile(path, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", filepath.Dir(path))
+	f.await(t, "step 2 ")
+	f.stop()
+	errOut := f.errOut.String()
+	want := `, short of the row the reading left out after it (` + path + `'s unfinished last line), not a matter of the objectives' settings`
+	if !strings.Contains(errOut, want) || strings.Contains(errOut, "which the trainer grouped otherwise") {
+		t.Errorf("stderr lacks %q:\n%s", want, errOut)
+	}
+}
