@@ -434,7 +434,7 @@ func openInstructRuns(files []loaders.FileFields) string {
 // (openInstructNormalisationWarning).
 func openInstructWarnings(cfg engine.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
 	warnings := nanGroups(res, batches, openInstructReward, "open-instruct's own advantages are NaN for every row of such a group (numpy's mean over the group, in _data_preparation_loop), and the comparison with the logged advantage leaves them out")
-	warnings = append(warnings, invalidRowGroups(res, batches, openInstructReward)...)
+	warnings = append(warnings, invalidRowGroups(res, batches, openInstructReward, invalidRowsTrainer{})...)
 	for _, w := range []string{openInstructLevelWarning(cfg, res, batches), openInstructNormalisationWarning(cfg, res, batches)} {
 		if w != "" {
 			warnings = append(warnings, w)
