@@ -30,6 +30,11 @@ func TestTRLRLOOBetaNamesTheKL(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
 	}
+	// Said once, by the warning that nothing reproduces the log, not by
+	// the "read as" line too.
+	if n := strings.Count(errOut, "beta·KL"); n != 1 {
+		t.Errorf("the KL penalty said %d times, want once:\n%s", n, errOut)
+	}
 	_, errOut = computeList(t, "", "--method", "grpo", walk8("rloo_beta"))
 	if !strings.Contains(errOut, "(if this is RLOOTrainer's log: TRL's RLOOTrainer subtracts beta·KL") {
 		t.Errorf("under grpo, stderr lacks the KL penalty as a condition:\n%s", errOut)
