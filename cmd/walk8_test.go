@@ -127,7 +127,7 @@ func TestVerlScoreNotANumber(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, errOut, _ := run(t, "", "compute", dir)
-	const want = `warning: an invalid score (not a number) in 1 group: step 1, group …"Step 1 problem 2: what is 3 * 7? Let's t"… (1 of 5); here those rows are invalid and the group's others are scored without them, where verl could not have scored them (its reward manager writes each score into a float tensor, which raises at a string): these rows are not what verl trained on`
+	const want = `warning: an invalid score (not a number) in 1 group: step 1, group …"Step 1 problem 2: what is 3 * 7? Let's t"… (1 of 5); here those rows are invalid and the group's others are scored without them, where verl could not have scored them (its reward manager raises at a score that is no number): these rows are not what verl trained on`
 	if !strings.Contains(errOut, want) || strings.Contains(errOut, "logged advantages differ") {
 		t.Errorf("stderr lacks %q:\n%s", want, errOut)
 	}

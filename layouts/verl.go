@@ -291,9 +291,9 @@ func verlNaNGroups(_ engine.Config, res *engine.Result, _ scoring.RowCap, batche
 }
 
 // verlNotScored is why verl could not have scored a score that is no
-// number: its reward manager (NaiveRewardManager.__call__) puts each
-// score into the float reward tensor, which raises at a string.
-const verlNotScored = "where verl could not have scored them (its reward manager writes each score into a float tensor, which raises at a string): these rows are not what verl trained on"
+// number, or none: its reward manager (NaiveRewardManager.__call__) puts
+// each score into the float reward tensor, which raises at anything else.
+const verlNotScored = "where verl could not have scored them (its reward manager raises at a score that is no number): these rows are not what verl trained on"
 
 // verlInvalidRows is what invalidRowGroups says of verl: the score is
 // read as a number (torchNumber), so its evaluation error is that it is
