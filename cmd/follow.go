@@ -73,7 +73,8 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	}
 	sayLayout(stdio.Stderr, layout, cfg)
 	f := &statsFollower{cfg: cfg, file: s.file, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
-		warnings: follow.Warnings(layouts.Warnings(cfg, scoring.Uncapped), cfg.EqualGroups), warned: map[givenWarning]bool{}, matchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged}
+		warnings: follow.Warnings(layouts.StepWarnings(cfg, scoring.Uncapped), cfg.EqualGroups), warned: map[givenWarning]bool{}, matchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged}
+	f.runNote, f.noteOf = layouts.RunNoteOf(cfg)
 	// The first reading is evaluated as it streams: only the evaluation
 	// is kept, never every trajectory. The computer is built on the first
 	// trajectory, when the loader asks what to pick, as compute does: the
@@ -82,6 +83,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	opts.Pick = f.pickFor
 	each := func(ts []scoring.Trajectory) error {
 		f.repeats.Add(ts)
+		f.noteLastSteps(ts)
 		return f.evaluate(ts)
 	}
 	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts, Each: each, UnendedWait: unendedWait,
@@ -95,6 +97,9 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	f.sayRepeats()
 	f.skips.Read(first.Skipped, first.SkipReasons)
 	reportUnfinished(stdio.Stderr, first.Unfinished)
+	for _, path := range loaders.LastLinesLeftOut(first.Unfinished) {
+		f.noteUnfinishedLine(path)
+	}
 	// An interrupt before the first lines are printed, as the inputs are
 	// read or computed, ends the run as it ends stats: status 128 + the
 	// signal's number (reportInterrupted), the compute stopped rather
@@ -293,6 +298,22 @@ type statsFollower struct {
 	warnings     func(res *engine.Result, batches []int) []string
 	warned       map[givenWarning]bool
 	stepWarnings map[int64][]givenWarning
+	// runNote is the layout's note of the run (layouts.RunNoteOf), said
+	// once when first true (runNoteSaid), never the whole run read per
+	// line: noteOf asks each batch as its line is printed, noteEvidence
+	// holds per step what its last line's batch said, borne and refuted
+	// count those that bear it out and refute it.
+	runNote        string
+	noteOf         func(res *engine.Result, bi int) layouts.RunNoteEvidence
+	noteEvidence   map[int64]layouts.RunNoteEvidence
+	borne, refuted int
+	runNoteSaid    bool
+	// lastStep holds the step of each followed file's last row read
+	// (loaders.NoteLastSteps), unfinished the files whose last line, not
+	// yet ended, the reading left out: the trainer agreement names that
+	// line as why its step's group is short (linesLeftOut).
+	lastStep   map[string]int64
+	unfinished map[string]bool
 	// unended are the followed files whose last line had no line end as
 	// following ended (loaders.FollowOptions.AtEnd).
 	unended []loaders.Unended
@@ -329,6 +350,7 @@ func (f *statsFollower) update(ctx context.Context, u loaders.Update) error {
 	// Only the evaluation is kept, as of the first reading (evaluate):
 	// the lines read next reuse u's arrays.
 	defer u.Recycle()
+	f.noteUnfinished(u)
 	for i := range u.Trajectories {
 		if f.written == nil {
 			f.written = map[int64]bool{}
@@ -405,6 +427,57 @@ func (f *statsFollower) catchUp(ctx context.Context) error {
 		return err
 	}
 	return f.printBatches(false)
+}
+
+// noteUnfinished keeps, of u, which files' last line is unfinished and
+// the step of each file's last row read: a file read again, gone or
+// resumed forgets its unfinished line, one whose rows came has read it
+// (should another be unfinished, it comes as Unended), an Unended has
+// one.
+func (f *statsFollower) noteUnfinished(u loaders.Update) {
+	for _, paths := range [][]string{u.Reloaded, u.Gone, u.Resumed} {
+		for _, path := range paths {
+			delete(f.unfinished, path)
+		}
+	}
+	for _, path := range u.Reloaded {
+		delete(f.lastStep, path)
+	}
+	for i := range u.Trajectories {
+		delete(f.unfinished, u.Trajectories[i].Source)
+	}
+	f.noteLastSteps(u.Trajectories)
+	for _, un := range u.Unended {
+		f.noteUnfinishedLine(un.Path)
+	}
+}
+
+// noteLastSteps is loaders.NoteLastSteps on f.lastStep.
+func (f *statsFollower) noteLastSteps(ts []scoring.Trajectory) {
+	if f.lastStep == nil {
+		f.lastStep = map[string]int64{}
+	}
+	loaders.NoteLastSteps(f.lastStep, ts)
+}
+
+// noteUnfinishedLine notes that path's last line is unfinished.
+func (f *statsFollower) noteUnfinishedLine(path string) {
+	if f.unfinished == nil {
+		f.unfinished = map[string]bool{}
+	}
+	f.unfinished[path] = true
+}
+
+// linesLeftOut is, per step, the unfinished last line left out after its
+// last row read (engine.RewardComputer.LinesLeftOut): those said
+// unended while following and, once it ends, those it ended with.
+func (f *statsFollower) linesLeftOut() map[int64]string {
+	paths := slices.Collect(maps.Keys(f.unfinished))
+	for _, u := range f.unended {
+		paths = append(paths, u.Path)
+	}
+	slices.Sort(paths)
+	return loaders.LinesLeftOut(slices.Compact(paths), f.lastStep)
 }
 
 // evaluate adds ts to the live evaluation, building the computer on the
@@ -538,6 +611,7 @@ func (f *statsFollower) rematch(ctx context.Context, withNewest bool) error {
 	}
 	c := *f.computer
 	c.EqualGroups = false // checked per batch (follow.Warnings)
+	c.LinesLeftOut = f.linesLeftOut()
 	ev := f.live.Evaluation()
 	check := checkTrainer(&c, f.completeRows(ev, complete))
 	first := !f.matched
@@ -654,7 +728,7 @@ func (f *statsFollower) sayRunAgreement() {
 	if complete < len(f.res.Ranking.Batches) {
 		read = fmt.Sprintf("the run read but step %d, read in part", f.res.Ranking.Batches[complete].Step)
 	}
-	if w := agreement.MatchLoggedFrom(f.completeRows(f.res.Evaluation, complete), f.res.Options, f.cfg.From, scoring.Uncapped).Warning(); w != "" {
+	if w := agreement.MatchLoggedFrom(f.completeRows(f.res.Evaluation, complete), f.res.Options, f.cfg.From, scoring.Uncapped).WithLinesLeftOut(f.linesLeftOut()).Warning(); w != "" {
 		fmt.Fprintf(f.errOut, "rewardlens: warning: %s: %s\n", read, textsafe.Line(w))
 	}
 }

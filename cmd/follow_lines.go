@@ -19,6 +19,7 @@ import (
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/output"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/layouts"
 )
 
 // printBatches prints the line of every batch not printed yet, or printed
@@ -167,6 +168,7 @@ func (f *statsFollower) printLines(n int) error {
 		if f.warnings != nil {
 			f.sayWarnings(t.Step, f.warnings(f.res, []int{b}), partial)
 		}
+		f.sayRunNote(t.Step, b)
 		logged, agree := f.loggedOf(b)
 		// Rows counts the valid rows alone: a step whose logged rows are
 		// all invalid is said as such, not as one that logged nothing.
@@ -246,6 +248,42 @@ type givenWarning struct {
 	hedged bool
 }
 
+// sayRunNote records what batch b, of step, says of the layout's note of
+// the run, and says the note once, when it first holds: no batch refutes
+// it and one bears it out. Said, it is withdrawn should a batch refute it
+// later (open-instruct's filter was off after all).
+func (f *statsFollower) sayRunNote(step int64, b int) {
+	if f.noteOf == nil {
+		return
+	}
+	ev := f.noteOf(f.res, b)
+	if f.noteEvidence == nil {
+		f.noteEvidence = map[int64]layouts.RunNoteEvidence{}
+	}
+	f.countNote(f.noteEvidence[step], -1)
+	f.noteEvidence[step] = ev
+	f.countNote(ev, 1)
+	holds := f.refuted == 0 && f.borne > 0
+	switch {
+	case holds && !f.runNoteSaid:
+		f.runNoteSaid = true
+		fmt.Fprintf(f.errOut, "rewardlens: warning: %s\n", textsafe.Line(f.runNote))
+	case !holds && f.runNoteSaid && f.refuted > 0:
+		fmt.Fprintf(f.errOut, "rewardlens: withdrawn (step %d refutes it): %s\n", step, textsafe.Line(f.runNote))
+		f.noteOf = nil // refuted, it is not said again
+	}
+}
+
+// countNote adds d to the count of batches whose evidence is ev.
+func (f *statsFollower) countNote(ev layouts.RunNoteEvidence, d int) {
+	switch ev {
+	case layouts.RunNoteBorneOut:
+		f.borne += d
+	case layouts.RunNoteRefuted:
+		f.refuted += d
+	}
+}
+
 // agreementStanding says how the trainer check's warning of batch b's line
 // (agree's) stands. A step read in part compares its short groups, whose
 // mean and std are not the trainer's, with the advantages the trainer
@@ -313,7 +351,7 @@ func (f *statsFollower) loggedOf(b int) (*loggedJSON, *agreementJSON) {
 		}
 		return next < len(rows) && rows[next] == i
 	})
-	return logged, newAgreementJSON(agreement.MatchLoggedFrom(ev, f.res.Options, f.cfg.From, scoring.Uncapped), batch.Step)
+	return logged, newAgreementJSON(agreement.MatchLoggedFrom(ev, f.res.Options, f.cfg.From, scoring.Uncapped).WithLinesLeftOut(f.linesLeftOut()), batch.Step)
 }
 
 // followLine is a batch's line in JSON.

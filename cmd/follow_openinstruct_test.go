@@ -3,6 +3,7 @@ package cmd
 import (
 	"github.com/rewardlens/rewardlens/internal/testfile"
 
+	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -137,5 +138,71 @@ func TestStatsFollowOpenInstructNormalisationContradicted(t *testing.T) {
 	_, errOut, _ = run(t, "", "stats", dir)
 	if strings.Count(errOut, "advantage normalisation, not the") != 1 || !strings.Contains(errOut, want) {
 		t.Errorf("stats stderr:\n%s\nwant one normalisation warning: %s", errOut, want)
+	}
+}
+
+// TestStatsFollowOpenInstructFilteredOnce: following traces with no
+// zero-spread group (filter_zero_std_samples), the note of the run is
+// said once, as it first holds, not again as later steps come, hedged on
+// a step read in part or with another step named short.
+func TestStatsFollowOpenInstructFilteredOnce(t *testing.T) {
+	shortQuiet(t)
+	text, err := os.ReadFile(filepath.Join(openInstructDir, "filtered", "run_rollouts_000000.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Steps 1 and 2 first (24 rows), then 3 and 4.
+	lines := strings.SplitAfter(string(text), "\n")
+	first := strings.Join(lines[:24], "")
+	dir := t.TempDir()
+	shard := filepath.Join(dir, "run_rollouts_000000.jsonl")
+	if err := os.WriteFile(shard, []byte(first), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", dir)
+	f.await(t, "step 2 ")
+	testfile.Append(t, shard, string(text[len(first):]))
+	f.await(t, "step 4 ")
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d", code)
+	}
+	errOut := f.errOut.String()
+	if n := strings.Count(errOut, "drops groups of zero spread"); n != 1 || !strings.Contains(errOut, "rewardlens: warning: "+layoutsFilteredNote+"\n") {
+		t.Errorf("the note %d times, want once:\n%s", n, errOut)
+	}
+}
+
+// layoutsFilteredNote is the open-instruct layout's note of filtered
+// traces as a follower says it.
+const layoutsFilteredNote = "open-instruct drops groups of zero spread before it writes its traces (filter_zero_std_samples, on by default): dead signal, frac_zero_std_groups, the health checks dead_signal and zero_spread and the prompts never or always solved cannot see them; no group of these traces has zero spread"
+
+// TestStatsFollowOpenInstructLineLeftOut: following, a file's unfinished
+// last line, left out, shortens the last group of its step: the
+// agreement names that line as why, as stats does
+// (TestOpenInstructLineLeftOut), not a regrouping by the trainer.
+func TestStatsFollowOpenInstructLineLeftOut(t *testing.T) {
+	shortQuiet(t)
+	dir := filepath.Join(openInstructDir, "centered")
+	var text []byte
+	for _, shard := range []string{"000000", "000001"} {
+		b, err := os.ReadFile(filepath.Join(dir, "grpo_gsm8k__1__1764150000_rollouts_"+shard+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text = append(text, b...)
+	}
+	last := bytes.LastIndexByte(text[:len(text)-1], '\n') + 1
+	text = text[:last+(len(text)-last)/2]
+	path := filepath.Join(t.TempDir(), "run_rollouts_000000.jsonl")
+	if err := os.WriteFile(path, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", filepath.Dir(path))
+	f.await(t, "step 2 ")
+	f.stop()
+	errOut := f.errOut.String()
+	want := `, short of the row the reading left out after it (` + path + `'s unfinished last line), not a matter of the objectives' settings`
+	if !strings.Contains(errOut, want) || strings.Contains(errOut, "which the trainer grouped otherwise") {
+		t.Errorf("stderr lacks %q:\n%s", want, errOut)
 	}
 }

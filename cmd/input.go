@@ -260,12 +260,10 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 			p.reserve(evaluator, loaders.ExpectedCount(inputBytes, ts), ts, inputBytes)
 		}
 		evaluator.Add(ts)
+		loaders.NoteLastSteps(lastStep, ts)
 		rows := evaluator.Evaluation()
 		causes := rows.Causes[len(rows.Causes)-len(ts):]
 		for i := range ts {
-			if i == len(ts)-1 || ts[i+1].Source != ts[i].Source {
-				lastStep[ts[i].Source] = ts[i].Batch
-			}
 			p.ids.add(ts[i].ID)
 			if causes[i] == "" {
 				p.noteOverflow(weights, rows, p.ids.len()-1, &ts[i])
@@ -291,7 +289,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	reportSkipped(stdio.Stderr, data)
 	reportUnfinished(stdio.Stderr, data.Unfinished)
 	if p.computer != nil {
-		p.computer.LinesLeftOut = linesLeftOut(data.Unfinished, lastStep)
+		p.computer.LinesLeftOut = loaders.LinesLeftOut(loaders.LastLinesLeftOut(data.Unfinished), lastStep)
 	}
 	reportRelogged(stdio.Stderr, data.Relogged)
 	for _, u := range data.Unterminated {
@@ -381,25 +379,6 @@ func reportUnfinished(w io.Writer, files []loaders.Unfinished) {
 	for _, u := range files {
 		fmt.Fprintf(w, "rewardlens: warning: %s\n", textsafe.Line(u.String()))
 	}
-}
-
-// linesLeftOut returns, per step, the unfinished last lines of files
-// (Unfinished, not whole) that a reading left out after a row of that
-// step (lastStep: each file's last row read), named "PATH's unfinished
-// last line"; nil for none.
-func linesLeftOut(files []loaders.Unfinished, lastStep map[string]int64) map[int64]string {
-	var lines map[int64]string
-	for _, u := range files {
-		step, ok := lastStep[u.Path]
-		if u.Whole || !ok {
-			continue
-		}
-		if lines == nil {
-			lines = map[int64]string{}
-		}
-		lines[step] = u.Path + "'s unfinished last line"
-	}
-	return lines
 }
 
 // noteOverflow keeps where row i, valid, read as t, was read when its

@@ -31,6 +31,11 @@ func TestTRLRLOOBetaNamesTheKL(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
 	}
+	// Said once, by the warning that nothing reproduces the log, not by
+	// the "read as" line too.
+	if n := strings.Count(errOut, "beta·KL"); n != 1 {
+		t.Errorf("the KL penalty said %d times, want once:\n%s", n, errOut)
+	}
 	_, errOut = computeList(t, "", "--method", "grpo", walk8("rloo_beta"))
 	if !strings.Contains(errOut, "(if this is RLOOTrainer's log: TRL's RLOOTrainer subtracts beta·KL") {
 		t.Errorf("under grpo, stderr lacks the KL penalty as a condition:\n%s", errOut)
@@ -168,5 +173,30 @@ func TestTRLEvalRowsUnderScaleBatchSaid(t *testing.T) {
 	const batchWant = "no trainer setting tried reproduces this batch, whose groups of another size than its others (evaluation rows?) enter the statistics"
 	if strings.Count(out, batchWant) != 1 {
 		t.Errorf("stats: want step 2's warning alone to say %q:\n%s", batchWant, out)
+	}
+}
+
+// TestVerlScoreNotANumber: a verl dump whose score is a string, which
+// verl could not have scored, warns of it as not a number, and says
+// the row is not what verl trained on, not that logged advantages (a
+// verl dump has none) differ.
+func TestVerlScoreNotANumber(t *testing.T) {
+	dir := t.TempDir()
+	text, err := os.ReadFile(filepath.Join(walk8("verl_grpo"), "1.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, rest, _ := strings.Cut(string(text), "\n")
+	first = strings.Replace(first, `"score": 0.10000000149011612`, `"score": "oops"`, 1)
+	if !strings.Contains(first, `"oops"`) {
+		t.Fatalf("no score replaced in %s", first)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "1.jsonl"), []byte(first+"\n"+rest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, _ := run(t, "", "compute", dir)
+	const want = `warning: an invalid score (not a number) in 1 group: step 1, group …"Step 1 problem 2: what is 3 * 7? Let's t"… (1 of 5); here those rows are invalid and the group's others are scored without them, where verl could not have scored them (its reward manager raises at a score that is no number): these rows are not what verl trained on`
+	if !strings.Contains(errOut, want) || strings.Contains(errOut, "logged advantages differ") {
+		t.Errorf("stderr lacks %q:\n%s", want, errOut)
 	}
 }

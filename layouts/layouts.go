@@ -80,6 +80,10 @@ type trainerLayout struct {
 	// rowCap what --max-rows did to the reading (the group it cut is not
 	// the trainer's doing).
 	warnings func(cfg engine.Config, res *engine.Result, rowCap scoring.RowCap, batches []int) []string
+	// runNote, when set, is a note of the whole run (open-instruct's
+	// filtered traces): Warnings appends it, StepWarnings leaves it to
+	// the follower, which asks each batch once (RunNoteOf).
+	runNote *runNote
 	// relogField, when set, is the field the trainer changes alone when
 	// it logs one generation's rows again under a new step: the inputs
 	// that repeat the one before are left out (loaders.Options.RelogField).
@@ -516,11 +520,64 @@ func WithStdin(sentence string, cfg engine.Config, stdin *loaders.FileFields) st
 // reading that rowCap says --max-rows did or did not stop
 // (loaders.Result.RowCap), nil for plain records or a layout that has
 // none.
+// The layout's note of the run (runNote) comes last, read of the whole
+// result whichever batches are asked: callers ask for every batch.
 func Warnings(cfg engine.Config, rowCap scoring.RowCap) func(*engine.Result, []int) []string {
+	l := findLayout(cfg.From)
+	if l == nil || l.warnings == nil && l.runNote == nil {
+		return nil
+	}
+	return func(res *engine.Result, batches []int) []string {
+		var ws []string
+		if l.warnings != nil {
+			ws = l.warnings(cfg, res, rowCap, batches)
+		}
+		if l.runNote != nil {
+			if w := l.runNote.whole(res); w != "" {
+				ws = append(ws, w)
+			}
+		}
+		return ws
+	}
+}
+
+// StepWarnings is Warnings without the layout's note of the run, for a
+// follower's step lines: it asks the note per batch (RunNoteOf), never
+// the whole run per line. nil when the layout has no warnings.
+func StepWarnings(cfg engine.Config, rowCap scoring.RowCap) func(*engine.Result, []int) []string {
 	if l := findLayout(cfg.From); l != nil && l.warnings != nil {
 		return func(res *engine.Result, batches []int) []string { return l.warnings(cfg, res, rowCap, batches) }
 	}
 	return nil
+}
+
+// RunNoteEvidence is what one batch says of a note of the run.
+type RunNoteEvidence int
+
+const (
+	RunNoteSilent   RunNoteEvidence = iota // the batch says nothing of it
+	RunNoteBorneOut                        // the batch bears it out
+	RunNoteRefuted                         // the batch refutes it: it is false of the run
+)
+
+// runNote is a note of the whole run: it holds when no batch refutes it
+// and one bears it out.
+type runNote struct {
+	text string // what a follower says, without whole's details
+	// whole returns the note of the whole result, with its details, ""
+	// when it does not hold.
+	whole func(res *engine.Result) string
+	// of returns what batch bi of res says of the note.
+	of func(res *engine.Result, bi int) RunNoteEvidence
+}
+
+// RunNoteOf returns the note of the run of cfg's layout (open-instruct's
+// filtered traces) and what a batch says of it, "" and nil for none.
+func RunNoteOf(cfg engine.Config) (string, func(res *engine.Result, bi int) RunNoteEvidence) {
+	if l := findLayout(cfg.From); l != nil && l.runNote != nil {
+		return l.runNote.text, l.runNote.of
+	}
+	return "", nil
 }
 
 // RelogField returns the field of cfg's layout (Apply sets From) that
@@ -538,7 +595,7 @@ func RelogField(cfg engine.Config) string {
 // whose options it maps to equal ones have the same warnings. nil where
 // Warnings is.
 func WarningsRead(cfg engine.Config) func(engine.Options) engine.Options {
-	if l := findLayout(cfg.From); l != nil && l.warnings != nil {
+	if l := findLayout(cfg.From); l != nil && (l.warnings != nil || l.runNote != nil) {
 		return l.warningsRead
 	}
 	return nil

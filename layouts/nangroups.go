@@ -38,9 +38,13 @@ func nanGroups(res *engine.Result, batches []int, objective, trainerSays string)
 // objective) is invalid for another cause than nanGroups' (not a number,
 // missing): rewardlens scores the group's others without those rows,
 // the trainer scored its group with a value there, so the others' logged
-// advantages differ. nil when res has another objective, or no such
+// advantages differ; where the trainer could not have scored such a
+// value (trainer.couldNot: verl's reward manager), the rows are said not
+// to be what it trained on instead. trainer.rename, when set, gives the
+// trainer's words for a cause (scoring.ErrEval of a field read as a
+// number: not a number). nil when res has another objective, or no such
 // group.
-func invalidRowGroups(res *engine.Result, batches []int, objective string) []string {
+func invalidRowGroups(res *engine.Result, batches []int, objective string, trainer invalidRowsTrainer) []string {
 	if len(res.Objectives) != 1 || res.Objectives[0].Name != objective {
 		return nil
 	}
@@ -51,6 +55,9 @@ func invalidRowGroups(res *engine.Result, batches []int, objective string) []str
 			return false
 		}
 		why := c.Err.Error()
+		if w, ok := trainer.rename[why]; ok {
+			why = w
+		}
 		if !slices.Contains(whys, why) {
 			whys = append(whys, why)
 		}
@@ -59,8 +66,21 @@ func invalidRowGroups(res *engine.Result, batches []int, objective string) []str
 	if groups == 0 {
 		return nil
 	}
-	return []string{fmt.Sprintf("an invalid %s (%s) in %d %s: %s; here those rows are invalid and the group's others are scored without them, where the trainer scored the whole group: the others' logged advantages differ",
-		objective, textsafe.Line(english.Join(whys, "or")), groups, english.Plural(groups, "group"), named)}
+	tail := "where the trainer scored the whole group: the others' logged advantages differ"
+	if trainer.couldNot != "" {
+		tail = trainer.couldNot
+	}
+	return []string{fmt.Sprintf("an invalid %s (%s) in %d %s: %s; here those rows are invalid and the group's others are scored without them, %s",
+		objective, textsafe.Line(english.Join(whys, "or")), groups, english.Plural(groups, "group"), named, tail)}
+}
+
+// invalidRowsTrainer is what invalidRowGroups says of the trainer:
+// couldNot, when set, why it could not have scored such a row (in place
+// of the logged advantages that differ), and rename its words for
+// rewardlens' causes.
+type invalidRowsTrainer struct {
+	couldNot string
+	rename   map[string]string
 }
 
 // groupsWithInvalid counts the groups, in the batches of index batches,

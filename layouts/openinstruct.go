@@ -72,6 +72,7 @@ var openInstructLayout = trainerLayout{
 	filesWarning: openInstructRuns,
 	defaults:     openInstructDefaults,
 	warnings:     openInstructWarnings,
+	runNote:      &openInstructFilteredNote,
 	warningsRead: openInstructWarningsRead,
 }
 
@@ -431,8 +432,8 @@ func openInstructRuns(files []loaders.FileFields) string {
 // (openInstructNormalisationWarning).
 func openInstructWarnings(cfg engine.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
 	warnings := nanGroups(res, batches, openInstructReward, "open-instruct's own advantages are NaN for every row of such a group (numpy's mean over the group, in _data_preparation_loop), and the comparison with the logged advantage leaves them out")
-	warnings = append(warnings, invalidRowGroups(res, batches, openInstructReward)...)
-	for _, w := range []string{openInstructLevelWarning(cfg, res, batches), openInstructNormalisationWarning(cfg, res, batches), openInstructFilteredWarning(res)} {
+	warnings = append(warnings, invalidRowGroups(res, batches, openInstructReward, invalidRowsTrainer{})...)
+	for _, w := range []string{openInstructLevelWarning(cfg, res, batches), openInstructNormalisationWarning(cfg, res, batches)} {
 		if w != "" {
 			warnings = append(warnings, w)
 		}
@@ -447,31 +448,57 @@ func openInstructWarnings(cfg engine.Config, res *engine.Result, _ scoring.RowCa
 // the groups without signal.
 const openInstructFiltered = "open-instruct drops groups of zero spread before it writes its traces (filter_zero_std_samples, on by default): dead signal, frac_zero_std_groups, the health checks dead_signal and zero_spread and the prompts never or always solved cannot see them; no group of these traces has zero spread"
 
-// openInstructFilteredWarning returns openInstructFiltered when, under
-// scope group, no comparison group of res with two or more valid members
-// has zero spread (diagnose.GroupSummary.ZeroSpread), and there is such a
-// group; "" otherwise. The whole result is read, whichever batches a
-// follower asks for: one zero-spread group says the filter was off. The
-// first step that holds fewer rows than the largest count of groups of a
-// step times the group size is named as a sign of the groups dropped.
-func openInstructFilteredWarning(res *engine.Result) string {
+// openInstructFilteredNote is openInstructFiltered as a note of the run:
+// a follower asks each batch once (openInstructFilteredOf), not the whole
+// run per line.
+var openInstructFilteredNote = runNote{
+	text:  openInstructFiltered,
+	whole: openInstructFilteredWarning,
+	of: func(res *engine.Result, bi int) RunNoteEvidence {
+		ev, _ := openInstructFilteredOf(res, bi)
+		return ev
+	},
+}
+
+// openInstructFilteredOf returns what batch bi of res says of
+// openInstructFiltered: under scope group, a comparison group with two or
+// more valid members and zero spread (diagnose.GroupSummary.ZeroSpread)
+// refutes it (the filter was off), one with spread bears it out; the
+// largest size of the latter is size.
+func openInstructFilteredOf(res *engine.Result, bi int) (ev RunNoteEvidence, size int) {
 	if res.Ranking.Scope != engine.ScopeGroup {
-		return ""
+		return RunNoteSilent, 0
 	}
+	ev = RunNoteSilent
+	for _, g := range diagnose.GroupSummaries(res, &res.Ranking.Batches[bi]) {
+		if g.Valid < 2 {
+			continue
+		}
+		if g.ZeroSpread {
+			return RunNoteRefuted, 0
+		}
+		ev = RunNoteBorneOut
+		size = max(size, g.N)
+	}
+	return ev, size
+}
+
+// openInstructFilteredWarning returns openInstructFiltered when every
+// batch of res bears it out or says nothing of it, and one bears it out
+// (openInstructFilteredOf); "" otherwise. The first step that holds fewer
+// rows than the largest count of groups of a step times the group size
+// is named as a sign of the groups dropped.
+func openInstructFilteredWarning(res *engine.Result) string {
 	compared := false
 	most, size, mostStep := 0, 0, int64(0)
 	for bi := range res.Ranking.Batches {
 		b := &res.Ranking.Batches[bi]
-		for _, g := range diagnose.GroupSummaries(res, b) {
-			if g.Valid < 2 {
-				continue
-			}
-			if g.ZeroSpread {
-				return ""
-			}
-			compared = true
-			size = max(size, g.N)
+		ev, n := openInstructFilteredOf(res, bi)
+		if ev == RunNoteRefuted {
+			return ""
 		}
+		compared = compared || ev == RunNoteBorneOut
+		size = max(size, n)
 		if len(b.Groups) > most {
 			most, mostStep = len(b.Groups), b.Step
 		}

@@ -84,7 +84,7 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 	case count.weighted:
 		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion, %s reproduces the logged advantage of %s", strings.Join(lead, ", "), trlWeightedSum(lead, weights, ratiosOnly), source))
 	case count.unknown:
-		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: no sum of the first ones of them, weighted or not, reproduces the logged advantage of %s in TRL's settings (%d of its %d rows differ, at the fewest, with weight 1): the reward weights are unknown, or the advantage holds what the table does not log (RLOOTrainer's beta·KL, beta 0.05 by default), --match-logged fits weights", strings.Join(lead, ", "), source, count.differ, count.rows))
+		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: no sum of the first ones of them, weighted or not, reproduces the logged advantage of %s in TRL's settings (%d of its %d rows differ, at the fewest, with weight 1): the reward weights are unknown, or the advantage holds what the table does not log, --match-logged fits weights", strings.Join(lead, ", "), source, count.differ, count.rows))
 		if len(lead) > 1 {
 			notes = append(notes, fmt.Sprintf("warning: %s, taken as rewards, could be log_extra columns (of floats, which nothing in the table tells from a reward's; one counts even for a row whose rewards are all None): name the rewards with --objective NAME=NAME", strings.Join(lead[1:], ", ")))
 		}

@@ -286,7 +286,25 @@ func verlNotes(cfg engine.Config) []string {
 // dump lacks the token counts (verlTokenWeighted).
 func verlWarnings(_ engine.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
 	return slices.Concat(nanGroups(res, batches, verlScore, "verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)"),
-		invalidRowGroups(res, batches, verlScore), verlTokenWeighted(res, batches))
+		invalidRowGroups(res, batches, verlScore, verlInvalidRows(res)), verlTokenWeighted(res, batches))
+}
+
+// verlNotScored is why verl could not have scored a score that is no
+// number, or none: its reward manager (NaiveRewardManager.__call__) puts
+// each score into the float reward tensor, which raises at anything else.
+const verlNotScored = "where verl could not have scored them (its reward manager raises at a score that is no number): these rows are not what verl trained on"
+
+// verlInvalidRows is what invalidRowGroups says of verl: the score is
+// read as a number (torchNumber), so its evaluation error is that it is
+// not a number; without a logged advantage (verl's dump has none, unless
+// --logged-advantage names one) none is said to differ, and verl is said
+// to have been unable to score such a row.
+func verlInvalidRows(res *engine.Result) invalidRowsTrainer {
+	t := invalidRowsTrainer{rename: map[string]string{scoring.ErrEval.Error(): "not a number"}}
+	if res.Evaluation.Logged == nil {
+		t.couldNot = verlNotScored
+	}
+	return t
 }
 
 // verlTokenWeightedMethods are the methods whose verl estimator weighs

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/jsonscan"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
@@ -366,4 +367,46 @@ func footerless(f *os.File, path string, size int64, format Format) *Unfinished 
 		return u
 	}
 	return nil
+}
+
+// NoteLastSteps sets, in lastStep, the step (Batch) of the last of ts
+// read from each file (Source): the step a file's unfinished last line,
+// left out, would have ended (LinesLeftOut).
+func NoteLastSteps(lastStep map[string]int64, ts []scoring.Trajectory) {
+	for i := range ts {
+		if i == len(ts)-1 || ts[i+1].Source != ts[i].Source {
+			lastStep[ts[i].Source] = ts[i].Batch
+		}
+	}
+}
+
+// LinesLeftOut returns, per step, the unfinished last lines of the files
+// of paths that a reading left out after a row of that step (lastStep:
+// each file's last row read, NoteLastSteps), named "PATH's unfinished
+// last line" (engine.RewardComputer.LinesLeftOut); nil for none.
+func LinesLeftOut(paths []string, lastStep map[string]int64) map[int64]string {
+	var lines map[int64]string
+	for _, path := range paths {
+		step, ok := lastStep[path]
+		if !ok {
+			continue
+		}
+		if lines == nil {
+			lines = map[int64]string{}
+		}
+		lines[step] = path + "'s unfinished last line"
+	}
+	return lines
+}
+
+// LastLinesLeftOut returns the paths of files whose last line alone was
+// left out (not Whole).
+func LastLinesLeftOut(files []Unfinished) []string {
+	var paths []string
+	for _, u := range files {
+		if !u.Whole {
+			paths = append(paths, u.Path)
+		}
+	}
+	return paths
 }

@@ -117,6 +117,7 @@ func (m *Model) follow(updates <-chan loaders.Update, unended ...loaders.Unended
 	m.live.unended = unended
 	m.live.written, m.live.settled = map[int64]bool{}, map[int64]bool{}
 	m.live.notePartial(s.Result)
+	s.SetUnfinishedLines(m.live.unfinishedLines())
 	s.Warnings = m.live.allWarnings()
 	m.keys.Follow.SetEnabled(true)
 	m.keys.following = true
@@ -203,6 +204,7 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 		delete(l.settled, u.Trajectories[i].Batch)
 	}
 	l.received++
+	s.SetUnfinishedLines(l.unfinishedLines())
 	l.notePartial(s.Result)
 	newer := m.holdDetail(step)
 	s.SetBatch(l.batchToShow(s.Result, step))
@@ -407,6 +409,19 @@ func (l *liveState) note(u loaders.Update) {
 func noteUnended(unended []loaders.Unended, u loaders.Update) []loaders.Unended {
 	unended = slices.DeleteFunc(unended, func(x loaders.Unended) bool { return slices.Contains(u.Resumed, x.Path) })
 	return append(unended, u.Unended...)
+}
+
+// unfinishedLines returns the paths of the followed files whose last
+// line, unfinished, is left out: those of the first reading not read
+// since and those said unended.
+func (l *liveState) unfinishedLines() []string {
+	paths := loaders.LastLinesLeftOut(l.unfinished)
+	for _, u := range l.unended {
+		if !slices.Contains(paths, u.Path) {
+			paths = append(paths, u.Path)
+		}
+	}
+	return paths
 }
 
 // readUnfinished drops the warning of each unfinished file that u brings

@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"bytes"
+	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -8,6 +11,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -55,5 +60,38 @@ func TestLiveUnfinishedRead(t *testing.T) {
 	m.Update(liveMsg{loaders.Update{Trajectories: later, Reloaded: []string{path}}, true})
 	if slices.Contains(m.Session().Warnings, want) || strings.Contains(screen(m), "no Parquet footer yet") {
 		t.Errorf("the file was read, but its warning stays: %q", m.Session().Warnings)
+	}
+}
+
+// TestStreamSessionLineLeftOut: the dashboard opened on open-instruct
+// traces whose file's last line is unfinished, left out, shortening the
+// last group of its step: the logged-advantage warning names that line
+// as why, as stats does, not a regrouping by the trainer.
+func TestStreamSessionLineLeftOut(t *testing.T) {
+	var text []byte
+	for _, shard := range []string{"000000", "000001"} {
+		b, err := os.ReadFile(filepath.Join("..", "cmd", "testdata", "openinstruct", "centered", "grpo_gsm8k__1__1764150000_rollouts_"+shard+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text = append(text, b...)
+	}
+	// The last line cut in its middle, as a run still writing it leaves it.
+	last := bytes.LastIndexByte(text[:len(text)-1], '\n') + 1
+	text = text[:last+(len(text)-last)/2]
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run_rollouts_000000.jsonl")
+	if err := os.WriteFile(path, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, sentence, err := layouts.Apply(context.Background(), engine.Config{}, []string{dir}, loaders.Options{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := loadModel(t, streamedInput(t, cfg, sentence, dir), 120)
+	got := app.Session().LoggedWarning()
+	want := "short of the row the reading left out after it (" + path + "'s unfinished last line)"
+	if !strings.Contains(got, want) || strings.Contains(got, "which the trainer grouped otherwise") {
+		t.Errorf("the logged-advantage warning lacks %q: %s", want, got)
 	}
 }

@@ -367,6 +367,17 @@ func MatchLoggedFrom(ev *engine.Evaluation, opts engine.Options, layout string, 
 	return matchLogged(ev, opts, rowCap, layout)
 }
 
+// WithLinesLeftOut sets, on m, the line a reading left out after each
+// step's last row read (engine.RewardComputer.LinesLeftOut, as
+// CheckTrainer sets it), named as why a group of that step is short;
+// it returns m, nil for nil.
+func (m *Match) WithLinesLeftOut(lines map[int64]string) *Match {
+	if m != nil {
+		m.linesLeftOut = lines
+	}
+	return m
+}
+
 // matchLogged is MatchLoggedFrom.
 func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowCap, layout string) *Match {
 	if ev.Logged == nil {

@@ -4,6 +4,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // loggedCheck is the warning of the logged-advantage check: what it is
@@ -20,6 +21,10 @@ type loggedCheck struct {
 	note    string
 	rowCap  scoring.RowCap
 	layout  string
+	// linesLeftOut names, per step, the unfinished last line the reading
+	// left out after it (engine.RewardComputer.LinesLeftOut): the
+	// agreement names it as why the step's group is short.
+	linesLeftOut map[int64]string
 }
 
 // holds reports whether c was computed on ev, as long as n, under the
@@ -35,7 +40,7 @@ func loggedCheckOf(res *engine.Result, have *loggedCheck) *loggedCheck {
 	if ev.Logged == nil || have.holds(ev, res.Options) {
 		return nil
 	}
-	return &loggedCheck{ev: ev, n: ev.N(), given: res.Options, options: agreement.TrainerOptions(res.Options), rowCap: have.rowCap, layout: have.layout}
+	return &loggedCheck{ev: ev, n: ev.N(), given: res.Options, options: agreement.TrainerOptions(res.Options), rowCap: have.rowCap, layout: have.layout, linesLeftOut: have.linesLeftOut}
 }
 
 // run checks again the rows of c's evaluation against the log under c's
@@ -45,7 +50,7 @@ func loggedCheckOf(res *engine.Result, have *loggedCheck) *loggedCheck {
 // reused to reword the warning for a group --max-rows cut.
 func (c *loggedCheck) run(res *engine.Result) {
 	res = c.resultOf(res)
-	if w := agreement.MatchLoggedFrom(c.ev, c.given, c.layout, c.rowCap).Warning(); w != "" {
+	if w := agreement.MatchLoggedFrom(c.ev, c.given, c.layout, c.rowCap).WithLinesLeftOut(c.linesLeftOut).Warning(); w != "" {
 		c.note = "warning: " + agreement.CutGroupWarning(w, res, agreement.CutGroupOf(res, c.rowCap), nil)
 	}
 }
@@ -138,3 +143,24 @@ func (s *Session) LoggedWarningBehind() Lag {
 // warning before stays. The warning goes once the settings on screen
 // reproduce the log.
 func (s *Session) LoggedWarning() string { return s.logged.note }
+
+// SetUnfinishedLines notes paths, the followed files whose last line is
+// unfinished and left out: the checks of the log made from now on name
+// that line as why its step's group is short
+// (engine.RewardComputer.LinesLeftOut), the step being that of the
+// file's last row read.
+func (s *Session) SetUnfinishedLines(paths []string) {
+	var lines map[int64]string
+	if len(paths) > 0 {
+		lastStep := map[string]int64{}
+		for i := range s.Trajectories.Len() {
+			t := s.Trajectories.At(i)
+			lastStep[t.Source] = t.Batch
+		}
+		lines = loaders.LinesLeftOut(paths, lastStep)
+	}
+	s.logged.linesLeftOut = lines
+	if s.loggedDue != nil {
+		s.loggedDue.check.linesLeftOut = lines
+	}
+}

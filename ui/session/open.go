@@ -43,6 +43,9 @@ func Open(source string, cfg engine.Config, res *loaders.Result, warnings []stri
 			columns, columnsErr = nil, err
 		}
 	}
+	lastStep := map[string]int64{}
+	loaders.NoteLastSteps(lastStep, ts)
+	c.LinesLeftOut = loaders.LinesLeftOut(loaders.LastLinesLeftOut(res.Unfinished), lastStep)
 	dropBodies(ts)
 	c.RowCap = res.RowCap()
 	return openedSession(source, trajectoriesOf(ts), c, ev, func(s *Session) {
@@ -74,7 +77,7 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 		// Said again as the settings and the rows change (LoggedWarning);
 		// until then by the open's check: --match-logged's note says it
 		// when no setting reproduces the log, not twice.
-		s.logged = loggedCheck{ev: ev, n: ev.N(), options: agreement.TrainerOptions(c.Options), layout: c.Layout}
+		s.logged = loggedCheck{ev: ev, n: ev.N(), options: agreement.TrainerOptions(c.Options), layout: c.Layout, linesLeftOut: c.LinesLeftOut}
 		if !c.MatchLogged {
 			s.logged.note = check.LoggedNote
 			check.Notes = slices.DeleteFunc(check.Notes, func(n string) bool { return n == check.LoggedNote })
@@ -264,12 +267,16 @@ type Builder struct {
 	pickBuilds bool
 	// mixedPrompts is Session.mixedPrompts (WarnMixedPrompts).
 	mixedPrompts bool
+	// lastStep holds the step of each file's last row added
+	// (loaders.NoteLastSteps), for the unfinished lines
+	// (engine.RewardComputer.LinesLeftOut).
+	lastStep map[string]int64
 }
 
 // NewBuilder returns a builder for cfg; with pickBuilds, Pick
 // builds the computer on the first trajectory.
 func NewBuilder(cfg engine.Config, pickBuilds bool) *Builder {
-	return &Builder{cfg: cfg, pickBuilds: pickBuilds}
+	return &Builder{cfg: cfg, pickBuilds: pickBuilds, lastStep: map[string]int64{}}
 }
 
 // WarnMixedPrompts makes the session warn of the groups of more than one
@@ -333,6 +340,7 @@ func (b *Builder) Add(ts []scoring.Trajectory) error {
 		b.reserved = true
 	}
 	b.ev.Add(ts)
+	loaders.NoteLastSteps(b.lastStep, ts)
 	b.fields = addFirstFields(b.fields, ts)
 	if b.columns != nil {
 		if err := b.columns.Add(ts); err != nil {
@@ -355,6 +363,7 @@ func (b *Builder) Add(ts []scoring.Trajectory) error {
 // named source, with the caller's warnings and the skipped lines of res.
 func (b *Builder) Session(source string, res *loaders.Result, warnings []string) *Session {
 	b.computer.RowCap = res.RowCap()
+	b.computer.LinesLeftOut = loaders.LinesLeftOut(loaders.LastLinesLeftOut(res.Unfinished), b.lastStep)
 	return openedSession(source, b.ts, b.computer, b.ev.Evaluation(), func(s *Session) {
 		s.Fields = b.fields
 		s.Prompts, s.PromptsErr = b.columns, b.columnsErr
