@@ -452,7 +452,10 @@ func fileFormat(file *os.File, name string, format Format) (_ Format, gzipped bo
 
 // loadWhole reads a file of a format that is read whole; an empty file,
 // or a Parquet file without its footer yet (Result.Unfinished), has no
-// trajectories (yet): it is read when it changes.
+// trajectories (yet): it is read when it changes. It reads the size bytes
+// it judged, a Parquet file in place as Load does, and no more: a file
+// written as it is read would otherwise be read past the footer found
+// (a Parquet file's end then no footer, said as an error).
 func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progress *progress, each func([]scoring.Trajectory) error) (*Result, error) {
 	if size == 0 {
 		return &Result{}, nil
@@ -460,7 +463,10 @@ func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progre
 	if u := footerless(file, f.path, size, opts.Format); u != nil {
 		return &Result{Unfinished: []Unfinished{*u}}, nil
 	}
-	return read(progress.reader(file), f.path, f.index, opts, size, each)
+	if parquetInPlace(file, f.path, opts.Format) {
+		return readParquetFile(file, f.path, f.index, opts, size, progress, each)
+	}
+	return read(progress.reader(io.NewSectionReader(file, 0, size)), f.path, f.index, opts, size, each)
 }
 
 // loadCSV reads a CSV file (not gzipped) to the end of its last complete

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -250,4 +251,32 @@ func TestFollowJSONLastValueEdited(t *testing.T) {
 	writeOver(t, path, []byte(`[{"id": "a", "reward": 12}]`))
 	f.await(t, ch, "the last value edited", func() bool { return slices.Contains(f.reloaded, path) })
 	stop()
+}
+
+// TestFollowWholeReadsTheSizeJudged: a followed file read whole is read
+// to the size its check judged and no further, as it may be written
+// meanwhile: a Parquet file complete at that size, bytes written after
+// it since, gives its rows, not "does not end with PAR1"; a JSON array
+// gives its elements, not what was written after its end.
+func TestFollowWholeReadsTheSizeJudged(t *testing.T) {
+	var pq bytes.Buffer
+	if err := parquet.Write(&pq, []idRow{{ID: "a", A: 1}}, parquet.Compression(&parquet.Uncompressed)); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string][]byte{"r.parquet": pq.Bytes(), "r.json": []byte(`[{"id":"a","metadata":{"a":1}}]`)} {
+		path := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(path, append(slices.Clone(content), "being written"...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		file, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := &followedFile{path: path}
+		res, err := f.loadWhole(file, int64(len(content)), Options{}, nil, nil)
+		file.Close()
+		if err != nil || res == nil || len(res.Trajectories) != 1 || res.Trajectories[0].ID != "a" {
+			t.Errorf("%s: read %v, %v; want its one trajectory, a", name, res, err)
+		}
+	}
 }
