@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/trajectory"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -460,4 +462,60 @@ func checkReloaded(t *testing.T, c ReloadCase, reading bool, id string, cmds []t
 		}
 	}
 	t.Errorf("no notice says that the trajectory closed")
+}
+
+// LeanRun is a run whose trajectories a session of it (FileSessionWith)
+// keeps lean: their responses are read again from the file when opened.
+const LeanRun = `{"id":"c0","batch":0,"group":"g","response":"the whole answer 0","metadata":{"a":1,"b":0}}
+{"id":"c1","batch":0,"group":"g","response":"the whole answer 1","metadata":{"a":0,"b":1}}
+{"id":"c2","batch":0,"group":"g","response":"the whole answer 2","metadata":{"a":0.5,"b":0.5}}
+`
+
+// ReadsOffTheLoop checks a tab that opens its selected trajectory with
+// enter, on a session of LeanRun: it says the trajectory is being read
+// until the tab's job (common.Worker) lands with its response; esc drops
+// the read (not handed out, it is not run; handed out, what it read is not
+// shown once another is opened); a read that fails says where,
+// FILE:LINE. opened is the index of the trajectory the tab opened.
+func ReadsOffTheLoop(t *testing.T, newTab func(*common.Common) common.Tab, opened func(tab common.Tab) int) {
+	t.Helper()
+	s := FileSessionWith(t, LeanRun, engine.Config{})
+	tab := TabOn(s, newTab)
+	job := func() func() tea.Msg { return tab.(common.Worker).Job() }
+	tab.Update(KeyPress("enter"))
+	if v := Plain(tab); strings.Contains(v, "the whole answer") || !strings.Contains(v, trajectory.ReadingText) {
+		t.Fatalf("the trajectory was read on the event loop:\n%s", v)
+	}
+	tab.Update(KeyPress("esc"))
+	if job() != nil {
+		t.Errorf("the read of a trajectory closed before it ran is still handed out")
+	}
+	tab.Update(KeyPress("enter"))
+	first := job()
+	if first == nil {
+		t.Fatal("opening a lean trajectory hands out no read")
+	}
+	tab.Update(KeyPress("esc"))
+	tab.Update(KeyPress("enter"))
+	second := job()
+	tab.Update(first())
+	if v := Plain(tab); strings.Contains(v, "the whole answer") || !strings.Contains(v, trajectory.ReadingText) {
+		t.Errorf("the read of a trajectory closed since is shown:\n%s", v)
+	}
+	tab.Update(second())
+	want := "the whole answer " + strings.TrimPrefix(s.Trajectories.At(opened(tab)).ID, "c")
+	if v := Plain(tab); !strings.Contains(v, want) || strings.Contains(v, trajectory.ReadingText) {
+		t.Errorf("the trajectory, read, does not show its response %q:\n%s", want, v)
+	}
+	// The file emptied since the load: the read fails, and says where.
+	tab.Update(KeyPress("esc"))
+	path := s.Trajectories.At(0).Source
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	PressKeys(tab, "enter")
+	said := regexp.MustCompile(regexp.QuoteMeta(path) + `:\d+: trajectory "c\d" changed since it was loaded`)
+	if v := Plain(tab); !said.MatchString(strings.Join(strings.Fields(v), " ")) || strings.Contains(v, trajectory.ReadingText) {
+		t.Errorf("a read that failed does not say where, FILE:LINE:\n%s", v)
+	}
 }

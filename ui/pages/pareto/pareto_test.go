@@ -2,8 +2,6 @@ package pareto
 
 import (
 	"fmt"
-	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -16,7 +14,6 @@ import (
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
-	"github.com/rewardlens/rewardlens/ui/components/trajectory"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -514,58 +511,10 @@ func TestParetoLegendWithoutValidTrajectory(t *testing.T) {
 	}
 }
 
-// leanRun is a run whose trajectories a session keeps lean: their
-// responses are read again from the file when opened.
-const leanRun = `{"id":"c0","batch":0,"group":"g","response":"the whole answer 0","metadata":{"a":1,"b":0}}
-{"id":"c1","batch":0,"group":"g","response":"the whole answer 1","metadata":{"a":0,"b":1}}
-{"id":"c2","batch":0,"group":"g","response":"the whole answer 2","metadata":{"a":0.5,"b":0.5}}
-`
-
-// TestParetoReadsTheOpenedTrajectoryOffTheEventLoop: enter on a lean
-// session's point says the trajectory is being read until the tab's job
-// lands with its response; esc drops the read (not handed out, it is not
-// run; handed out, what it read is not shown once another is opened);
-// a read that fails says where, FILE:LINE.
+// TestParetoReadsTheOpenedTrajectoryOffTheEventLoop: enter on a point
+// reads its trajectory in a job (uitest.ReadsOffTheLoop).
 func TestParetoReadsTheOpenedTrajectoryOffTheEventLoop(t *testing.T) {
-	s := uitest.FileSessionWith(t, leanRun, engine.Config{})
-	tab := uitest.TabOn(s, New)
-	p := tab.(*paretoTab)
-	tab.Update(uitest.KeyPress("enter"))
-	if v := uitest.Plain(tab); strings.Contains(v, "the whole answer") || !strings.Contains(v, trajectory.ReadingText) {
-		t.Fatalf("the trajectory was read on the event loop:\n%s", v)
-	}
-	tab.Update(uitest.KeyPress("esc"))
-	if job := p.Job(); job != nil {
-		t.Errorf("the read of a trajectory closed before it ran is still handed out")
-	}
-	tab.Update(uitest.KeyPress("enter"))
-	first := p.Job()
-	if first == nil {
-		t.Fatal("opening a lean trajectory hands out no read")
-	}
-	tab.Update(uitest.KeyPress("esc"))
-	tab.Update(uitest.KeyPress("enter"))
-	second := p.Job()
-	tab.Update(first())
-	if v := uitest.Plain(tab); strings.Contains(v, "the whole answer") || !strings.Contains(v, trajectory.ReadingText) {
-		t.Errorf("the read of a trajectory closed since is shown:\n%s", v)
-	}
-	tab.Update(second())
-	want := "the whole answer " + strings.TrimPrefix(s.Trajectories.At(p.selectedTrajectory()).ID, "c")
-	if v := uitest.Plain(tab); !strings.Contains(v, want) || strings.Contains(v, trajectory.ReadingText) {
-		t.Errorf("the trajectory, read, does not show its response %q:\n%s", want, v)
-	}
-	// The file emptied since the load: the read fails, and says where.
-	tab.Update(uitest.KeyPress("esc"))
-	path := s.Trajectories.At(0).Source
-	if err := os.WriteFile(path, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	uitest.PressKeys(tab, "enter")
-	said := regexp.MustCompile(regexp.QuoteMeta(path) + `:\d+: trajectory "c\d" changed since it was loaded`)
-	if v := uitest.Plain(tab); !said.MatchString(strings.Join(strings.Fields(v), " ")) || strings.Contains(v, trajectory.ReadingText) {
-		t.Errorf("a read that failed does not say where, FILE:LINE:\n%s", v)
-	}
+	uitest.ReadsOffTheLoop(t, New, func(tab common.Tab) int { return tab.(*paretoTab).selectedTrajectory() })
 }
 
 // noticeOf is the status line's notice a command asks for, "" for none.
