@@ -519,3 +519,35 @@ func ReadsOffTheLoop(t *testing.T, newTab func(*common.Common) common.Tab, opene
 		t.Errorf("a read that failed does not say where, FILE:LINE:\n%s", v)
 	}
 }
+
+// DroppedRun is a batch of two groups, one invalid trajectory in z; the
+// group filter on a drops group x (a the same throughout), keeps z.
+const DroppedRun = `{"id":"x0","group":"x","batch":0,"metadata":{"a":1,"b":1}}
+{"id":"x1","group":"x","batch":0,"metadata":{"a":1,"b":2}}
+{"id":"z0","group":"z","batch":0,"metadata":{"a":0,"b":1}}
+{"id":"z1","group":"z","batch":0,"metadata":{"a":1,"b":4}}
+{"id":"z2","group":"z","batch":0,"metadata":{"a":2}}
+`
+
+// DroppedAndEmptyRun is four groups of two: the group filter on a drops
+// x and z (zero spread of a), keeps y; w has no valid a.
+const DroppedAndEmptyRun = `{"id":"x0","group":"x","metadata":{"a":1,"b":1}}
+{"id":"x1","group":"x","metadata":{"a":1,"b":2}}
+{"id":"y0","group":"y","metadata":{"a":1,"b":3}}
+{"id":"y1","group":"y","metadata":{"a":0,"b":5}}
+{"id":"z0","group":"z","metadata":{"a":0,"b":1}}
+{"id":"z1","group":"z","metadata":{"a":0,"b":4}}
+{"id":"w0","group":"w","metadata":{"b":1}}
+{"id":"w1","group":"w","metadata":{"b":2}}
+`
+
+// FilteredSession is a session of text (TextSession) with the group
+// filter on objective a.
+func FilteredSession(t testing.TB, text string) *session.Session {
+	t.Helper()
+	s := TextSession(t, text)
+	if err := s.SetFilterGroups("a"); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

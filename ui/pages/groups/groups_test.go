@@ -874,18 +874,7 @@ func TestGroupsFloat32Ties(t *testing.T) {
 // without a valid trajectory as the group of no valid a (w) is, at 60 to
 // 200 columns.
 func TestGroupsDroppedApartFromEmpty(t *testing.T) {
-	s := uitest.TextSession(t, `{"id":"x0","group":"x","metadata":{"a":1,"b":1}}
-{"id":"x1","group":"x","metadata":{"a":1,"b":2}}
-{"id":"y0","group":"y","metadata":{"a":1,"b":3}}
-{"id":"y1","group":"y","metadata":{"a":0,"b":5}}
-{"id":"z0","group":"z","metadata":{"a":0,"b":1}}
-{"id":"z1","group":"z","metadata":{"a":0,"b":4}}
-{"id":"w0","group":"w","metadata":{"b":1}}
-{"id":"w1","group":"w","metadata":{"b":2}}
-`)
-	if err := s.SetFilterGroups("a"); err != nil {
-		t.Fatal(err)
-	}
+	s := uitest.FilteredSession(t, uitest.DroppedAndEmptyRun)
 	tab := uitest.TabOn(s, New)
 	if v := uitest.Plain(tab); !strings.Contains(v, "1 without a valid trajectory · 2 dropped") {
 		t.Errorf("the status does not say 1 without a valid trajectory, 2 dropped:\n%s", v)

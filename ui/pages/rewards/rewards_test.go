@@ -135,18 +135,7 @@ func TestGoldenRewardsGRPO(t *testing.T) {
 // dropped by the filter, not without a valid member as the group of no
 // valid a (w) is, at 80x24 and 160x40.
 func TestRewardsSummaryDroppedApartFromEmpty(t *testing.T) {
-	s := uitest.TextSession(t, `{"id":"x0","group":"x","metadata":{"a":1,"b":1}}
-{"id":"x1","group":"x","metadata":{"a":1,"b":2}}
-{"id":"y0","group":"y","metadata":{"a":1,"b":3}}
-{"id":"y1","group":"y","metadata":{"a":0,"b":5}}
-{"id":"z0","group":"z","metadata":{"a":0,"b":1}}
-{"id":"z1","group":"z","metadata":{"a":0,"b":4}}
-{"id":"w0","group":"w","metadata":{"b":1}}
-{"id":"w1","group":"w","metadata":{"b":2}}
-`)
-	if err := s.SetFilterGroups("a"); err != nil {
-		t.Fatal(err)
-	}
+	s := uitest.FilteredSession(t, uitest.DroppedAndEmptyRun)
 	tab := uitest.TabOn(s, New)
 	for _, want := range []string{" 1 without a valid member", " 2 dropped by the filter"} {
 		if v := uitest.Plain(tab); !strings.Contains(v, want) {
