@@ -3,7 +3,6 @@ package cmd
 import (
 	"github.com/rewardlens/rewardlens/internal/testfile"
 
-	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -182,21 +181,7 @@ const layoutsFilteredNote = "open-instruct drops groups of zero spread before it
 // (TestOpenInstructLineLeftOut), not a regrouping by the trainer.
 func TestStatsFollowOpenInstructLineLeftOut(t *testing.T) {
 	shortQuiet(t)
-	dir := filepath.Join(openInstructDir, "centered")
-	var text []byte
-	for _, shard := range []string{"000000", "000001"} {
-		b, err := os.ReadFile(filepath.Join(dir, "grpo_gsm8k__1__1764150000_rollouts_"+shard+".jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		text = append(text, b...)
-	}
-	last := bytes.LastIndexByte(text[:len(text)-1], '\n') + 1
-	text = text[:last+(len(text)-last)/2]
-	path := filepath.Join(t.TempDir(), "run_rollouts_000000.jsonl")
-	if err := os.WriteFile(path, text, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := centeredLastLineCut(t)
 	f := startFollowing(t, "stats", "--follow", filepath.Dir(path))
 	f.await(t, "step 2 ")
 	f.stop()

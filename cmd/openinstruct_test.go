@@ -646,6 +646,19 @@ func TestOpenInstructFilteredTraces(t *testing.T) {
 // shortens the last group of its step: the agreement names that line as
 // why the group's rows differ, not a regrouping by the trainer.
 func TestOpenInstructLineLeftOut(t *testing.T) {
+	path := centeredLastLineCut(t)
+	_, errOut, _ := run(t, "", "stats", filepath.Dir(path))
+	want := `, short of the row the reading left out after it (` + path + `'s unfinished last line), not a matter of the objectives' settings`
+	if !strings.Contains(errOut, want) || strings.Contains(errOut, "which the trainer grouped otherwise") {
+		t.Errorf("stderr lacks %q:\n%s", want, errOut)
+	}
+}
+
+// centeredLastLineCut writes the two shards of openinstruct/centered as
+// one file, its last line cut in its middle as a run still writing it
+// leaves it, and returns its path.
+func centeredLastLineCut(t *testing.T) string {
+	t.Helper()
 	dir := filepath.Join(openInstructDir, "centered")
 	var text []byte
 	for _, shard := range []string{"000000", "000001"} {
@@ -662,9 +675,5 @@ func TestOpenInstructLineLeftOut(t *testing.T) {
 	if err := os.WriteFile(path, text, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, errOut, _ := run(t, "", "stats", filepath.Dir(path))
-	want := `, short of the row the reading left out after it (` + path + `'s unfinished last line), not a matter of the objectives' settings`
-	if !strings.Contains(errOut, want) || strings.Contains(errOut, "which the trainer grouped otherwise") {
-		t.Errorf("stderr lacks %q:\n%s", want, errOut)
-	}
+	return path
 }
