@@ -51,20 +51,11 @@ func BenchmarkCompare1M(b *testing.B) {
 // grpo (B itself) with B, each knowing the comparison before it, as the
 // tab does.
 func BenchmarkCompareSwitch1M(b *testing.B) {
-	s := uitest.SyntheticSession(b, 1_000_000)
-	opts := s.Result.Options
-	results := map[engine.Method]*engine.Result{}
-	for _, m := range []engine.Method{engine.Absolute, engine.Relative, engine.GRPO} {
-		opts.Method = m
-		results[m] = s.Evaluation.Compute(opts)
-	}
-	resultB := results[engine.GRPO]
+	results, resultB, last, buf := switchBench(b)
 	defer gcpace.Steady()()
-	var buf agreement.Buffers
-	last := ranked(compare(s.Result, resultB, 0, engine.GRPO, known{}, &buf, benchGrid), &buf)
 	for b.Loop() {
 		for _, m := range []engine.Method{engine.Absolute, engine.Relative, engine.GRPO} {
-			last = ranked(compare(results[m], resultB, 0, engine.GRPO, last.known, &buf, benchGrid), &buf)
+			last = ranked(compare(results[m], resultB, 0, engine.GRPO, last.known, buf, benchGrid), buf)
 		}
 	}
 }
@@ -80,28 +71,19 @@ func BenchmarkCompareSwitch1M(b *testing.B) {
 // work, the trace's region "rank" tells it better: the goroutines the
 // job keeps running).
 func BenchmarkRankSwitch1M(b *testing.B) {
-	s := uitest.SyntheticSession(b, 1_000_000)
-	opts := s.Result.Options
-	results := map[engine.Method]*engine.Result{}
-	for _, m := range []engine.Method{engine.Absolute, engine.Relative, engine.GRPO} {
-		opts.Method = m
-		results[m] = s.Evaluation.Compute(opts)
-	}
-	resultB := results[engine.GRPO]
+	results, resultB, last, buf := switchBench(b)
 	defer gcpace.Steady()()
-	var buf agreement.Buffers
-	last := ranked(compare(s.Result, resultB, 0, engine.GRPO, known{}, &buf, benchGrid), &buf)
 	b.ReportAllocs()
 	var cpu, wall time.Duration
 	for b.Loop() {
 		for _, m := range []engine.Method{engine.Absolute, engine.Relative, engine.GRPO} {
 			b.StopTimer()
-			v := compare(results[m], resultB, 0, engine.GRPO, last.known, &buf, benchGrid)
+			v := compare(results[m], resultB, 0, engine.GRPO, last.known, buf, benchGrid)
 			buf.Recycle(nil, last.cmp.ByA, last.cmp.ByB)
 			b.StartTimer()
 			start, before := time.Now(), cpuTime()
 			var next compared
-			trace.WithRegion(context.Background(), "rank", func() { next = ranked(v, &buf) })
+			trace.WithRegion(context.Background(), "rank", func() { next = ranked(v, buf) })
 			cpu, wall = cpu+cpuTime()-before, wall+time.Since(start)
 			// What the tab gives back once the ranking is shown: the
 			// replaced side of A.
@@ -121,4 +103,20 @@ func cpuTime() time.Duration {
 		panic(err)
 	}
 	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
+
+// switchBench is what a switch benchmark starts from: the results of A
+// absolute, relative and grpo on 1M trajectories in one batch, B's
+// (grpo), and the comparison of the session's result with B, ranked.
+func switchBench(b *testing.B) (results map[engine.Method]*engine.Result, resultB *engine.Result, last compared, buf *agreement.Buffers) {
+	s := uitest.SyntheticSession(b, 1_000_000)
+	opts := s.Result.Options
+	results = map[engine.Method]*engine.Result{}
+	for _, m := range []engine.Method{engine.Absolute, engine.Relative, engine.GRPO} {
+		opts.Method = m
+		results[m] = s.Evaluation.Compute(opts)
+	}
+	resultB = results[engine.GRPO]
+	buf = new(agreement.Buffers)
+	return results, resultB, ranked(compare(s.Result, resultB, 0, engine.GRPO, known{}, buf, benchGrid), buf), buf
 }
