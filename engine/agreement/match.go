@@ -1031,15 +1031,14 @@ func (m *Match) BatchWarning(step int64) string {
 		return ""
 	}
 	text := DifferingRows(c) + fmt.Sprintf(" under %s", describeSettings(m.Base.Options))
+	bi, _ := slices.BinarySearch(m.Steps, step) // found: BatchFit found it
 	if f != nil {
-		bi, _ := slices.BinarySearch(m.Steps, step)
 		text += fmt.Sprintf("; %s reproduces this batch to %s", f.Flags(), shortNumber(f.Batches[bi].MaxAbsDiff))
 		if generation := m.generationBatchNote(f); generation != "" {
 			text += "; " + generation
 		}
 		return text
 	}
-	bi, _ := slices.BinarySearch(m.Steps, step)
 	return text + "; no trainer setting tried reproduces this batch" + m.batchWideNote(bi)
 }
 
