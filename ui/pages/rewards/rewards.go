@@ -91,7 +91,10 @@ func (t *rewardsTab) refresh() {
 	s := t.common.Session
 	b := s.CurrentBatch()
 	t.stats = s.BatchStats()
-	t.droppedGroups = droppedGroups(s.Result.Evaluation, b)
+	t.droppedGroups = 0
+	if t.stats.Dropped > 0 {
+		t.droppedGroups = droppedGroups(s.Result.Evaluation, b)
+	}
 	if t.rewards == nil {
 		t.rewards, t.scores = make([]float64, 0, len(b.Members)), make([]float64, 0, len(b.Members))
 	}
@@ -148,9 +151,6 @@ func (t *rewardsTab) render() {
 // dropped (ev.Dropped): those without a valid member that hold a dropped
 // one, as the filter drops a group's valid members and leaves none.
 func droppedGroups(ev *engine.Evaluation, b *engine.Batch) int {
-	if ev.DroppedIn(b.Members) == 0 {
-		return 0
-	}
 	n := 0
 	for _, g := range b.Groups {
 		if !slices.ContainsFunc(g.Members, func(i int) bool { return ev.Valid[i] }) && ev.DroppedIn(g.Members) > 0 {
