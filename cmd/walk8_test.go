@@ -200,3 +200,13 @@ func TestVerlScoreNotANumber(t *testing.T) {
 		t.Errorf("stderr lacks %q:\n%s", want, errOut)
 	}
 }
+
+// TestVerlAllFailedNoCeiling: a verl run whose step 4 failed every answer
+// alike (walk8's verl_allfail) is said dead (dead_signal, all-fail), not
+// at its ceiling: a batch of one score is not graded by ceiling.
+func TestVerlAllFailedNoCeiling(t *testing.T) {
+	out, errOut, _ := run(t, "", "stats", "--health", walk8("verl_allfail"))
+	if strings.Contains(out+errOut, "ceiling") || !strings.Contains(out, "4 zero-spread groups (0 all-pass, 4 all-fail") || !strings.Contains(errOut, "dead_signal at step 4") {
+		t.Errorf("want step 4 dead, all-fail, and no ceiling:\n%s\n%s", out, errOut)
+	}
+}
