@@ -385,7 +385,7 @@ func (ev *Evaluation) rowsByStep(from int) map[int64][]int {
 // of r.
 func addsToOld(r *Ranking, added map[int64][]int) bool {
 	for step := range added {
-		if _, found := slices.BinarySearchFunc(r.Batches, step, func(b Batch, s int64) int { return cmp.Compare(b.Step, s) }); found {
+		if _, found := r.BatchIndex(step); found {
 			return true
 		}
 	}
@@ -462,7 +462,7 @@ func (ev *Evaluation) ExtendBatches(old []Batch, scope Scope, added map[int64][]
 		batches = append(batches, b)
 	}
 	for _, step := range slices.Sorted(maps.Keys(added)) {
-		if _, found := slices.BinarySearchFunc(old, step, func(b Batch, s int64) int { return cmp.Compare(b.Step, s) }); !found {
+		if _, found := searchBatches(old, step); !found {
 			b := ev.newBatch(step, added[step], scope)
 			batches, changed = append(batches, b), append(changed, b)
 		}

@@ -618,6 +618,16 @@ type Ranking struct {
 	grown atomic.Bool
 }
 
+// BatchIndex returns the index in r.Batches of the batch of step, and
+// true; else where that batch would go in the ascending step order, and
+// false.
+func (r *Ranking) BatchIndex(step int64) (int, bool) { return searchBatches(r.Batches, step) }
+
+// searchBatches is BatchIndex over batches, in ascending order of Step.
+func searchBatches(batches []Batch, step int64) (int, bool) {
+	return slices.BinarySearchFunc(batches, step, func(b Batch, s int64) int { return cmp.Compare(b.Step, s) })
+}
+
 // Ranking returns the ranking for scope, computing it on first use.
 func (ev *Evaluation) Ranking(scope Scope) *Ranking {
 	r, _ := ev.rankingContext(context.Background(), scope) // never ends

@@ -137,29 +137,12 @@ func (res *Result) FinishContext(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// batchIndex returns the index of b in res.Batches: b is an element of it,
-// or a batch of the same step.
-func (res *Result) batchIndex(b *Batch) int {
-	if bi, ok := slices.BinarySearchFunc(res.Ranking.Batches, b.Step, func(x Batch, step int64) int {
-		switch {
-		case x.Step < step:
-			return -1
-		case x.Step > step:
-			return 1
-		}
-		return 0
-	}); ok {
-		return bi
-	}
-	return -1
-}
-
 // ComputeBatchOf computes the rewards of b, a batch of res.
 func (res *Result) ComputeBatchOf(b *Batch) {
 	if res.Finished() {
 		return
 	}
-	if bi := res.batchIndex(b); bi >= 0 {
+	if bi, ok := res.Ranking.BatchIndex(b.Step); ok {
 		res.ComputeBatch(bi)
 	}
 }

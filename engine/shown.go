@@ -53,8 +53,8 @@ func (res *Result) Settle(v []float64, index []int) {
 // batch of res, or of the same step (a result of other options'); a step
 // res lacks returns Rewards, 0. Callers must not modify shown.
 func (res *Result) ShownRewardsOf(b *Batch) (shown []float64, first int) {
-	bi := res.batchIndex(b)
-	if bi < 0 {
+	bi, ok := res.Ranking.BatchIndex(b.Step)
+	if !ok {
 		return res.Rewards, 0
 	}
 	res.ComputeBatch(bi)

@@ -480,7 +480,7 @@ func (h *healthRun) trainerAgreement(t *diagnose.Trend) (Finding, bool) {
 		return Finding{}, false
 	}
 	// The batches are in ascending step order: a search, not a scan per step.
-	b, found := slices.BinarySearchFunc(h.res.Ranking.Batches, t.Step, func(b engine.Batch, step int64) int { return cmp.Compare(b.Step, step) })
+	b, found := h.res.Ranking.BatchIndex(t.Step)
 	if !found {
 		return Finding{}, false
 	}

@@ -7,7 +7,6 @@
 package invalid
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 
@@ -117,7 +116,7 @@ func Step(res *engine.Result, step int64) (b Batch, ok bool) {
 	if res.Ranking == nil {
 		return b, false
 	}
-	k, ok := slices.BinarySearchFunc(res.Ranking.Batches, step, func(b engine.Batch, s int64) int { return cmp.Compare(b.Step, s) })
+	k, ok := res.Ranking.BatchIndex(step)
 	if !ok {
 		return b, false
 	}

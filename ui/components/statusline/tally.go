@@ -1,7 +1,6 @@
 package statusline
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -40,7 +39,7 @@ func (t *invalidTally) count(res *engine.Result) {
 	if t.of != nil {
 		if added, ok := ev.RowsSince(t.of); ok {
 			for step := range added {
-				b, found := slices.BinarySearchFunc(batches, step, func(b engine.Batch, s int64) int { return cmp.Compare(b.Step, s) })
+				b, found := res.Ranking.BatchIndex(step)
 				if !found {
 					continue // a step whose rows the ranking left out, as a whole count does
 				}

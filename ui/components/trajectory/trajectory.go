@@ -6,7 +6,6 @@ package trajectory
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -110,12 +109,11 @@ func (o *Opened) Find(s *session.Session) int {
 	if s.Result == nil {
 		return -1
 	}
-	batches := s.Result.Ranking.Batches
-	b := sort.Search(len(batches), func(k int) bool { return batches[k].Step >= o.of.batch })
-	if b == len(batches) || batches[b].Step != o.of.batch {
+	b, ok := s.Result.Ranking.BatchIndex(o.of.batch)
+	if !ok {
 		return -1
 	}
-	for _, i := range batches[b].Members {
+	for _, i := range s.Result.Ranking.Batches[b].Members {
 		if identityOf(s.Trajectories.At(i)) == o.of {
 			return i
 		}
