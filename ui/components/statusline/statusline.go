@@ -167,7 +167,8 @@ func (l *Line) Refresh(s *session.Session) {
 			}
 		}
 	}
-	l.layout, l.layoutWhole = textsafe.Line(layoutText(s, false)), textsafe.Line(layoutText(s, true))
+	line, whole := layoutText(s)
+	l.layout, l.layoutWhole = textsafe.Line(line), textsafe.Line(whole)
 	l.filter = textsafe.Line(s.FilterSummary())
 	l.warnings, l.whole = l.warnings[:0], l.whole[:0]
 	// The loudest first: the line is cut to the terminal's width.
@@ -215,24 +216,24 @@ func behindMark(lag session.Lag) string {
 }
 
 // layoutText is how the inputs were read (Session.Layout), the objectives
-// inferred (whole: Session.InferredNote; else how many, which ? says) and,
-// when the method on screen has settings other than the defaults, those:
-// "read as verl rollout dumps: …; grpo: epsilon 1e-06, a group of one:
-// score". They are the shown result's, so that they stay true when the
-// method is switched (pareto has no epsilon).
-func layoutText(s *session.Session, whole bool) string {
-	parts := []string{s.Layout}
-	switch n := len(s.Config.Objectives); {
-	case s.InferredNote == "":
-	case whole:
-		parts = append(parts, s.InferredNote)
-	default:
-		parts = append(parts, fmt.Sprintf("%d %s inferred (? says which)", n, english.Plural(n, "objective")))
+// inferred (whole: Session.InferredNote; line: how many, which ? says)
+// and, when the method on screen has settings other than the defaults,
+// those: "read as verl rollout dumps: …; grpo: epsilon 1e-06, a group of
+// one: score". They are the shown result's, so that they stay true when
+// the method is switched (pareto has no epsilon).
+func layoutText(s *session.Session) (line, whole string) {
+	var settings string
+	if changed := s.Result.Options.ChangedSettings(); len(changed) > 0 {
+		settings = string(s.Result.Options.Method) + ": " + strings.Join(changed, ", ")
 	}
-	if settings := s.Result.Options.ChangedSettings(); len(settings) > 0 {
-		parts = append(parts, string(s.Result.Options.Method)+": "+strings.Join(settings, ", "))
+	inferred := s.InferredNote
+	if n := len(s.Config.Objectives); inferred != "" {
+		inferred = fmt.Sprintf("%d %s inferred (? says which)", n, english.Plural(n, "objective"))
 	}
-	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), "; ")
+	join := func(parts ...string) string {
+		return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), "; ")
+	}
+	return join(s.Layout, inferred, settings), join(s.Layout, s.InferredNote, settings)
 }
 
 // Warnings returns the warnings the line shows, whole, the layout's one
