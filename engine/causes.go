@@ -14,10 +14,6 @@ type InvalidCause struct {
 	// Objective is Subject's index in Objectives, -1 when the cause is
 	// not an objective's.
 	Objective int
-	// Setting says that Subject is one of the evaluation's Constraints or
-	// Gates: evaluated once the objectives were, so that a trajectory of
-	// that cause has all its objectives' values.
-	Setting bool
 	// Err is the error, one of scoring.CauseErrors; scoring.ErrInf or
 	// ErrNaN when Overflow.
 	Err error
@@ -25,6 +21,13 @@ type InvalidCause struct {
 	// is not (ScoreOverflowCause), summed in float32 when In32.
 	Overflow, In32 bool
 }
+
+// Setting reports whether c's Subject is one of the evaluation's
+// Constraints or Gates: a cause of a subject that is neither an
+// objective nor the weighted score (Overflow). A setting is evaluated once
+// the objectives were, so that a trajectory of that cause has all its
+// objectives' values.
+func (c InvalidCause) Setting() bool { return c.Subject != "" && c.Objective < 0 && !c.Overflow }
 
 // CauseOf returns what cause, one of ev's Causes, is of; false when it is
 // none the evaluation's objectives, constraints, gates or weighted score
@@ -47,7 +50,7 @@ func (ev *Evaluation) buildCauseTable() map[string]InvalidCause {
 	add := func(subject string, objective int) {
 		for _, err := range errs {
 			text := (&scoring.InvalidError{Objective: subject, Err: err}).Error()
-			table[text] = InvalidCause{Subject: subject, Objective: objective, Setting: objective < 0, Err: err}
+			table[text] = InvalidCause{Subject: subject, Objective: objective, Err: err}
 		}
 	}
 	for _, d := range ev.Constraints {

@@ -168,16 +168,22 @@ func TestCauseOf(t *testing.T) {
 	want := []InvalidCause{
 		{Subject: "a", Objective: 0, Err: scoring.ErrMissing},
 		{Subject: "score", Objective: 1, Err: scoring.ErrNotNumber},
-		{Subject: constraint, Objective: -1, Setting: true, Err: scoring.ErrMissing},
-		{Subject: gate, Objective: -1, Setting: true, Err: scoring.ErrEval},
+		{Subject: constraint, Objective: -1, Err: scoring.ErrMissing},
+		{Subject: gate, Objective: -1, Err: scoring.ErrEval},
 		{Subject: "score", Objective: -1, Err: scoring.ErrInf, Overflow: true},
 	}
+	// The constraint's and the gate's causes are a setting's, not the
+	// objective "score"'s or the weighted score's.
+	setting := []bool{false, false, true, true, false}
 	check := func(what string, ev *Evaluation, rows []int) {
 		t.Helper()
 		for j, i := range rows {
 			got, ok := ev.CauseOf(ev.Causes[i])
 			if !ok || got != want[j] {
 				t.Errorf("%s: row %d's cause %q is %+v (%v), want %+v", what, i, ev.Causes[i], got, ok, want[j])
+			}
+			if got.Setting() != setting[j] {
+				t.Errorf("%s: row %d's cause %q is a setting's: %v, want %v", what, i, ev.Causes[i], got.Setting(), setting[j])
 			}
 		}
 	}
@@ -187,7 +193,7 @@ func TestCauseOf(t *testing.T) {
 	check("appended", ev.Append(c.Scorer, ts).Compute(DefaultOptions()).Evaluation, []int{6, 7, 8, 9, 10})
 	check("without the last", ev.Without(func(i int) bool { return i == 5 }).Compute(DefaultOptions()).Evaluation, []int{0, 1, 2, 3, 4})
 	filtered := ev.Filter(func(i int) bool { return i >= 2 })
-	want = want[2:4]
+	want, setting = want[2:4], setting[2:4]
 	check("filtered", filtered, []int{0, 1})
 	r, err := NewRestructure(c.Scorer, []string{"metadata.c >= 0.5"}, []string{"a: metadata.g > 0"})
 	if err != nil {

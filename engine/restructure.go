@@ -177,6 +177,6 @@ func restructuredReasons(ev *Evaluation, byStructure func(cause string) bool, fi
 func structureCauses(ev *Evaluation) func(cause string) bool {
 	return func(cause string) bool {
 		c, ok := ev.CauseOf(cause)
-		return ok && c.Setting
+		return ok && c.Setting()
 	}
 }

@@ -239,7 +239,7 @@ func NoValid(res *engine.Result, s scoring.Scorer, fields []string) error {
 		c := &e.Causes[i]
 		k := of[i].Objective
 		if k < 0 {
-			if of[i].Setting && settingCause(c, of[i], settings, res.Evaluation.Objectives, fields, seen) {
+			if of[i].Setting() && settingCause(c, of[i], settings, res.Evaluation.Objectives, fields, seen) {
 				continue
 			}
 			if of[i].Overflow {
