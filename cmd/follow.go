@@ -728,7 +728,7 @@ func (f *statsFollower) sayRunAgreement() {
 	if complete < len(f.res.Ranking.Batches) {
 		read = fmt.Sprintf("the run read but step %d, read in part", f.res.Ranking.Batches[complete].Step)
 	}
-	if w := agreement.MatchLoggedFrom(f.completeRows(f.res.Evaluation, complete), f.res.Options, f.cfg.From, scoring.Uncapped).WithLinesLeftOut(f.linesLeftOut()).Warning(); w != "" {
+	if w := agreement.MatchLoggedFrom(f.completeRows(f.res.Evaluation, complete), f.res.Options, f.cfg.From, scoring.Uncapped, f.linesLeftOut()).Warning(); w != "" {
 		fmt.Fprintf(f.errOut, "rewardlens: warning: %s: %s\n", read, textsafe.Line(w))
 	}
 }

@@ -351,7 +351,7 @@ func (f *statsFollower) loggedOf(b int) (*loggedJSON, *agreementJSON) {
 		}
 		return next < len(rows) && rows[next] == i
 	})
-	return logged, newAgreementJSON(agreement.MatchLoggedFrom(ev, f.res.Options, f.cfg.From, scoring.Uncapped).WithLinesLeftOut(f.linesLeftOut()), batch.Step)
+	return logged, newAgreementJSON(agreement.MatchLoggedFrom(ev, f.res.Options, f.cfg.From, scoring.Uncapped, f.linesLeftOut()), batch.Step)
 }
 
 // followLine is a batch's line in JSON.

@@ -132,6 +132,13 @@ func TestLoggedWarningNamesTheRepeatedPrompt(t *testing.T) {
 	if notes := CheckTrainer(c, ev).Notes; len(notes) != 1 || !strings.Contains(notes[0], cause) {
 		t.Errorf("--match-logged's notes %q lack %q", notes, cause)
 	}
+	// A reading that left out a line after step 1's last row read: that
+	// line, given where the match is made, is why the group is short.
+	const line = "rollouts.jsonl's unfinished last line"
+	short := `every row that differs is in the group of another size than its step's others (step 1, "p0", 8 rows), short of the row the reading left out after it (` + line + ")"
+	if w := MatchLoggedFrom(ev, c.Options, "", scoring.Uncapped, map[int64]string{1: line}).Warning(); !strings.Contains(w, short) {
+		t.Errorf("with a line left out in step 1, warning %q, want it to say %q", w, short)
+	}
 	// Weights 3 and 1 make every group differ: the grouping is not the
 	// only cause, and the weights are fitted to the rows outside it.
 	ev = evaluateWith(c, rename(trlLogged(batches, []float64{3, 1}, engine.ScaleGroup)))

@@ -355,7 +355,7 @@ func loggedAllZero(ev *engine.Evaluation) bool {
 // no logged advantages.
 // The rows' layout is taken as unknown (MatchLoggedFrom).
 func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
-	return matchLogged(ev, opts, scoring.Uncapped, "")
+	return matchLogged(ev, opts, scoring.Uncapped, "", nil)
 }
 
 // MatchLoggedFrom is MatchLogged of rows read as layout
@@ -363,27 +363,19 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 // trainer's layout tries that trainer's methods alone (Match.triesMethod);
 // the group the cap cut (CutGroupOf) is left out of the weights fitted, as
 // the groups of another size than their step's are (Match.leftOut).
-func MatchLoggedFrom(ev *engine.Evaluation, opts engine.Options, layout string, rowCap scoring.RowCap) *Match {
-	return matchLogged(ev, opts, rowCap, layout)
-}
-
-// WithLinesLeftOut sets, on m, the line a reading left out after each
-// step's last row read (engine.RewardComputer.LinesLeftOut, as
-// CheckTrainer sets it), named as why a group of that step is short;
-// it returns m, nil for nil.
-func (m *Match) WithLinesLeftOut(lines map[int64]string) *Match {
-	if m != nil {
-		m.linesLeftOut = lines
-	}
-	return m
+// linesLeftOut is the line a reading left out after each step's last row
+// read (engine.RewardComputer.LinesLeftOut, as CheckTrainer has it),
+// named as why a group of that step is short; nil for none.
+func MatchLoggedFrom(ev *engine.Evaluation, opts engine.Options, layout string, rowCap scoring.RowCap, linesLeftOut map[int64]string) *Match {
+	return matchLogged(ev, opts, rowCap, layout, linesLeftOut)
 }
 
 // matchLogged is MatchLoggedFrom.
-func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowCap, layout string) *Match {
+func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowCap, layout string, linesLeftOut map[int64]string) *Match {
 	if ev.Logged == nil {
 		return nil
 	}
-	m := &Match{rowCap: rowCap, allZero: loggedAllZero(ev), layout: layout}
+	m := &Match{rowCap: rowCap, allZero: loggedAllZero(ev), layout: layout, linesLeftOut: linesLeftOut}
 	base := TrainerOptions(opts)
 	var reuse *engine.Result
 	fit := func(o engine.Options, changes []string) *Fit {

@@ -61,10 +61,7 @@ type TrainerCheck struct {
 func CheckTrainer(c *engine.RewardComputer, ev *engine.Evaluation) TrainerCheck {
 	check := TrainerCheck{Options: c.Options}
 	if ev.Logged != nil || c.MatchLogged {
-		check.Logged = matchLogged(ev, c.Options, c.RowCap, c.Layout)
-		if check.Logged != nil {
-			check.Logged.linesLeftOut = c.LinesLeftOut
-		}
+		check.Logged = matchLogged(ev, c.Options, c.RowCap, c.Layout, c.LinesLeftOut)
 	}
 	if c.MatchLogged {
 		var note string

@@ -88,7 +88,7 @@ func TestLayoutTriesItsTrainersSettings(t *testing.T) {
 					e.Epsilon != 0 && !slices.Contains(tc.has.epsilons, e.Epsilon) && e.Epsilon != base.EpsilonOrDefault() ||
 					e.GroupOfOne != "" && !slices.Contains(tc.has.groupsOfOne, e.GroupOfOne) && e.GroupOfOne != cmp.Or(base.GroupOfOne, engine.GroupOfOneZero)
 			}
-			m := MatchLoggedFrom(ev, base, tc.layout, scoring.Uncapped)
+			m := MatchLoggedFrom(ev, base, tc.layout, scoring.Uncapped, nil)
 			if m.Found != nil && lacks(m.Found.Options) {
 				t.Errorf("found %q (%s), which %s lacks", m.Found.Changes, describeSettings(m.Found.Options), tc.layout)
 			}
@@ -200,7 +200,7 @@ func TestVerlGRPOPassKUnnormalised(t *testing.T) {
 	c := trlComputer(t, true)
 	ev := evaluateWith(c, ts)
 	verlBase := engine.Options{Method: engine.GRPO, Normalize: true, Scale: engine.ScaleGroup, Epsilon: 1e-6, GroupOfOne: engine.GroupOfOneScore, Weights: []float64{1, 1}}
-	m := MatchLoggedFrom(ev, verlBase, "verl", scoring.Uncapped)
+	m := MatchLoggedFrom(ev, verlBase, "verl", scoring.Uncapped, nil)
 	if m.Found == nil || !slices.Equal(m.Found.Changes, []string{"--method grpo-passk", "--no-normalize"}) {
 		t.Fatalf("found %+v, want --method grpo-passk --no-normalize", m.Found)
 	}

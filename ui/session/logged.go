@@ -50,7 +50,7 @@ func loggedCheckOf(res *engine.Result, have *loggedCheck) *loggedCheck {
 // reused to reword the warning for a group --max-rows cut.
 func (c *loggedCheck) run(res *engine.Result) {
 	res = c.resultOf(res)
-	if w := agreement.MatchLoggedFrom(c.ev, c.given, c.layout, c.rowCap).WithLinesLeftOut(c.linesLeftOut).Warning(); w != "" {
+	if w := agreement.MatchLoggedFrom(c.ev, c.given, c.layout, c.rowCap, c.linesLeftOut).Warning(); w != "" {
 		c.note = "warning: " + agreement.CutGroupWarning(w, res, agreement.CutGroupOf(res, c.rowCap), nil)
 	}
 }
