@@ -71,8 +71,8 @@ func (t *trlTable) weightedMaxDiff(k int, v trlVariant, c float64, ratios []floa
 
 // nearestFactor returns the factor c from 1e-3 to 1e3 of the smallest
 // diff(c): the best of trlFactorSteps a decade, refined by a
-// golden-section search between its neighbours, then to 3 significant
-// digits (as the line says it) when that is as near.
+// golden-section search between its neighbours (one diff a step), then
+// to 3 significant digits (as the line says it) when that is as near.
 func nearestFactor(diff func(c float64) float64) float64 {
 	best, bestDiff := 0, math.Inf(1)
 	for e := -3 * trlFactorSteps; e <= 3*trlFactorSteps; e++ {
@@ -82,12 +82,20 @@ func nearestFactor(diff func(c float64) float64) float64 {
 	}
 	lo, hi := float64(best-1)/trlFactorSteps, float64(best+1)/trlFactorSteps
 	golden := (math.Sqrt(5) - 1) / 2
+	// The interior points a < b and their diffs: the one kept is the
+	// narrower bracket's other interior point (golden² = 1 - golden), so
+	// that each step evaluates one new point.
+	a, b := hi-golden*(hi-lo), lo+golden*(hi-lo)
+	diffA, diffB := diff(math.Pow(10, a)), diff(math.Pow(10, b))
 	for range 60 {
-		a, b := hi-golden*(hi-lo), lo+golden*(hi-lo)
-		if diff(math.Pow(10, a)) < diff(math.Pow(10, b)) {
-			hi = b
+		if diffA < diffB {
+			hi, b, diffB = b, a, diffA
+			a = hi - golden*(hi-lo)
+			diffA = diff(math.Pow(10, a))
 		} else {
-			lo = a
+			lo, a, diffA = a, b, diffB
+			b = lo + golden*(hi-lo)
+			diffB = diff(math.Pow(10, b))
 		}
 	}
 	c := math.Pow(10, (lo+hi)/2)
