@@ -372,6 +372,9 @@ func newStatsReport(res *engine.Result, match *agreement.Match, rowCap scoring.R
 	// The group the cap cut, found once when a batch's warning asks.
 	var cut *agreement.CutGroup
 	cutFound := false
+	// Each objective's weight_by, the same in every batch (its weight is
+	// the run's: engine.Evaluation.ObjectiveWeight), found at the first.
+	var weightBys []string
 	for _, st := range diagnose.Stats(res) {
 		b := batchJSON{
 			Batch: st.Step, Trajectories: st.Trajectories, Valid: st.Valid(), Invalid: st.Invalid,
@@ -396,9 +399,15 @@ func newStatsReport(res *engine.Result, match *agreement.Match, rowCap scoring.R
 				b.Constraints = append(b.Constraints, constraintJSON{def.Expr, number(st.ConstraintFeasible[c])})
 			}
 		}
+		if weightBys == nil {
+			weightBys = make([]string, len(st.Objectives))
+			for k, o := range st.Objectives {
+				weightBys[k] = weightBy(res.Evaluation, k, o.Weight)
+			}
+		}
 		for k, o := range st.Objectives {
 			oj := newObjectiveJSON(o)
-			oj.WeightBy = weightBy(res.Evaluation, k, o.Weight)
+			oj.WeightBy = weightBys[k]
 			b.Objectives = append(b.Objectives, oj)
 		}
 		for _, row := range st.Correlation {
