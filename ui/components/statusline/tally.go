@@ -9,41 +9,40 @@ import (
 
 // invalidTally counts an evaluation's invalid trajectories per step and
 // per cause, what the line says of them. An evaluation that extends the
-// one counted (a followed update: engine.Evaluation.RowsSince) has the
-// batches it adds rows to counted again whole, the others kept: an
-// update costs the event loop the batches it touches, not a scan of the
-// run. (The group filter's evaluation, engine.Evaluation.WithoutSince,
-// may change the validity of a batch's old rows when new ones join their
-// group, but only between valid and dropped, which neither counts.)
+// one counted (a followed update: engine.Evaluation.RowsSince) has only
+// the rows it adds counted, into the counts of their steps: an update
+// costs the event loop its own rows, not its batches nor a scan of the
+// run. The old rows' counts stand: an evaluation that extends another
+// keeps the validity and cause of its rows, but for the group filter's
+// (engine.Evaluation.WithoutSince), whose old rows may change when new
+// ones join their group, but only between valid and dropped, which
+// neither counts.
 type invalidTally struct {
 	of     *engine.Evaluation
 	steps  map[int64]stepTally
 	causes map[string]int
 }
 
-// stepTally counts a step's trajectories, the invalid ones among them
+// stepTally counts a step's trajectories and the invalid ones among them
 // (those the group filter dropped not counted: engine.Evaluation.
-// InvalidAt) and their causes (the step's share of invalidTally.causes,
-// taken out when the step is counted again).
+// InvalidAt).
 type stepTally struct {
 	trajectories, invalid int
-	causes                map[string]int
 }
 
-// count brings the tally to res's evaluation: the batches to which it adds
-// rows counted again when it extends the evaluation counted, else all of
-// its batches.
+// count brings the tally to res's evaluation: the rows it adds counted
+// when it extends the evaluation counted, else all of its batches'.
 func (t *invalidTally) count(res *engine.Result) {
 	ev := res.Evaluation
 	batches := res.Ranking.Batches
 	if t.of != nil {
 		if added, ok := ev.RowsSince(t.of); ok {
-			for step := range added {
+			for step, rows := range added {
 				b, found := res.Ranking.BatchIndex(step)
 				if !found {
 					continue // a step whose rows the ranking left out, as a whole count does
 				}
-				t.recount(ev, &batches[b])
+				t.add(ev, &batches[b], rows)
 			}
 			t.of = ev
 			return
@@ -52,30 +51,22 @@ func (t *invalidTally) count(res *engine.Result) {
 	t.steps = make(map[int64]stepTally, len(batches))
 	t.causes = map[string]int{}
 	for b := range batches {
-		t.recount(ev, &batches[b])
+		t.add(ev, &batches[b], batches[b].Members)
 	}
 	t.of = ev
 }
 
-// recount counts batch's members of ev, in place of what the tally had of
-// its step.
-func (t *invalidTally) recount(ev *engine.Evaluation, batch *engine.Batch) {
-	for c, n := range t.steps[batch.Step].causes {
-		if t.causes[c] -= n; t.causes[c] == 0 {
-			delete(t.causes, c)
-		}
-	}
-	s := stepTally{trajectories: len(batch.Members)}
-	for _, i := range batch.Members {
+// add counts rows, members of batch of ev not counted yet, into the
+// tally of batch's step, which then holds batch's trajectories.
+func (t *invalidTally) add(ev *engine.Evaluation, batch *engine.Batch, rows []int) {
+	s := t.steps[batch.Step]
+	s.trajectories = len(batch.Members)
+	for _, i := range rows {
 		if !ev.InvalidAt(i) {
 			continue
 		}
 		s.invalid++
 		if c := ev.Causes[i]; c != "" {
-			if s.causes == nil {
-				s.causes = map[string]int{}
-			}
-			s.causes[c]++
 			t.causes[c]++
 		}
 	}

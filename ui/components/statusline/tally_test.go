@@ -29,8 +29,8 @@ func tallyRows(step int64, n int, invalid func(k int) bool) []scoring.Trajectory
 	return ts
 }
 
-// TestInvalidWarningsFollowTheUpdates: following, the line counts again
-// the invalid trajectories of the steps each update adds rows to, and says what
+// TestInvalidWarningsFollowTheUpdates: following, the line counts the
+// invalid trajectories among the rows each update adds, and says what
 // counting the whole run from scratch says: the mostly invalid steps (one
 // that comes so, one that an update makes so, the first detailed) and
 // the causes over the run.
@@ -66,8 +66,10 @@ func TestInvalidWarningsFollowTheUpdates(t *testing.T) {
 // BenchmarkInvalidWarningsUpdate1M times the line's count of the invalid
 // trajectories after a followed update of 1,024 rows onto the run of
 // uitest.PromptRun (2^20 trajectories over 500 steps), some invalid:
-// update is the line's whole refresh, which counts the steps added to again;
-// scan, the reference, the two scans of the run it made before
+// update is the line's whole refresh after an update of a step of its
+// own, join after one whose rows join the run's step 499, which grows
+// update by update as a step a trainer is writing does; scan, the
+// reference, the two scans of the run it made before
 // (invalid.MostlyBatches, engine.Evaluation.InvalidCounts). The update's
 // own work is not timed.
 func BenchmarkInvalidWarningsUpdate1M(b *testing.B) {
@@ -82,29 +84,31 @@ func BenchmarkInvalidWarningsUpdate1M(b *testing.B) {
 	s := session.NewSession("bench", ts, c)
 	ts = nil
 	live := live.NewOf(c.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
-	step := int64(500)
+	step, updates := int64(500), 0
 	var kept Line
 	kept.Refresh(s)
-	for _, scan := range []bool{false, true} {
-		name := "update"
-		if scan {
-			name = "scan"
-		}
+	for _, name := range []string{"update", "join", "scan"} {
 		b.Run(name, func(b *testing.B) {
 			for range b.N {
 				b.StopTimer()
+				to := step
+				if name == "join" {
+					to = 499
+				} else {
+					step++
+				}
+				updates++
 				u := loaders.Update{Trajectories: make([]scoring.Trajectory, 1024)}
 				for i := range u.Trajectories {
 					md := map[string]any{"accuracy": float64(i % 2), "x": float64(i%10) / 10}
 					if i%97 == 0 {
 						delete(md, "x")
 					}
-					u.Trajectories[i] = scoring.Trajectory{ID: fmt.Sprint(step, "-", i), Batch: step, Group: fmt.Sprintf("prompt %05d", i/8), Done: true, Metadata: md}
+					u.Trajectories[i] = scoring.Trajectory{ID: fmt.Sprint("u", updates, "-", i), Batch: to, Group: fmt.Sprintf("prompt %05d", i/8), Done: true, Metadata: md}
 				}
-				step++
 				s.ApplyUpdate(live, u)
 				b.StartTimer()
-				if scan {
+				if name == "scan" {
 					invalid.MostlyBatches(s.Result)
 					s.Result.Evaluation.InvalidCounts()
 				} else {
@@ -162,5 +166,94 @@ func TestInvalidWarningsFilterFlipsOldRows(t *testing.T) {
 	}
 	if got, want := l.tally.causes, s.Evaluation.InvalidCounts(); !maps.Equal(got, want) {
 		t.Errorf("causes counted %v, the evaluation's %v", got, want)
+	}
+}
+
+// TestInvalidTallyKeepsToARecount: through followed updates (new steps,
+// rows joining old steps' groups, one a group the filter dropped, which
+// it then keeps) and toggles of the group filter, the tally counted
+// update by update holds, step by step and cause by cause, what counting
+// the evaluation shown from scratch holds; the updates on either side of
+// the filter extend the evaluation counted, so that they are counted by
+// their rows alone.
+func TestInvalidTallyKeepsToARecount(t *testing.T) {
+	c, err := engine.New(engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := 0
+	// rows returns a row of step in group g per x: nil is a row without
+	// x, a string one whose x is not a number.
+	rows := func(step int64, g string, xs ...any) []scoring.Trajectory {
+		ts := make([]scoring.Trajectory, len(xs))
+		for k, x := range xs {
+			md := map[string]any{}
+			if x != nil {
+				md["x"] = x
+			}
+			id++
+			ts[k] = scoring.Trajectory{ID: fmt.Sprint("r", id), Batch: step, Group: g, Done: true, Metadata: md}
+		}
+		return ts
+	}
+	// step returns a step's groups: one of zero spread (dropped by the
+	// filter), one of spread, one with a row without x, one invalid whole.
+	step := func(s int64) []scoring.Trajectory {
+		return slices.Concat(
+			rows(s, "same", 1.0, 1.0, 1.0, 1.0),
+			rows(s, "diverse", 0.0, 1.0, 2.0, 1.0),
+			rows(s, "partial", 0.0, nil, 2.0, 1.0),
+			rows(s, "broken", nil, "bad", nil, "bad"),
+		)
+	}
+	s := session.NewSession("tally", step(0), c)
+	if err := s.SetFilterGroups("x"); err != nil {
+		t.Fatal(err)
+	}
+	_, k := s.FilterObjective()
+	live := live.NewOf(c.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
+	var l Line
+	extended := map[bool]int{} // updates that extend the evaluation counted, by the filter's state
+	for n, op := range []struct {
+		update []scoring.Trajectory
+		filter string // "on" or "off": a toggle, not an update
+	}{
+		{update: step(1)},
+		{update: rows(0, "same", 0.0, nil)}, // the dropped group of step 0 kept, and a row without x
+		{filter: "off"},
+		{update: step(2)},
+		{update: rows(1, "broken", "bad", 3.0)},
+		{filter: "on"},
+		{update: rows(2, "same", 2.0)},
+		{update: slices.Concat(step(3), rows(1, "partial", nil))},
+		{filter: "off"},
+		{filter: "on"},
+		{update: rows(3, "diverse", nil, 5.0)},
+	} {
+		l.Refresh(s)
+		switch op.filter {
+		case "":
+			prev := s.Evaluation
+			s.ApplyUpdate(live, loaders.Update{Trajectories: op.update})
+			if _, ok := s.Evaluation.RowsSince(prev); ok {
+				extended[s.Filter.On]++
+			}
+		default:
+			on := op.filter == "on"
+			ev, f := session.FilterOf(s.Unfiltered(), k, on)
+			s.SetFiltered(on, s.Unfiltered(), ev, f, ev.Prepare(s.Options, nil))
+		}
+		l.Refresh(s)
+		var recount invalidTally
+		recount.count(s.Result)
+		if !maps.Equal(l.tally.steps, recount.steps) || !maps.Equal(l.tally.causes, recount.causes) {
+			t.Errorf("after op %d (filter on: %v): counted update by update %v %v, recounted %v %v", n, s.Filter.On, l.tally.steps, l.tally.causes, recount.steps, recount.causes)
+		}
+		if got, want := l.tally.causes, s.Evaluation.InvalidCounts(); !maps.Equal(got, want) {
+			t.Errorf("after op %d: causes counted %v, the evaluation's %v", n, got, want)
+		}
+	}
+	if extended[true] == 0 || extended[false] == 0 {
+		t.Errorf("updates extending the evaluation counted, filter on and off: %v; want some of each", extended)
 	}
 }
