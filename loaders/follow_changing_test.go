@@ -2,6 +2,7 @@ package loaders
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -203,6 +204,27 @@ func TestFollowWholeChangedSinceCheck(t *testing.T) {
 		}
 		if c := ff.check(Options{}); c.err == nil || !strings.HasPrefix(c.err.Error(), path+":") {
 			t.Errorf("%s broken at the next check: error %v; want it said, by its path", tc.name, c.err)
+		}
+	}
+}
+
+// TestFollowFirstReadingChanged: Follow's first reading that fails as
+// the file changes under it says so, by the file's path: it cannot be
+// read again as a later check's is, as its rows may have gone to Each.
+func TestFollowFirstReadingChanged(t *testing.T) {
+	for _, tc := range changingCases(t) {
+		path := filepath.Join(t.TempDir(), tc.name)
+		if err := os.WriteFile(path, tc.grown, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		setAfterStat(t, func(path string) {
+			if err := os.Truncate(path, int64(tc.cut)); err != nil {
+				t.Error(err)
+			}
+		})
+		_, _, err := Follow(context.Background(), []string{path}, FollowOptions{NoWatch: true})
+		if want := path + ": changed while being read ("; err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s changed under the first reading: %v; want %q first", tc.name, err, want)
 		}
 	}
 }

@@ -330,13 +330,13 @@ func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress
 var afterStat func(path string)
 
 // maxChangedReadings is how many readings in a row may fail as the file
-// changes under them (changedError) before it is said. A writer's burst
-// (a row group and its footer, a list dumped again) is seen by a check
-// or two, as each check waits for its events to settle and reads faster
-// than the writer writes; more in a row is a file written again and
-// again faster than it can be read, which would never be read, its rows
-// read before staying on screen unexplained. Few enough that this is said
-// within seconds of polling.
+// changes under them (changedError) before it is said. One write in
+// place (a row group and its footer, a list dumped again) is caught by a
+// check or two: a check comes once the writer's events settle, and the
+// next once its last write is done. Ten in a row is a file written again
+// and again faster than it can be read, whose new rows would never come
+// while those read before stay on screen unexplained; at the default
+// poll, without events, that is said within seconds.
 const maxChangedReadings = 10
 
 // changedError is the error of a reading of the file path that failed
