@@ -569,15 +569,46 @@ type runNote struct {
 	whole func(res *engine.Result) string
 	// of returns what batch bi of res says of the note.
 	of func(res *engine.Result, bi int) RunNoteEvidence
+	// refuted says why a batch that refutes the note does, after "step
+	// S": a follower that said the note withdraws it with it.
+	refuted string
 }
 
-// RunNoteOf returns the note of the run of cfg's layout (open-instruct's
-// filtered traces) and what a batch says of it, "" and nil for none.
-func RunNoteOf(cfg engine.Config) (string, func(res *engine.Result, bi int) RunNoteEvidence) {
+// RunNote is a layout's note of the whole run (open-instruct's filtered
+// traces) as a follower says it: once it first holds, each batch asked
+// once (Of); said, it is withdrawn with why (Withdrawal) should a later
+// batch refute it, as the run said so far bore it out.
+type RunNote struct {
+	Text string
+	// Of returns what batch bi of res says of the note.
+	Of   func(res *engine.Result, bi int) RunNoteEvidence
+	note *runNote
+}
+
+// RunNoteOf returns the note of the run of cfg's layout, nil for none.
+func RunNoteOf(cfg engine.Config) *RunNote {
 	if l := findLayout(cfg.From); l != nil && l.runNote != nil {
-		return l.runNote.text, l.runNote.of
+		return &RunNote{Text: l.runNote.text, Of: l.runNote.of, note: l.runNote}
 	}
-	return "", nil
+	return nil
+}
+
+// Withdrawal returns the line that withdraws the note, which the batch of
+// step refutes: "withdrawn (step S has a group of zero spread:
+// filter_zero_std_samples was off): NOTE".
+func (n *RunNote) Withdrawal(step int64) string {
+	return fmt.Sprintf("withdrawn (step %d %s): %s", step, n.note.refuted, n.Text)
+}
+
+// Refuted returns the Withdrawal of the note by the first batch of res
+// that refutes it, "" when none does.
+func (n *RunNote) Refuted(res *engine.Result) string {
+	for bi := range res.Ranking.Batches {
+		if n.Of(res, bi) == RunNoteRefuted {
+			return n.Withdrawal(res.Ranking.Batches[bi].Step)
+		}
+	}
+	return ""
 }
 
 // RelogField returns the field of cfg's layout (Apply sets From) that

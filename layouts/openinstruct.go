@@ -452,8 +452,9 @@ const openInstructFiltered = "open-instruct drops groups of zero spread before i
 // a follower asks each batch once (openInstructFilteredOf), not the whole
 // run per line.
 var openInstructFilteredNote = runNote{
-	text:  openInstructFiltered,
-	whole: openInstructFilteredWarning,
+	text:    openInstructFiltered,
+	whole:   openInstructFilteredWarning,
+	refuted: "has a group of zero spread: filter_zero_std_samples was off",
 	of: func(res *engine.Result, bi int) RunNoteEvidence {
 		ev, _ := openInstructFilteredOf(res, bi)
 		return ev

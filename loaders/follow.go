@@ -226,7 +226,7 @@ func (f *follower) start(paths []string) (*Result, error) {
 	progress := newProgress(files, f.opts.Progress)
 	for _, path := range files {
 		ff := f.add(path)
-		res, _, err := ff.load(f.opts.Options, f.opts.SkipInvalid, progress, f.relog.of(f.opts.Each))
+		res, _, err := ff.load(f.opts.Options, f.opts.SkipInvalid, nil, progress, f.relog.of(f.opts.Each))
 		if err == nil && f.relog != nil {
 			err = f.relog.end(path, f.opts.Each, res)
 		}
@@ -512,7 +512,7 @@ func (f *follower) scanDirs() {
 		for _, path := range inputs {
 			if _, known := f.byPath[filepath.Clean(path)]; !known {
 				ff := f.add(path)
-				f.note(ff, f.relogged(ff.path, ff.reload(f.opts.Options)))
+				f.note(ff, f.relogged(ff.path, ff.reload(f.opts.Options, nil)))
 				f.limitOpen()
 			}
 		}
