@@ -76,7 +76,7 @@ func TestOpenCutsDuplicateIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `1 trajectory with a duplicate ID ("` + strings.Repeat("p", textsafe.ShortRunes) + `"…)`
+	want := `1 trajectory repeats an earlier one's ID ("` + strings.Repeat("p", textsafe.ShortRunes) + `"…)`
 	if !slices.Contains(s.Warnings, want) {
 		t.Errorf("warnings %q, want %q among them", s.Warnings, want)
 	}
