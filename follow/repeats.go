@@ -39,11 +39,17 @@ type Repeats struct {
 }
 
 // Seed notes the IDs of n trajectories, at(i) the i-th, that a warning of
-// their own covered (the dashboard's first reading): their repeats count
-// in the total but are not taken (TakeWarning).
-func (r *Repeats) Seed(n int, at func(i int) *scoring.Trajectory) {
+// their own covers (the dashboard's first reading), and returns what
+// that warning says: how many repeat an earlier one's ID and the first
+// duplicates.MaxShown such IDs, as duplicates.Count gives them (but for
+// IDs of one hash, counted as one), so that the IDs are hashed once.
+// Their repeats count in the total but are not taken (TakeWarning). Seed
+// is called first, on an empty Repeats.
+func (r *Repeats) Seed(n int, at func(i int) *scoring.Trajectory) (repeats int, first []string) {
 	r.add(n, at)
+	repeats, first = r.since, r.first
 	r.since, r.first, r.steps, r.moreSteps = 0, nil, nil, nil
+	return repeats, first
 }
 
 // Add notes the trajectories ts, which follow those noted, counting

@@ -98,9 +98,13 @@ type liveMsg struct {
 // follow puts the dashboard in follow mode on the follower's updates and
 // returns the command that waits for the first; unended are the files
 // whose last line stays without its line end, said before the session
-// opened (followedSession).
+// opened (followedSession). The session is one opened to be followed
+// (session.Builder.Follow), which noted the IDs it opened on.
 func (m *Model) follow(updates <-chan loaders.Update, unended ...loaders.Unended) tea.Cmd {
 	s := m.common.Session
+	if s.FollowedIDs == nil {
+		panic("ui: following a session not opened to be followed (session.Builder.Follow)")
+	}
 	m.live = &liveState{
 		updates:   updates,
 		live:      live.NewOf(s.Computer.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source }),
@@ -108,10 +112,7 @@ func (m *Model) follow(updates <-chan loaders.Update, unended ...loaders.Unended
 		warnings:  slices.Clone(s.Warnings),
 	}
 	// The session's own warning said the repeats of what it opened on.
-	if m.live.repeats = s.FollowedIDs; m.live.repeats == nil {
-		m.live.repeats = new(follow.Repeats)
-		m.live.repeats.Seed(s.Trajectories.Len(), s.Trajectories.At)
-	}
+	m.live.repeats = s.FollowedIDs
 	m.live.skipped = s.Skipped
 	m.live.unfinished = slices.Clone(s.Unfinished)
 	m.live.unended = unended
@@ -510,6 +511,7 @@ func (in Input) followedSession(progress func(done, total int64), waiting func(u
 	cfg := in.Config
 	cfg.EqualGroups = false
 	b := session.NewBuilder(cfg, false)
+	b.Follow()
 	if in.Config.EqualGroups {
 		b.WarnMixedPrompts()
 	}

@@ -41,10 +41,7 @@ func sampleSteps(tb testing.TB, from, to int64) (engine.Config, []scoring.Trajec
 func newLiveModel(t *testing.T) (*Model, chan loaders.Update) {
 	t.Helper()
 	cfg, ts := sampleSteps(t, 0, 20)
-	s, err := session.Open("run.jsonl", cfg, &loaders.Result{Trajectories: ts}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := uitest.FollowedSession(t, "run.jsonl", cfg, &loaders.Result{Trajectories: ts})
 	m := NewModel(s, true)
 	m.Init()
 	updates := make(chan loaders.Update)
@@ -205,10 +202,7 @@ func TestLiveEmptiedFileAmongOthers(t *testing.T) {
 			ts[i].Source = "b.jsonl"
 		}
 	}
-	s, err := session.Open("run", cfg, &loaders.Result{Trajectories: ts}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := uitest.FollowedSession(t, "run", cfg, &loaders.Result{Trajectories: ts})
 	m := NewModel(s, true)
 	m.Init()
 	m.follow(make(chan loaders.Update))
