@@ -77,7 +77,13 @@ func SyntheticSession(tb testing.TB, n int) *session.Session {
 // and b (metadata.a, metadata.b) and method grpo.
 func TextSession(t testing.TB, text string) *session.Session {
 	t.Helper()
-	return TextSessionWith(t, text, engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}})
+	return TextSessionWith(t, text, textConfig())
+}
+
+// textConfig is the config of TextSession: grpo on objectives a and b,
+// the records' metadata.a and metadata.b.
+func textConfig() engine.Config {
+	return engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
 }
 
 // TextSessionWith opens a session on text, JSONL records read as
@@ -103,7 +109,7 @@ func FollowedTextSession(t testing.TB, text string) *session.Session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return FollowedSession(t, "run.jsonl", engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}, res)
+	return FollowedSession(t, "run.jsonl", textConfig(), res)
 }
 
 // FollowedSession opens a session named source on what res read, with
