@@ -52,9 +52,10 @@ type Session struct {
 	CompareMethod engine.Method
 	// Warnings are shown in the status line (skipped lines, invalid rows).
 	Warnings []string
-	// FollowedIDs, when following, holds the IDs of what the session
-	// opened on, noted off the event loop as it loaded (Seed), for the
-	// repeats of the updates (ui's live state); nil until then.
+	// FollowedIDs, for a session opened to be followed (Builder.Follow),
+	// holds the IDs of what it opened on, noted off the event loop in the
+	// pass that counted their repeats (checkIDs), for the repeats of the
+	// updates (ui's live state); nil for another session.
 	FollowedIDs *follow.Repeats
 	// Skipped counts the lines the load skipped; its warning is in
 	// Warnings (following goes on counting: ui's live state).

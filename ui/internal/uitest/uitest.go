@@ -77,7 +77,13 @@ func SyntheticSession(tb testing.TB, n int) *session.Session {
 // and b (metadata.a, metadata.b) and method grpo.
 func TextSession(t testing.TB, text string) *session.Session {
 	t.Helper()
-	return TextSessionWith(t, text, engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}})
+	return TextSessionWith(t, text, textConfig())
+}
+
+// textConfig is the config of TextSession: grpo on objectives a and b,
+// the records' metadata.a and metadata.b.
+func textConfig() engine.Config {
+	return engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
 }
 
 // TextSessionWith opens a session on text, JSONL records read as
@@ -93,6 +99,30 @@ func TextSessionWith(t testing.TB, text string, cfg engine.Config) *session.Sess
 		t.Fatal(err)
 	}
 	return s
+}
+
+// FollowedTextSession is TextSession for a run to be followed: opened as
+// the dashboard opens one (FollowedSession).
+func FollowedTextSession(t testing.TB, text string) *session.Session {
+	t.Helper()
+	res, err := loaders.Read(strings.NewReader(text), "run.jsonl", 0, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return FollowedSession(t, "run.jsonl", textConfig(), res)
+}
+
+// FollowedSession opens a session named source on what res read, with
+// cfg, as the dashboard opens a run it follows (session.Builder.Follow:
+// its IDs noted for the updates' repeats).
+func FollowedSession(t testing.TB, source string, cfg engine.Config, res *loaders.Result) *session.Session {
+	t.Helper()
+	b := session.NewBuilder(cfg, false)
+	b.Follow()
+	if err := b.Add(res.Trajectories); err != nil {
+		t.Fatal(err)
+	}
+	return b.Session(source, res, nil)
 }
 
 // SampleTab returns the tab newTab builds on the sample session, set up
