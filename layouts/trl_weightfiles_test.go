@@ -2,6 +2,8 @@ package layouts
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,5 +56,36 @@ func TestTRLWeightsAcrossFiles(t *testing.T) {
 	cfg := engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "accuracy_reward", Expr: `metadata["accuracy_reward"]`}}}
 	if _, sentence, err := Apply(context.Background(), cfg, []string{trlFixture("reward_weights_changed")}, loaders.Options{}, nil, nil); err != nil || strings.Contains(sentence, "warning") {
 		t.Errorf("with --objective: %q, error %v; want no warning", sentence, err)
+	}
+}
+
+// TestTRLWeightsAcrossFilesNamed: of the tables that disagree with the
+// weights read, the line names the first trlMaxFilesNamed, then how
+// many more; a table whose log no weighted sum of the rewards read
+// reproduces (its advantage weighs a third column) is said to have none.
+func TestTRLWeightsAcrossFilesNamed(t *testing.T) {
+	spread := [4][3]float64{{1, 0, 0.25}, {0, 1, 0}, {1, 0.5, 1}, {0, 0, 0.5}}
+	other := [4][3]float64{{0, 0.5, 0.75}, {1, 1, 0}, {0, 0.5, 1}, {1, 0, 0.5}}
+	thirdWeighed := writeTRLTable(t, [][4][3]float64{spread, other}, [3]float64{2, 0.5, 1})
+	changed, err := os.ReadFile(filepath.Join(trlFixture("reward_weights_changed"), "completions_00002.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	copies := t.TempDir()
+	for i := range 4 {
+		if err := os.WriteFile(filepath.Join(copies, fmt.Sprintf("completions_%05d.parquet", i+2)), changed, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first := filepath.Join(trlFixture("reward_weights_steps"), "completions_00001.parquet")
+	_, sentence, err := Apply(context.Background(), engine.Config{}, []string{first, thirdWeighed, copies}, loaders.Options{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "other files tells, " + thirdWeighed + "'s being none in TRL's settings (no weighted sum of the rewards reproduces its log), " +
+		filepath.Join(copies, "completions_00002.parquet") + "'s being accuracy_reward 4, format_reward 1, " +
+		filepath.Join(copies, "completions_00003.parquet") + "'s being accuracy_reward 4, format_reward 1, and 2 more files (the reward weights changed"
+	if !strings.Contains(sentence, want) {
+		t.Errorf("%q lacks %q", sentence, want)
 	}
 }
