@@ -628,18 +628,15 @@ func (f *statsFollower) rematch(ctx context.Context, withNewest bool) error {
 	if !first && !changed {
 		return nil
 	}
-	note, warning := strings.CutPrefix(check.Notes[0], "warning: ")
-	say := note
+	note := check.Notes[0]
+	say := note.Text
 	if diff.Rows > 0 {
 		say += fmt.Sprintf(" (the %d logged %s of the complete steps read so far)", diff.Rows, english.Plural(diff.Rows, "row"))
 	}
 	if !first {
 		say = fmt.Sprintf("the settings changed as rows came: %s; the steps printed before are printed again where that changes them", say)
 	}
-	if warning {
-		say = "warning: " + say
-	}
-	fmt.Fprintf(f.errOut, "rewardlens: %s\n", textsafe.Line(say))
+	fmt.Fprintf(f.errOut, "rewardlens: %s\n", noteLine(say, note.Warning))
 	if !changed {
 		return nil
 	}

@@ -70,9 +70,11 @@ type trainerLayout struct {
 	// read from the few records of a step caught as it is written.
 	firstStep string
 	// filesWarning, when set, returns a warning of what the input files
-	// say together, by their names (open-instruct's shards of several
-	// runs), "" for none; the "read as" line ends with it.
-	filesWarning func(files []loaders.FileFields) string
+	// say together (open-instruct's shards of several runs, by their
+	// names; TRL's tables whose logs the weights read from the first do
+	// not reproduce), "" for none; the "read as" line ends with it. cfg
+	// is as given, before the layout's defaults.
+	filesWarning func(cfg engine.Config, files []loaders.FileFields) string
 	// warnings, when set, returns what the result shows, in the batches
 	// of index batches, that the trainer did otherwise or that contradicts
 	// a default read from the first records (stderr, the dashboard's status
@@ -278,9 +280,10 @@ func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.
 			return cfg, "", err
 		}
 	}
+	given := cfg
 	cfg, sentence, err := layoutDefaults(cfg, l, files[0])
 	if err == nil && l.filesWarning != nil {
-		if w := l.filesWarning(files); w != "" {
+		if w := l.filesWarning(given, files); w != "" {
 			sentence += "; warning: " + w
 		}
 	}

@@ -404,7 +404,7 @@ const maxRunsNamed = 3
 // default one ends with the start time) writes steps the first wrote
 // again, whose rows then join the first run's groups of those steps
 // (groups of twice the size, repeated IDs); "" for one run.
-func openInstructRuns(files []loaders.FileFields) string {
+func openInstructRuns(_ engine.Config, files []loaders.FileFields) string {
 	var runs []string
 	for _, f := range files {
 		if m := openInstructShard.FindStringSubmatch(filepath.Base(f.Path)); m != nil && !slices.Contains(runs, m[1]) {

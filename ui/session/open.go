@@ -85,7 +85,7 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 		s.logged = loggedCheck{ev: ev, n: ev.N(), options: agreement.TrainerOptions(c.Options), layout: c.Layout, linesLeftOut: c.LinesLeftOut}
 		if !c.MatchLogged {
 			s.logged.note = check.LoggedNote
-			check.Notes = slices.DeleteFunc(check.Notes, func(n string) bool { return n == check.LoggedNote })
+			check.Notes = slices.DeleteFunc(check.Notes, func(n agreement.Note) bool { return n.Warning && n.Text == check.LoggedNote })
 		}
 	}
 	diagnose.StatsOf(s.Result, s.CurrentBatch())
@@ -97,7 +97,9 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 	// --match-logged's note that no setting reproduces the log stays among
 	// the notes: reworded for the group --max-rows cut as the CLI does,
 	// which is left out of the groups of unequal size too.
-	s.Warnings = append(s.Warnings, agreement.CutGroupNotes(check, s.Result, cut)...)
+	for _, note := range agreement.CutGroupNotes(check, s.Result, cut) {
+		s.Warnings = append(s.Warnings, note.Text) // every entry of the status line warns
+	}
 	return s
 }
 
