@@ -449,6 +449,9 @@ func (t *compareTab) setReading(on bool) {
 	t.detail.GotoTop()
 }
 
+// SettingKeys implements common.SettingKeyer: method B's keys.
+func (t *compareTab) SettingKeys() []key.Binding { return []key.Binding{t.keys.NextB, t.keys.PrevB} }
+
 // ShowsCompare implements common.Comparer: the tab always shows B.
 func (t *compareTab) ShowsCompare() bool { return true }
 
