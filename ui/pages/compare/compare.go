@@ -281,14 +281,7 @@ func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.HiddenMsg:
 		t.release()
 	case trajectory.ReadMsg:
-		changed, closed := t.read.Done(t.common.Session, msg)
-		switch {
-		case closed:
-			t.setReading(false)
-			return t, t.read.GoneNotice()
-		case changed:
-			t.detail.SetContent(trajectory.Detail(t.common, &t.read.Opened, t.width))
-		}
+		return t, t.readChanged(t.read.Done(t.common.Session, msg))
 	case comparedMsg:
 		if t.jobBack(msg.gen, msg.buf) {
 			old := t.compared
@@ -757,19 +750,23 @@ func (t *compareTab) show(v compared) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	if t.reading {
-		_, closed := t.read.Follow(s)
-		switch {
-		case closed:
-			t.setReading(false)
-			cmd = t.read.GoneNotice()
-		case slices.Contains(t.cmp.Index, t.read.Opened.I):
-			t.detail.SetContent(trajectory.Detail(t.common, &t.read.Opened, t.width))
-		default:
-			t.setReading(false)
-		}
+		cmd = t.readChanged(t.read.Keep(s, func(i int) bool { return slices.Contains(t.cmp.Index, i) }))
 	}
 	t.redraw()
 	return cmd
+}
+
+// readChanged shows what change did to the opened trajectory: drawn
+// again, or the plot shown again; it returns gone, the notice that the
+// run holds it no more.
+func (t *compareTab) readChanged(change trajectory.Change, gone tea.Cmd) tea.Cmd {
+	switch change {
+	case trajectory.Closed:
+		t.setReading(false)
+	case trajectory.Changed:
+		t.detail.SetContent(trajectory.Detail(t.common, &t.read.Opened, t.width))
+	}
+	return gone
 }
 
 // pointsChunk is how many points a goroutine classifies or counts at a

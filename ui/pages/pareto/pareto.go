@@ -278,14 +278,7 @@ func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		t.project()
 		return t, t.refreshReading()
 	case trajectory.ReadMsg:
-		changed, closed := t.reader.Done(t.common.Session, msg)
-		switch {
-		case closed:
-			t.setReading(false)
-			return t, t.reader.GoneNotice()
-		case changed:
-			t.reader.detail.SetContent(trajectory.Detail(t.common, &t.reader.Opened, t.width))
-		}
+		return t, t.readChanged(t.reader.Done(t.common.Session, msg))
 	case projectedMsg:
 		if msg.gen == t.gen && t.computing {
 			t.computing = false
@@ -427,16 +420,20 @@ func (t *paretoTab) refreshReading() tea.Cmd {
 		return nil
 	}
 	s := t.common.Session
-	if _, closed := t.reader.Follow(s); closed {
+	return t.readChanged(t.reader.Keep(s, func(i int) bool { return slices.Contains(s.CurrentBatch().Members, i) }))
+}
+
+// readChanged shows what change did to the opened trajectory: drawn
+// again, or the plot shown again; it returns gone, the notice that the
+// run holds it no more.
+func (t *paretoTab) readChanged(change trajectory.Change, gone tea.Cmd) tea.Cmd {
+	switch change {
+	case trajectory.Closed:
 		t.setReading(false)
-		return t.reader.GoneNotice()
+	case trajectory.Changed:
+		t.reader.detail.SetContent(trajectory.Detail(t.common, &t.reader.Opened, t.width))
 	}
-	if !slices.Contains(s.CurrentBatch().Members, t.reader.Opened.I) {
-		t.setReading(false)
-		return nil
-	}
-	t.reader.detail.SetContent(trajectory.Detail(t.common, &t.reader.Opened, t.width))
-	return nil
+	return gone
 }
 
 // nextObjective returns the objective after k, skipping the other axis'
