@@ -439,6 +439,56 @@ func ReloadReads(t *testing.T, newTab func(*common.Common) common.Tab, open func
 	}
 }
 
+// SelectionCases are the ways a selected trajectory moves or goes when a
+// file of ReloadFiles is read again: rows come before it (its own file
+// read again longer puts the other file's rows first), rows before it
+// go, or its file is read again without it. Open is the trajectory
+// selected, Want the id selected after, "" when the run holds it no more.
+var SelectionCases = []ReloadCase{
+	{Name: "rows come before it", Open: 1, File: 0, Text: reloadRows("a0", "a1", "a2", "a3"), Want: "a1"},
+	{Name: "rows before it go", Open: 3, File: 0, Text: reloadRows("a0", "a1"), Want: "b0"},
+	{Name: "gone", Open: 3, File: 1, Text: reloadRows("b9"), Want: ""},
+}
+
+// SelectionFollowsAReload runs SelectionCases on the tab newTab builds,
+// on a run of ReloadFiles: choose selects trajectory i of its session
+// with the tab's keys, and selected returns the index of the trajectory
+// selected, -1 for none. After the reload and the tab's refresh, the
+// same trajectory is selected, never another at its index; one the run
+// holds no more leaves a trajectory of the run selected, or none, and
+// nothing said.
+func SelectionFollowsAReload(t *testing.T, newTab func(*common.Common) common.Tab, choose func(tab common.Tab, i int), selected func(tab common.Tab) int) {
+	for _, c := range SelectionCases {
+		t.Run(c.Name, func(t *testing.T) {
+			s, paths := FilesSession(t, ReloadFiles, engine.Config{})
+			tab := TabOn(s, newTab)
+			choose(tab, c.Open)
+			if i := selected(tab); i != c.Open {
+				t.Fatalf("chose %d, %d selected", c.Open, i)
+			}
+			Reload(t, s, paths[c.File], c.Text)
+			_, cmd := tab.Update(common.SessionChangedMsg{})
+			Jobs(tab)
+			if cmd != nil {
+				if n, ok := cmd().(common.NoticeMsg); ok {
+					t.Errorf("the reload said %q", n.Text)
+				}
+			}
+			i := selected(tab)
+			switch {
+			case c.Want == "" && i >= s.Trajectories.Len():
+				t.Errorf("%d selected, past the run's %d trajectories", i, s.Trajectories.Len())
+			case c.Want != "" && (i < 0 || s.Trajectories.At(i).ID != c.Want):
+				id := ""
+				if i >= 0 && i < s.Trajectories.Len() {
+					id = s.Trajectories.At(i).ID
+				}
+				t.Errorf("%d (%q) selected, want %s", i, id, c.Want)
+			}
+		})
+	}
+}
+
 // checkReloaded checks what a tab has open after c (reading, the
 // trajectory of id): c.Want's trajectory, or none and a notice among
 // cmds, the tab's commands, that says it closed.
