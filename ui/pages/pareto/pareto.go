@@ -22,6 +22,7 @@ import (
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/plot"
 	"github.com/rewardlens/rewardlens/ui/components/trajectory"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // paretoPanelWidth is the width of the details beside the plot;
@@ -107,10 +108,12 @@ type paretoTab struct {
 	pending   projecting
 	gen       int
 	computing bool
-	// selected is a position in points.proj; onlyGroup hides the other
-	// groups.
-	selected  int
-	onlyGroup bool
+	// selected is a position in points.proj, selectedAt its trajectory
+	// (noteSelection), found again when follow mode read files again;
+	// onlyGroup hides the other groups.
+	selected   int
+	selectedAt session.Place
+	onlyGroup  bool
 	// view is the part of the plane shown; drawn, the frame drawn of it
 	// and its caches; reader, the selected trajectory opened.
 	view   paretoView
@@ -213,10 +216,11 @@ type paretoReader struct {
 
 // projectionKey identifies the data a projection was built from: the
 // evaluation (values and validity; a recompute with other options keeps
-// it), the batch and its size (follow mode appends to it), the axes.
+// it), the batch and its size (follow mode appends to it), the axes, and
+// the session's Reloads (the trajectories' indices hold while it stays).
 type projectionKey struct {
-	eval           *engine.Evaluation
-	batch, n, x, y int
+	eval                    *engine.Evaluation
+	batch, n, x, y, reloads int
 }
 
 // density is chart.Density of a projection's points in a grid: each
@@ -273,12 +277,27 @@ func (t *paretoTab) SetSize(width, height int) {
 }
 
 func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	cmd := t.update(msg)
+	t.noteSelection()
+	return t, cmd
+}
+
+// noteSelection notes the selected trajectory, for install to find it
+// after follow mode read files again; not while the points are of the
+// run before (their indices are no longer the session's).
+func (t *paretoTab) noteSelection() {
+	if s := t.common.Session; t.points.key.reloads == s.Reloads {
+		t.selectedAt = s.PlaceOf(t.selectedTrajectory())
+	}
+}
+
+func (t *paretoTab) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.SessionChangedMsg:
 		t.project()
-		return t, t.refreshReading()
+		return t.refreshReading()
 	case trajectory.ReadMsg:
-		return t, t.readChanged(t.reader.Done(t.common.Session, msg))
+		return t.readChanged(t.reader.Done(t.common.Session, msg))
 	case projectedMsg:
 		if msg.gen == t.gen && t.computing {
 			t.computing = false
@@ -290,7 +309,7 @@ func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		case t.reader.reading:
 			t.handleReadingKey(msg)
 		case !t.computing:
-			return t, t.handleKey(msg)
+			return t.handleKey(msg)
 		}
 	case tea.MouseWheelMsg:
 		switch {
@@ -307,7 +326,7 @@ func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			t.click(msg.X, msg.Y)
 		}
 	}
-	return t, nil
+	return nil
 }
 
 // PrefetchHidden implements common.Prefetcher: the projection of a
@@ -466,7 +485,7 @@ func (t *paretoTab) project() {
 	t.keys.NextX.SetEnabled(m > 1)
 	t.keys.NextY.SetEnabled(m > 1)
 	batch := s.CurrentBatch()
-	key := projectionKey{eval: res.Evaluation, batch: s.Batch, n: len(batch.Members), x: t.points.xObj, y: t.points.yObj}
+	key := projectionKey{eval: res.Evaluation, batch: s.Batch, n: len(batch.Members), x: t.points.xObj, y: t.points.yObj, reloads: s.Reloads}
 	switch {
 	case key == t.points.key && t.points.ranking == res.Ranking:
 		// The points shown: what was asked since is no longer needed. The
@@ -524,6 +543,9 @@ func (t *paretoTab) ask(key projectionKey, ranking *engine.Ranking, compute func
 // grid is the frame's.
 func (t *paretoTab) install(p projected, counted density) {
 	previous := t.selectedTrajectory()
+	if p.key.reloads != t.points.key.reloads {
+		previous = t.common.Session.Find(t.selectedAt) // the points shown are of the run before files were read again
+	}
 	same := p.key == t.points.key
 	t.points.projected = p
 	if counted.counts != nil {
