@@ -14,7 +14,9 @@ func TestParetoSelectionFollowsAReload(t *testing.T) {
 	uitest.SelectionFollowsAReload(t, New, func(tab common.Tab, i int) {
 		p := tab.(*paretoTab)
 		n := len(p.points.proj.Index)
-		uitest.PressKeys(tab, repeat("left", n)...)
+		for range n {
+			tab.Update(uitest.KeyPress("left"))
+		}
 		for range n {
 			if p.selectedTrajectory() == i {
 				return
@@ -22,13 +24,4 @@ func TestParetoSelectionFollowsAReload(t *testing.T) {
 			tab.Update(uitest.KeyPress("right"))
 		}
 	}, func(tab common.Tab) int { return tab.(*paretoTab).selectedTrajectory() })
-}
-
-// repeat returns n times k.
-func repeat(k string, n int) []string {
-	keys := make([]string, n)
-	for j := range keys {
-		keys[j] = k
-	}
-	return keys
 }
