@@ -66,9 +66,11 @@ func (p Place) holds(t *scoring.Trajectory) bool {
 }
 
 // findRead returns where p's trajectory is now among runs, the rows a
-// reload read of p's file, in the file's order (by ascending line), -1
-// when none is it. The later reloads did not read that file again: they
-// moved each run up whole (reload.kept of its first row).
+// reload read of p's file, in the file's order (by ascending line, then
+// offset: a JSON array's elements may share a line, Parquet's rows
+// leave the offset 0), -1 when none is it. The later reloads did not
+// read that file again: they moved each run up whole (reload.kept of its
+// first row).
 func (s *Session) findRead(p Place, runs []span, later []*reload) int {
 	for _, run := range runs {
 		from := run.from
@@ -76,7 +78,10 @@ func (s *Session) findRead(p Place, runs []span, later []*reload) int {
 			from = r.kept(from)
 		}
 		n := run.to - run.from
-		j := sort.Search(n, func(j int) bool { return s.Trajectories.At(from+j).Line >= p.Line })
+		j := sort.Search(n, func(j int) bool {
+			t := s.Trajectories.At(from + j)
+			return t.Line > p.Line || t.Line == p.Line && t.Offset >= p.Offset
+		})
 		if j < n && p.holds(s.Trajectories.At(from+j)) {
 			return from + j
 		}

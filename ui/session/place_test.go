@@ -12,14 +12,15 @@ import (
 )
 
 // fileRows returns the rows of file src read from its start: the records
-// of ids, one a line, each record's offset its line times 100.
+// of ids, two a line (as a JSON array's elements may be), each record's
+// offset its place in the file times 100.
 func fileRows(src string, ids []int) []scoring.Trajectory {
 	ts := make([]scoring.Trajectory, len(ids))
-	for line, id := range ids {
-		ts[line] = scoring.Trajectory{
+	for k, id := range ids {
+		ts[k] = scoring.Trajectory{
 			ID: fmt.Sprint(src, "-", id), Batch: int64(id % 2), Group: "g", Done: true,
 			Metadata:    map[string]any{"a": float64(id % 3)},
-			LoaderState: scoring.LoaderState{Source: src, Line: line + 1, Offset: int64(line) * 100},
+			LoaderState: scoring.LoaderState{Source: src, Line: k/2 + 1, Offset: int64(k) * 100},
 		}
 	}
 	return ts
