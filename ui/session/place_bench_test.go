@@ -69,4 +69,3 @@ func scanFor(s *session.Session, p session.Place) int {
 	}
 	return -1
 }
-
