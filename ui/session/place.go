@@ -35,9 +35,9 @@ func (s *Session) PlaceOf(i int) Place {
 // a record read again when its file is. A trajectory of a file not read
 // again since moved up past the rows of the files read again before it
 // (reload.kept); one of a file read again is looked for among the rows
-// last read of that file (reload.read), by its line. Each step is a
-// binary search, over the runs of rows a reload deleted or read, or over
-// the rows read of one file.
+// last read of that file (reload.read), by its line and offset. Each
+// step is a binary search, over the runs of rows a reload deleted or
+// read, or over the rows read of one file.
 func (s *Session) Find(p Place) int {
 	if p.I < 0 || p.Reloads > len(s.reloaded) {
 		return -1
