@@ -44,7 +44,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	if follow {
 		resolve, followLog = s.resolveFollowed, cmd.ErrOrStderr()
 	}
-	cfg, opts, layout, err := resolve(ctx, cmd.Flags(), fallback, args, cmd.InOrStdin(), followLog)
+	cfg, opts, layout, rowsCheck, err := resolve(ctx, cmd.Flags(), fallback, args, cmd.InOrStdin(), followLog)
 	if lineErr := (*loaders.LineError)(nil); errors.As(err, &lineErr) {
 		// The layout's look at the first records found the data bad (a
 		// binary file, a malformed first line): said where the load says
@@ -60,12 +60,14 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		return err
 	}
 	in := ui.Input{
-		Source:             source,
-		Config:             cfg,
-		Layout:             layout,
-		Health:             healthCfg,
-		HVRef:              health.hvRef,
-		LayoutWarnings:     func(rowCap scoring.RowCap) func(*engine.Result, []int) []string { return layouts.Warnings(cfg, rowCap) },
+		Source: source,
+		Config: cfg,
+		Layout: layout,
+		Health: healthCfg,
+		HVRef:  health.hvRef,
+		LayoutWarnings: func(rowCap scoring.RowCap) func(*engine.Result, []int) []string {
+			return rowsCheck.With(layouts.Warnings(cfg, rowCap))
+		},
 		LayoutWarningsRead: layouts.WarningsRead(cfg),
 	}
 	if note := layouts.RunNoteOf(cfg); note != nil {
@@ -78,7 +80,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		// input's responses and metadata are never all in memory.
 		in.Stream = func(hooks ui.StreamHooks) (*loaders.Result, error) {
 			opts.Progress, opts.Pick = hooks.Progress, hooks.Pick
-			return loaders.Stream(args, opts, hooks.Each)
+			return loaders.Stream(args, opts, checkedEach(rowsCheck, hooks.Each))
 		}
 	}
 	if follow {
@@ -88,7 +90,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		defer cancel()
 		// The first reading streams too.
 		in.Follow = func(hooks ui.StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
-			fo := loaders.FollowOptions{Options: opts, Each: hooks.Each, UnendedWait: unendedWait}
+			fo := loaders.FollowOptions{Options: opts, Each: checkedEach(rowsCheck, hooks.Each), UnendedWait: unendedWait}
 			fo.Progress, fo.Pick = hooks.Progress, hooks.Pick
 			return loaders.Follow(ctx, args, fo)
 		}
@@ -104,6 +106,19 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	in.Opened = func() { restoreGC = pace() }
 	defer func() { restoreGC() }()
 	return s.dashboardError(runUI(ctx, in))
+}
+
+// checkedEach is each, which takes the rows a load reads, adding them to
+// check first (layouts.RowsCheck: its warning is then of the rows read,
+// none read again); each itself when there is nothing to check.
+func checkedEach(check *layouts.RowsCheck, each func([]scoring.Trajectory) error) func([]scoring.Trajectory) error {
+	if check == nil {
+		return each
+	}
+	return func(ts []scoring.Trajectory) error {
+		check.Add(ts)
+		return each(ts)
+	}
 }
 
 // runUI is ui.Run, a variable for the tests, which have no terminal.

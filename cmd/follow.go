@@ -63,7 +63,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	// Following stops when this returns, on an error as at the interrupt.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	cfg, opts, layout, err := s.resolveFollowed(ctx, cmd.Flags(), nil, args, stdinOf(stdio), stdio.Stderr)
+	cfg, opts, layout, rowsCheck, err := s.resolveFollowed(ctx, cmd.Flags(), nil, args, stdinOf(stdio), stdio.Stderr)
 	if err != nil {
 		return err
 	}
@@ -86,7 +86,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 		f.noteLastSteps(ts)
 		return f.evaluate(ts)
 	}
-	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts, Each: each, UnendedWait: unendedWait,
+	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts, Each: checkedEach(rowsCheck, each), UnendedWait: unendedWait,
 		AtEnd: func(u []loaders.Unended) { f.unended = u }})
 	if err != nil {
 		return inputError{err}
@@ -94,6 +94,9 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	f.sayInferred()
 	reportSkipped(stdio.Stderr, first)
 	reportRelogged(stdio.Stderr, first.Relogged)
+	if w := rowsCheck.Warning(); w != "" {
+		fmt.Fprintf(stdio.Stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
+	}
 	f.sayRepeats()
 	f.skips.Read(first.Skipped, first.SkipReasons)
 	reportUnfinished(stdio.Stderr, first.Unfinished)

@@ -119,7 +119,7 @@ func TestFollowFromTrainerStartedEmpty(t *testing.T) {
 		{"open-instruct", filepath.Join(openInstructDir, "standard"), "grpo_gsm8k__1__1764150000_rollouts_000000.jsonl"},
 		{"trl", trlDir, ""},
 	} {
-		whole, wholeSentence, err := applyLayout(context.Background(), engine.Config{From: c.from}, []string{c.src}, loaders.Options{}, nil, nil)
+		whole, wholeSentence, _, err := applyLayout(context.Background(), engine.Config{From: c.from}, []string{c.src}, loaders.Options{}, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +132,7 @@ func TestFollowFromTrainerStartedEmpty(t *testing.T) {
 		}
 		done := make(chan applied, 1)
 		go func() {
-			cfg, sentence, err := applyLayout(context.Background(), engine.Config{From: c.from}, []string{dir}, loaders.Options{}, nil, &said)
+			cfg, sentence, _, err := applyLayout(context.Background(), engine.Config{From: c.from}, []string{dir}, loaders.Options{}, nil, &said)
 			done <- applied{cfg, sentence, err}
 		}()
 		time.Sleep(2 * awaitPoll)

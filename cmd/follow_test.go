@@ -316,7 +316,7 @@ func TestDashboardFollowAwaitsALayout(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer func() { cancel(); <-done }()
 	go func() {
-		cfg, sentence, err := applyLayout(ctx, engine.Config{}, []string{dir}, loaders.Options{}, nil, &said)
+		cfg, sentence, _, err := applyLayout(ctx, engine.Config{}, []string{dir}, loaders.Options{}, nil, &said)
 		done <- applied{cfg, sentence, err}
 	}()
 	time.Sleep(2 * awaitPoll)

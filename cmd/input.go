@@ -55,6 +55,9 @@ type prepared struct {
 	// check is what result found checking the trainer's output
 	// (agreement.CheckTrainer).
 	check agreement.TrainerCheck
+	// rowsCheck checks the rows read against what the layout read of the
+	// first file (layouts.RowsCheck); result says its warning.
+	rowsCheck *layouts.RowsCheck
 	// columns are each trajectory's prompt and task metric, when the
 	// command asked for them (prepareColumns); filter is DAPO's group
 	// filter, when --filter-groups names an objective.
@@ -157,7 +160,7 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	for _, note := range agreement.CutGroupNotes(p.check, res, agreement.CutGroupOf(res, p.rowCap)) {
 		fmt.Fprintf(stderr, "rewardlens: %s\n", noteLine(note.Text, note.Warning))
 	}
-	if warn := layouts.Warnings(p.cfg, p.rowCap); warn != nil {
+	if warn := p.rowsCheck.With(layouts.Warnings(p.cfg, p.rowCap)); warn != nil {
 		for _, w := range warn(res, allBatches(res)) {
 			fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
 		}
@@ -209,14 +212,14 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	if len(args) == 0 {
 		return nil, usagef("no input files (give FILE... or - for standard input)")
 	}
-	cfg, opts, layout, err := s.resolve(cmd.Context(), cmd.Flags(), nil, args, stdinOf(stdio), nil)
+	cfg, opts, layout, rowsCheck, err := s.resolve(cmd.Context(), cmd.Flags(), nil, args, stdinOf(stdio), nil)
 	if err != nil {
 		return nil, err
 	}
 	s.sayWarnings(stdio.Stderr)
 	sayLayout(stdio.Stderr, layout, cfg)
 	var (
-		p          = prepared{cfg: cfg, file: s.file}
+		p          = prepared{cfg: cfg, file: s.file, rowsCheck: rowsCheck}
 		columnsErr error
 		evaluator  *engine.Evaluator
 		cerr       error
@@ -259,7 +262,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	}
 	var weights scoring.ScoreWeights
 	lastStep := map[string]int64{} // the step of each file's last row read
-	data, err := loaders.Stream(args, opts, func(ts []scoring.Trajectory) error {
+	data, err := loaders.Stream(args, opts, checkedEach(rowsCheck, func(ts []scoring.Trajectory) error {
 		if cerr != nil {
 			return nil // read on: an input error comes first
 		}
@@ -290,7 +293,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 			columnsErr = p.columns.add(ts)
 		}
 		return nil
-	})
+	}))
 	if err != nil {
 		return nil, inputError{err}
 	}

@@ -19,9 +19,9 @@ import (
 // waited for, the layout (--from auto) or a trainer's defaults (--from
 // names it) told by their first. stdin is standard input's first records
 // when layouts.PeekStdin read them, else nil.
-func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, stdin *loaders.FileFields, followLog io.Writer) (engine.Config, string, error) {
+func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, stdin *loaders.FileFields, followLog io.Writer) (engine.Config, string, *layouts.RowsCheck, error) {
 	if err := checkFrom(cfg); err != nil {
-		return cfg, "", err
+		return cfg, "", nil, err
 	}
 	var await *layouts.Awaiting
 	if followLog != nil {
@@ -35,11 +35,11 @@ func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts lo
 			fmt.Fprintf(followLog, "rewardlens: waiting for the first step in %s to be whole (a record of the next step, or the file unmodified for %s), to read %s from it\n", textsafe.Line(path), layoutQuiet, what)
 		}}
 	}
-	cfg, sentence, err := layouts.Apply(ctx, cfg, paths, opts, stdin, await)
+	cfg, sentence, check, err := layouts.Apply(ctx, cfg, paths, opts, stdin, await)
 	if err != nil {
-		return cfg, "", inputError{err}
+		return cfg, "", nil, inputError{err}
 	}
-	return cfg, sentence, nil
+	return cfg, sentence, check, nil
 }
 
 // layoutQuiet is how long a followed file must go unmodified for its

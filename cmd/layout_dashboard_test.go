@@ -24,14 +24,14 @@ func TestLayoutConfigs(t *testing.T) {
 		{verlDir, sampletest.VerlConfig(), sampletest.VerlLayout},
 		{trlDir, sampletest.TRLConfig(), sampletest.TRLLayout},
 	} {
-		cfg, sentence, err := applyLayout(context.Background(), engine.Config{}, []string{c.dir}, loaders.Options{}, nil, nil)
+		cfg, sentence, _, err := applyLayout(context.Background(), engine.Config{}, []string{c.dir}, loaders.Options{}, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(cfg, c.want) || sentence != c.sentence {
 			t.Errorf("%s:\n%+v\n%q\nwant\n%+v\n%q", c.dir, cfg, sentence, c.want, c.sentence)
 		}
-		cfg, _, err = applyLayout(context.Background(), engine.Config{Method: "pareto"}, []string{c.dir}, loaders.Options{}, nil, nil)
+		cfg, _, _, err = applyLayout(context.Background(), engine.Config{Method: "pareto"}, []string{c.dir}, loaders.Options{}, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

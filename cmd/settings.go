@@ -256,13 +256,14 @@ func (s *settings) sayWarnings(w io.Writer) {
 // resolve returns the config for the inputs args (the config file or
 // fallback, the flags, then the defaults of the inputs' layout, --from),
 // checked before any data is read, how to read the inputs, and the
-// sentence that says how they are read ("" for plain records). followLog,
+// sentence that says how they are read ("" for plain records) and the
+// check of the rows read (layouts.Apply's RowsCheck). followLog,
 // nil unless the inputs are followed, is where the wait for a first
 // record to recognise their layout by is said (applyLayout).
-func (s *settings) resolve(ctx context.Context, flags *pflag.FlagSet, fallback *engine.Config, args []string, stdin io.Reader, followLog io.Writer) (engine.Config, loaders.Options, string, error) {
+func (s *settings) resolve(ctx context.Context, flags *pflag.FlagSet, fallback *engine.Config, args []string, stdin io.Reader, followLog io.Writer) (engine.Config, loaders.Options, string, *layouts.RowsCheck, error) {
 	cfg, err := s.config(flags, fallback)
 	if err != nil {
-		return cfg, loaders.Options{}, "", err
+		return cfg, loaders.Options{}, "", nil, err
 	}
 	return s.resolveConfig(ctx, cfg, args, stdin, followLog)
 }
@@ -271,35 +272,35 @@ func (s *settings) resolve(ctx context.Context, flags *pflag.FlagSet, fallback *
 // dashboard's --follow): the settings are read once and what of them does
 // not need the inputs is checked (precheck) before the paths that do not
 // exist yet are waited for (awaitInputs), said on followLog.
-func (s *settings) resolveFollowed(ctx context.Context, flags *pflag.FlagSet, fallback *engine.Config, args []string, stdin io.Reader, followLog io.Writer) (engine.Config, loaders.Options, string, error) {
+func (s *settings) resolveFollowed(ctx context.Context, flags *pflag.FlagSet, fallback *engine.Config, args []string, stdin io.Reader, followLog io.Writer) (engine.Config, loaders.Options, string, *layouts.RowsCheck, error) {
 	cfg, err := s.config(flags, fallback)
 	if err != nil {
-		return cfg, loaders.Options{}, "", err
+		return cfg, loaders.Options{}, "", nil, err
 	}
 	if err := s.precheck(ctx, cfg); err != nil {
-		return cfg, loaders.Options{}, "", err
+		return cfg, loaders.Options{}, "", nil, err
 	}
 	if err := awaitInputs(ctx, args, followLog); err != nil {
-		return cfg, loaders.Options{}, "", err
+		return cfg, loaders.Options{}, "", nil, err
 	}
 	return s.resolveConfig(ctx, cfg, args, stdin, followLog)
 }
 
 // resolveConfig is resolve given cfg, the config file or fallback and the
 // flags.
-func (s *settings) resolveConfig(ctx context.Context, cfg engine.Config, args []string, stdin io.Reader, followLog io.Writer) (engine.Config, loaders.Options, string, error) {
+func (s *settings) resolveConfig(ctx context.Context, cfg engine.Config, args []string, stdin io.Reader, followLog io.Writer) (engine.Config, loaders.Options, string, *layouts.RowsCheck, error) {
 	plain, err := s.loaderOptions(ctx, stdin, engine.Config{})
 	if err != nil {
-		return cfg, loaders.Options{}, "", err
+		return cfg, loaders.Options{}, "", nil, err
 	}
 	stdinFirst, stdin := layouts.PeekStdin(cfg, args, plain, followLog != nil)
 	plain.Stdin = stdin
-	cfg, layout, err := applyLayout(ctx, cfg, args, plain, stdinFirst, followLog)
+	cfg, layout, check, err := applyLayout(ctx, cfg, args, plain, stdinFirst, followLog)
 	if err != nil {
-		return cfg, loaders.Options{}, "", err
+		return cfg, loaders.Options{}, "", nil, err
 	}
 	if cfg, err = s.applyScale(cfg); err != nil {
-		return cfg, loaders.Options{}, "", err
+		return cfg, loaders.Options{}, "", nil, err
 	}
 	layout = layouts.WithStdin(layout, cfg, stdinFirst)
 	layout = layouts.WithCompanions(layout, args)
@@ -307,14 +308,14 @@ func (s *settings) resolveConfig(ctx context.Context, cfg engine.Config, args []
 		// The layout's objectives known, the file's names are checked at
 		// their line.
 		if fileErr := s.file.checkValues(cfg); fileErr != nil {
-			return cfg, loaders.Options{}, "", fileErr
+			return cfg, loaders.Options{}, "", nil, fileErr
 		}
-		return cfg, loaders.Options{}, "", err
+		return cfg, loaders.Options{}, "", nil, err
 	}
 	s.warnIgnoredDivisor(cfg)
 	s.warnIgnoredMethodFlags(cfg)
 	opts, err := s.loaderOptions(ctx, stdin, cfg)
-	return cfg, opts, layout, err
+	return cfg, opts, layout, check, err
 }
 
 // warnIgnoredDivisor warns of an explicit --std or --epsilon that cfg's

@@ -397,7 +397,7 @@ func TestTRLWeightsOfEachTable(t *testing.T) {
 	}
 	_, errOut = computeList(t, "", trlFixture("reward_weights_changed"))
 	second := filepath.Join(trlFixture("reward_weights_changed"), "completions_00002.parquet")
-	if want := "; warning: the weights read from " + filepath.Join(trlFixture("reward_weights_changed"), "completions_00001.parquet") + " (accuracy_reward 2, format_reward 0.5) are not those that the logged advantage of other files tells, " + second + "'s being accuracy_reward 4, format_reward 1 ("; !strings.Contains(errOut, read) || !strings.Contains(errOut, want) {
+	if want := "rewardlens: warning: the weights read from " + filepath.Join(trlFixture("reward_weights_changed"), "completions_00001.parquet") + " (accuracy_reward 2, format_reward 0.5) are not those that the logged advantage of other files tells, " + second + "'s being accuracy_reward 4, format_reward 1 ("; !strings.Contains(errOut, read) || !strings.Contains(errOut, want) {
 		t.Errorf("stderr lacks %q: %s", want, errOut)
 	}
 }

@@ -59,10 +59,11 @@ type trainerLayout struct {
 	// defaults returns cfg with the layout's defaults where cfg sets
 	// nothing, first being the first input file's fields (standard
 	// input's, Path "-", when it is the only input that holds a record;
-	// empty for empty files, not followed: the load refuses them), and
-	// what the "read as" line says besides cfg's settings (""
-	// for nothing).
-	defaults func(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error)
+	// empty for empty files, not followed: the load refuses them), what
+	// the "read as" line says besides cfg's settings ("" for nothing),
+	// and the check of the other files' rows against what they read of
+	// first (RowsCheck, nil for none).
+	defaults func(cfg engine.Config, first loaders.FileFields) (engine.Config, string, *RowsCheck, error)
 	// firstStep, when set, says what the defaults read of the first
 	// file's first step beyond its first record ("open-instruct's
 	// advantage normalisation and pass threshold"): following, Apply
@@ -70,11 +71,9 @@ type trainerLayout struct {
 	// read from the few records of a step caught as it is written.
 	firstStep string
 	// filesWarning, when set, returns a warning of what the input files
-	// say together (open-instruct's shards of several runs, by their
-	// names; TRL's tables whose logs the weights read from the first do
-	// not reproduce), "" for none; the "read as" line ends with it. cfg
-	// is as given, before the layout's defaults.
-	filesWarning func(cfg engine.Config, files []loaders.FileFields) string
+	// say together by their names (open-instruct's shards of several
+	// runs), "" for none; the "read as" line ends with it.
+	filesWarning func(files []loaders.FileFields) string
 	// warnings, when set, returns what the result shows, in the batches
 	// of index batches, that the trainer did otherwise or that contradicts
 	// a default read from the first records (stderr, the dashboard's status
@@ -201,14 +200,17 @@ func describeLayout(layout string) string {
 // default can say. Standard input alone without a record there (nil:
 // none within its peek, or followed, which is not read ahead) is an
 // error. cfg.From must be "" or one of Names. Every error is about the
-// inputs, but ctx's.
-func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, stdin *loaders.FileFields, await *Awaiting) (engine.Config, string, error) {
+// inputs, but ctx's. The RowsCheck returned, nil for none, checks the
+// rows of the inputs' load against what the defaults read of the first
+// file (TRL's weights): the caller adds the rows read to it and says its
+// warning once they are read.
+func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, stdin *loaders.FileFields, await *Awaiting) (engine.Config, string, *RowsCheck, error) {
 	from := cfg.From
 	if from == "" {
 		from = layoutAuto
 	}
 	if from == layoutPlain || len(paths) == 0 {
-		return cfg, "", nil
+		return cfg, "", nil, nil
 	}
 	opts.Context = ctx
 	var files []loaders.FileFields
@@ -219,14 +221,14 @@ func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.
 		files, err = loaders.Peek(paths, opts)
 	}
 	if err != nil {
-		return cfg, "", err
+		return cfg, "", nil, err
 	}
 	if len(files) == 0 { // standard input, or empty files not followed
 		if l := stdinTrainer(paths, stdin); from == layoutAuto && l != nil {
 			from = l.name // PeekStdin read its first peekRows records
 		}
 		if from == layoutAuto {
-			return cfg, "", nil // an empty file is the load's error
+			return cfg, "", nil, nil // an empty file is the load's error
 		}
 		l := findLayout(from)
 		if stdin == nil && onlyStdin(paths) {
@@ -237,57 +239,65 @@ func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.
 			if await != nil {
 				why = "standard input, followed, is not read ahead for the defaults of --from " + from
 			}
-			return cfg, "", fmt.Errorf("%s (%s): give the file's path", why, l.fieldList())
+			return cfg, "", nil, fmt.Errorf("%s (%s): give the file's path", why, l.fieldList())
 		}
 		if stdin == nil {
-			return layoutDefaults(cfg, l, loaders.FileFields{})
+			cfg, sentence, err := layoutDefaults(cfg, l, loaders.FileFields{})
+			return cfg, sentence, nil, err
 		}
 		if got := recognise(*stdin); got != from {
-			return cfg, "", fmt.Errorf("standard input: not %s (--from %s): its first record has %s, %s has %s",
+			return cfg, "", nil, fmt.Errorf("standard input: not %s (--from %s): its first record has %s, %s has %s",
 				describeLayout(from), from, fieldList(stdin.Names), describeLayout(from), l.fieldList())
 		}
 		if l.check != nil {
 			if err := l.check(cfg, *stdin); err != nil {
-				return cfg, "", err
+				return cfg, "", nil, err
 			}
 		}
-		return layoutDefaults(cfg, l, *stdin)
+		cfg, sentence, err := layoutDefaults(cfg, l, *stdin)
+		return cfg, sentence, nil, err
 	}
 	layout := from
 	for _, f := range files {
 		got := recognise(f)
 		switch {
 		case from == layoutAuto && got != recognise(files[0]):
-			return cfg, "", fmt.Errorf("mixed layouts: %s is %s, %s is %s: give the files of one run (or --from plain)",
+			return cfg, "", nil, fmt.Errorf("mixed layouts: %s is %s, %s is %s: give the files of one run (or --from plain)",
 				files[0].Path, describeLayout(recognise(files[0])), f.Path, describeLayout(got))
 		case from != layoutAuto && got != from:
-			return cfg, "", fmt.Errorf("%s: not %s (--from %s): it has %s, %s has %s",
+			return cfg, "", nil, fmt.Errorf("%s: not %s (--from %s): it has %s, %s has %s",
 				f.Path, describeLayout(from), from, fieldList(f.Names), describeLayout(from), findLayout(from).fieldList())
 		}
 		layout = got
 		if l := findLayout(got); l != nil && l.check != nil {
 			if err := l.check(cfg, f); err != nil {
-				return cfg, "", err
+				return cfg, "", nil, err
 			}
 		}
 	}
 	l := findLayout(layout)
 	if l == nil {
-		return cfg, "", nil
+		return cfg, "", nil, nil
 	}
 	if await != nil && l.firstStep != "" {
 		if err := await.wholeStep(ctx, files[0], l.firstStep); err != nil {
-			return cfg, "", err
+			return cfg, "", nil, err
 		}
 	}
-	given := cfg
-	cfg, sentence, err := layoutDefaults(cfg, l, files[0])
-	if err == nil && l.filesWarning != nil {
-		if w := l.filesWarning(given, files); w != "" {
+	cfg, sentence, check, err := layoutDefaultsChecked(cfg, l, files[0])
+	if err != nil {
+		return cfg, "", nil, err
+	}
+	if l.filesWarning != nil {
+		if w := l.filesWarning(files); w != "" {
 			sentence += "; warning: " + w
 		}
 	}
-	return cfg, sentence, err
+	others := make([]string, len(files)-1)
+	for i, f := range files[1:] {
+		others[i] = f.Path
+	}
+	return cfg, sentence, check.checkOthers(others), nil
 }
 
 // fieldList lists names for messages, "no field" when there are none.
@@ -304,12 +314,19 @@ func fieldList(names []string) string {
 // trainer's groups are num_generations each), unless its defaults say
 // otherwise.
 func layoutDefaults(cfg engine.Config, l *trainerLayout, first loaders.FileFields) (engine.Config, string, error) {
+	cfg, sentence, _, err := layoutDefaultsChecked(cfg, l, first)
+	return cfg, sentence, err
+}
+
+// layoutDefaultsChecked is layoutDefaults that also returns the check of
+// the other files' rows its defaults made (trainerLayout.defaults).
+func layoutDefaultsChecked(cfg engine.Config, l *trainerLayout, first loaders.FileFields) (engine.Config, string, *RowsCheck, error) {
 	cfg.From = l.name
 	cfg.EqualGroups = true
 	groupGiven := cfg.GroupBy != ""
-	cfg, note, err := l.defaults(cfg, first)
+	cfg, note, check, err := l.defaults(cfg, first)
 	if err != nil {
-		return cfg, "", err
+		return cfg, "", nil, err
 	}
 	cfg.Method = cmp.Or(cfg.Method, string(l.method))
 	cfg.PromptField, cfg.ResponseField = l.prompt, l.response
@@ -330,7 +347,16 @@ func layoutDefaults(cfg engine.Config, l *trainerLayout, first loaders.FileField
 	if note != "" {
 		sentence += ", " + note
 	}
-	return cfg, sentence, nil
+	return cfg, sentence, check, nil
+}
+
+// noRowsCheck is defaults, a layout's that check no rows, as
+// trainerLayout.defaults.
+func noRowsCheck(defaults func(engine.Config, loaders.FileFields) (engine.Config, string, error)) func(engine.Config, loaders.FileFields) (engine.Config, string, *RowsCheck, error) {
+	return func(cfg engine.Config, first loaders.FileFields) (engine.Config, string, *RowsCheck, error) {
+		cfg, note, err := defaults(cfg, first)
+		return cfg, note, nil, err
+	}
 }
 
 // usesPareto reports whether cfg scores with the pareto scorer (the

@@ -70,7 +70,7 @@ var openInstructLayout = trainerLayout{
 	promptWhy:    openInstructPrompt + " is a slot of the step's batch",
 	firstStep:    "open-instruct's advantage normalisation and pass threshold",
 	filesWarning: openInstructRuns,
-	defaults:     openInstructDefaults,
+	defaults:     noRowsCheck(openInstructDefaults),
 	warnings:     openInstructWarnings,
 	runNote:      &openInstructFilteredNote,
 	warningsRead: openInstructWarningsRead,
@@ -404,7 +404,7 @@ const maxRunsNamed = 3
 // default one ends with the start time) writes steps the first wrote
 // again, whose rows then join the first run's groups of those steps
 // (groups of twice the size, repeated IDs); "" for one run.
-func openInstructRuns(_ engine.Config, files []loaders.FileFields) string {
+func openInstructRuns(files []loaders.FileFields) string {
 	var runs []string
 	for _, f := range files {
 		if m := openInstructShard.FindStringSubmatch(filepath.Base(f.Path)); m != nil && !slices.Contains(runs, m[1]) {

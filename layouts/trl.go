@@ -43,9 +43,6 @@ var trlLayout = trainerLayout{
 	// step until the next generation (loaders' Relogged).
 	relogField: stepField,
 	warnings:   trlGroupWarnings,
-	// The weights the "read as" line reads from the first table, checked
-	// against the others.
-	filesWarning: trlWeightsAcrossFiles,
 	// The groups of scope group (diagnose.GroupSummaries) whatever the
 	// scope.
 	warningsRead: readsNoOptions,
@@ -57,9 +54,13 @@ const (
 	trlAdvantage  = "advantage"
 )
 
-func trlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error) {
+// trlDefaults returns cfg with TRL's defaults, what the "read as" line
+// says of them, and the check of the other tables' rows against the
+// weights read from the first (trlWeightsCheck), nil for none.
+func trlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, string, *RowsCheck, error) {
 	one := 1.0
 	note := ""
+	var check *RowsCheck
 	pareto := usesPareto(cfg)
 	cfg.GroupBy = cmp.Or(cfg.GroupBy, trlPrompt)
 	cfg.BatchBy = cmp.Or(cfg.BatchBy, stepField)
@@ -67,16 +68,19 @@ func trlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, st
 	// of the general check of the group sizes.
 	cfg.EqualGroups = false
 	if pareto && len(cfg.Objectives) == 0 {
-		rewards, n, err := trlRewardColumns(first)
+		rewards, n, weights, err := trlRewardColumns(first)
 		if err != nil {
-			return cfg, "", err
+			return cfg, "", nil, err
 		}
 		note = n
+		if weights.count.weighted {
+			check = trlWeightsCheck(sourceOf(first), rewards, weights)
+		}
 		for _, col := range rewards {
 			cfg.Objectives = append(cfg.Objectives, engine.ObjectiveConfig{Name: col, Expr: fmt.Sprintf("metadata[%q]", col), Goal: string(scoring.Maximize), Weight: &one})
 		}
 		if len(cfg.Objectives) == 0 && first.Path != "" {
-			return cfg, "", fmt.Errorf("%s: TRL completions without a reward column (a float column other than %s): give --objective", sourceOf(first), trlAdvantage)
+			return cfg, "", nil, fmt.Errorf("%s: TRL completions without a reward column (a float column other than %s): give --objective", sourceOf(first), trlAdvantage)
 		}
 	}
 	if pareto {
@@ -92,7 +96,7 @@ func trlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, st
 	if cfg.LoggedAdvantage == "" && slices.Contains(first.Names, trlAdvantage) {
 		cfg.LoggedAdvantage = trlAdvantage
 	}
-	return cfg, note, nil
+	return cfg, note, check, nil
 }
 
 // trlWeights returns objs with weight 1 where none is given: TRL weighs

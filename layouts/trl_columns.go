@@ -16,10 +16,11 @@ import (
 // first, and what the "read as" line says of the float columns it leaves
 // out ("" when it takes them all) and of the reward columns null in every
 // record read: trlFloatRewardColumns, a column null in the first record
-// being of floats as trlNullColumns decides.
-func trlRewardColumns(first loaders.FileFields) (rewards []string, note string, err error) {
+// being of floats as trlNullColumns decides. weights is what it read of
+// the reward columns' weights.
+func trlRewardColumns(first loaders.FileFields) (rewards []string, note string, weights trlWeightsRead, err error) {
 	first, allNull, read := trlNullColumns(first)
-	rewards, note, err = trlFloatRewardColumns(first)
+	rewards, note, weights, err = trlFloatRewardColumns(first)
 	var none []string
 	for _, col := range allNull {
 		if slices.Contains(rewards, col) {
@@ -32,12 +33,13 @@ func trlRewardColumns(first loaders.FileFields) (rewards []string, note string, 
 		}
 		note += fmt.Sprintf("%s null in every record read of %s (%d %s): a reward function that returned None for each (adding nothing)", strings.Join(none, ", "), sourceOf(first), read, english.Plural(read, "record"))
 	}
-	return rewards, note, err
+	return rewards, note, weights, err
 }
 
 // trlFloatRewardColumns returns the reward columns of the TRL completions
-// table first, and what the "read as" line says of the float columns it
-// leaves out ("" when it takes them all).
+// table first, what the "read as" line says of the float columns it
+// leaves out ("" when it takes them all), and what it read of their
+// weights (trlReadWeights; none without a column order).
 //
 // TRL >= 1.0 writes the reward functions' columns right after completion,
 // then the log_extra columns, then advantage (log(): **rewards, **extra),
@@ -49,7 +51,7 @@ func trlRewardColumns(first loaders.FileFields) (rewards []string, note string, 
 // TRL's settings (trlTable.rewardCount). Without a logged advantage the
 // leading floats are all rewards. A file of another format (no column
 // order) has all its float columns but advantage and step as rewards.
-func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note string, err error) {
+func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note string, read trlWeightsRead, err error) {
 	lead, after := trlLeadingFloats(first)
 	if first.Columns == nil {
 		for _, col := range first.Floats {
@@ -57,11 +59,11 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 				rewards = append(rewards, col)
 			}
 		}
-		return rewards, "", nil
+		return rewards, "", read, nil
 	}
-	read, err := trlReadWeights(first, lead)
+	read, err = trlReadWeights(first, lead)
 	if err != nil {
-		return nil, "", err
+		return nil, "", read, err
 	}
 	count, weights, ratiosOnly := read.count, read.weights, read.ratiosOnly
 	k := count.k
@@ -88,7 +90,7 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 	if count.kmin < count.kmax && !count.every {
 		notes = append(notes, trlEitherWarning(count, lead, source))
 	}
-	return lead[:k], strings.Join(notes, ", "), nil
+	return lead[:k], strings.Join(notes, ", "), read, nil
 }
 
 // trlWeightsRead is what trlReadWeights found of the reward columns of
@@ -242,24 +244,45 @@ func readTRLTable(first loaders.FileFields, columns []string) (*trlTable, error)
 // trlTableOf is the table of rows, a TRL completions table's records, of
 // its reward columns columns.
 func trlTableOf(rows []scoring.Trajectory, columns []string) *trlTable {
-	t := &trlTable{columns: make([][]float64, len(columns))}
-	groupOf := map[string]int{}
-	for i, tr := range rows {
+	t := newTRLTableBuilder(len(columns))
+	values := make([]float64, len(columns))
+	for _, tr := range rows {
 		prompt, _ := tr.Metadata[trlPrompt].(string)
-		g, ok := groupOf[prompt]
-		if !ok {
-			g = len(t.groups)
-			groupOf[prompt] = g
-			t.groups = append(t.groups, nil)
-		}
-		t.groups[g] = append(t.groups[g], i)
-		t.groupOf = append(t.groupOf, g)
 		for k, col := range columns {
-			t.columns[k] = append(t.columns[k], floatOrNaN(tr.Metadata[col]))
+			values[k] = floatOrNaN(tr.Metadata[col])
 		}
-		t.advantage = append(t.advantage, floatOrNaN(tr.Metadata[trlAdvantage]))
+		t.add(prompt, values, floatOrNaN(tr.Metadata[trlAdvantage]))
 	}
-	return t
+	return &t.trlTable
+}
+
+// trlTableBuilder makes a trlTable a row at a time.
+type trlTableBuilder struct {
+	trlTable
+	groupByPrompt map[string]int
+}
+
+// newTRLTableBuilder returns the builder of a table of k reward columns.
+func newTRLTableBuilder(k int) *trlTableBuilder {
+	return &trlTableBuilder{trlTable: trlTable{columns: make([][]float64, k)}, groupByPrompt: map[string]int{}}
+}
+
+// add appends the row of prompt, its reward columns' values (NaN for
+// None) and its logged advantage.
+func (t *trlTableBuilder) add(prompt string, values []float64, advantage float64) {
+	i := len(t.advantage)
+	g, ok := t.groupByPrompt[prompt]
+	if !ok {
+		g = len(t.groups)
+		t.groupByPrompt[strings.Clone(prompt)] = g // the loader may reuse the text's memory
+		t.groups = append(t.groups, nil)
+	}
+	t.groups[g] = append(t.groups[g], i)
+	t.groupOf = append(t.groupOf, g)
+	for k, v := range values {
+		t.columns[k] = append(t.columns[k], v)
+	}
+	t.advantage = append(t.advantage, advantage)
 }
 
 func floatOrNaN(v any) float64 {

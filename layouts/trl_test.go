@@ -31,7 +31,8 @@ func peekedRewardColumns(t *testing.T, path string) (rewards []string, note stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	return trlRewardColumns(files[0])
+	rewards, note, _, err = trlRewardColumns(files[0])
+	return rewards, note, err
 }
 
 // TestTRLRewardColumnsByOrder checks the columns of a TRL table without a
@@ -43,13 +44,13 @@ func TestTRLRewardColumnsByOrder(t *testing.T) {
 		Columns: []string{"step", "prompt", "completion", "acc", "fmt", "parsed", "sim"},
 		Floats:  []string{"acc", "fmt", "sim"},
 	}
-	rewards, note, err := trlRewardColumns(first)
+	rewards, note, _, err := trlRewardColumns(first)
 	if err != nil || !slices.Equal(rewards, []string{"acc", "fmt"}) || note != "log_extra columns sim left out (they follow a column that is not a float)" {
 		t.Errorf("rewards %v, note %q, error %v", rewards, note, err)
 	}
 	// Another format has no column order: every float but step and advantage.
 	first.Columns, first.Floats = nil, []string{"acc", "advantage", "sim", "step"}
-	if rewards, note, err := trlRewardColumns(first); err != nil || !slices.Equal(rewards, []string{"acc", "sim"}) || note != "" {
+	if rewards, note, _, err := trlRewardColumns(first); err != nil || !slices.Equal(rewards, []string{"acc", "sim"}) || note != "" {
 		t.Errorf("without column order: rewards %v, note %q, error %v", rewards, note, err)
 	}
 }
@@ -98,7 +99,7 @@ func TestTRLNullColumns(t *testing.T) {
 	if !slices.Equal(first.Floats, []string{"acc", "code", "step"}) || !slices.Equal(allNull, []string{"code"}) || read != 2 {
 		t.Errorf("floats %v, null in every record %v, %d read", first.Floats, allNull, read)
 	}
-	rewards, note, err := trlRewardColumns(files[0])
+	rewards, note, _, err := trlRewardColumns(files[0])
 	if want := "code null in every record read of " + path + " (2 records): a reward function that returned None for each (adding nothing)"; err != nil || !slices.Equal(rewards, []string{"acc", "code"}) || note != want {
 		t.Errorf("rewards %v, note %q, error %v", rewards, note, err)
 	}
@@ -236,7 +237,7 @@ func TestTRLRewardColumnsWithWeightsAndTies(t *testing.T) {
 // scored as rewards.
 func TestTRLStdinNotTRL(t *testing.T) {
 	stdin, _ := loaders.PeekStdin(loaders.Options{Stdin: strings.NewReader(`{"input":"q","output":"a","score":1,"step":1}` + "\n")}, peekRows)
-	_, _, err := Apply(context.Background(), engine.Config{From: "trl"}, []string{"-"}, loaders.Options{}, stdin, nil)
+	_, _, _, err := Apply(context.Background(), engine.Config{From: "trl"}, []string{"-"}, loaders.Options{}, stdin, nil)
 	if want := "standard input: not TRL completions (--from trl): its first record has fields input, output, score, step, TRL completions has completion, prompt, step"; err == nil || err.Error() != want {
 		t.Errorf("error %v\nwant %s", err, want)
 	}

@@ -5,54 +5,141 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/english"
-	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // trlMaxFilesNamed is how many files whose log disagrees with the
-// weights read trlWeightsAcrossFiles names, with their own weights.
+// weights read RowsCheck's warning names, with their own weights.
 const trlMaxFilesNamed = 3
 
-// trlWeightsAcrossFiles is TRL's filesWarning: the "read as" line gives
-// the weights that reproduce the first file's logged advantage
-// (trlFloatRewardColumns), and a run's tables, one per logging step, are
-// all of the run's reward_weights. It checks them against each other
-// file's log, on the rows of its groups of the usual size (trainRows),
-// as the line's own weights are found: its own weights are fitted
-// (fitWeights, scaledWeights), and the first file's disagree when, in
-// the nearest of TRL's settings (nearestDiff), they are trlFactorTells
-// times as far from its log as its own at least, and beyond what
-// rounding the line's weights to 3 digits may cost (trlRoundedNoise):
-// as far as the common factors its log rules out. Where either log tells
-// only the weights' ratios, the ratios are compared (each under the
-// factor nearest the log). It says which files they disagree with, each
-// with its own weights; "" when none, when the line gives no weights
-// (cfg names the objectives, or the first file's plain sum reproduces
-// its log) or there is one file. A file whose advantages are all 0 (an
-// evaluation table) tells nothing; one that cannot be read is the
-// load's error.
-func trlWeightsAcrossFiles(cfg engine.Config, files []loaders.FileFields) string {
-	if len(files) < 2 || !usesPareto(cfg) || len(cfg.Objectives) > 0 || files[0].Columns == nil {
-		return ""
+// RowsCheck checks what the input files' rows say together, on the rows
+// the load reads (Add), not read again: TRL's weights read from the first
+// completions table, checked against every other table (trlWeightsCheck).
+// Apply makes it; a nil RowsCheck checks nothing. Add and Warning may be
+// called from different goroutines.
+type RowsCheck struct {
+	// first names the table the weights were read from, columns are its
+	// reward columns, read what trlReadWeights found of them.
+	first   string
+	columns []string
+	read    trlWeightsRead
+	// others are the other files, in the order of the inputs.
+	others []string
+
+	mu      sync.Mutex
+	tables  map[string]*trlTableBuilder // the rows of each of others added
+	values  []float64                   // a row's reward columns, reused
+	said    bool                        // Warning computed warning
+	warning string
+}
+
+// trlWeightsCheck returns the check of the weights read, read, of the
+// reward columns columns of the table first (a file's path), against the
+// other tables' rows, which check (checkOthers) says.
+func trlWeightsCheck(first string, columns []string, read trlWeightsRead) *RowsCheck {
+	return &RowsCheck{first: first, columns: columns, read: read, values: make([]float64, len(columns))}
+}
+
+// checkOthers returns c checking the rows of others, the input files but
+// the first, by path; nil, nothing to check, without any.
+func (c *RowsCheck) checkOthers(others []string) *RowsCheck {
+	if c == nil || len(others) == 0 {
+		return nil
 	}
-	first, _, _ := trlNullColumns(files[0])
-	lead, _ := trlLeadingFloats(first)
-	read, err := trlReadWeights(first, lead)
-	if err != nil || !read.count.weighted {
-		return ""
+	c.others = others
+	c.tables = make(map[string]*trlTableBuilder, len(others))
+	for _, path := range others {
+		c.tables[path] = newTRLTableBuilder(len(c.columns))
 	}
-	columns := lead[:read.count.k]
-	tables := readTRLTables(files[1:], columns)
-	var differ []string
-	for _, f := range files[1:] {
-		table, ok := tables[f.Path]
+	return c
+}
+
+// Add takes rows the load read, the first file's and those of sources
+// that are not input files aside. Their Metadata is read (a TRL run's
+// rows are read whole: its logged advantage keeps the loader from picking
+// keys, engine.RewardComputer.Pick); ts may be reused once Add returns.
+func (c *RowsCheck) Add(ts []scoring.Trajectory) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := range ts {
+		tr := &ts[i]
+		t, ok := c.tables[tr.Source]
 		if !ok {
 			continue
 		}
-		if own, disagree := table.weightsDisagree(columns, read); disagree {
-			differ = append(differ, sourceOf(f)+"'s being "+own)
+		for k, col := range c.columns {
+			c.values[k] = floatOrNaN(tr.Metadata[col])
+		}
+		prompt, _ := tr.Metadata[trlPrompt].(string)
+		t.add(prompt, c.values, floatOrNaN(tr.Metadata[trlAdvantage]))
+	}
+}
+
+// Warning returns the check's warning on the rows added so far, "" for
+// none, worked out once: a caller asks it once the load has read the
+// inputs, and gets the same again.
+//
+// TRL's warning: the "read as" line gives the weights that reproduce the
+// first file's logged advantage (trlFloatRewardColumns), and a run's
+// tables, one per logging step, are all of the run's reward_weights. It
+// checks them against each other file's log, on the rows of its groups
+// of the usual size (trainRows), as the line's own weights are found:
+// its own weights are fitted (fitWeights, scaledWeights), and the first
+// file's disagree when, in the nearest of TRL's settings (nearestDiff),
+// they are trlFactorTells times as far from its log as its own at least,
+// and beyond what rounding the line's weights to 3 digits may cost
+// (trlRoundedNoise): as far as the common factors its log rules out.
+// Where either log tells only the weights' ratios, the ratios are
+// compared (each under the factor nearest the log). It says which files
+// they disagree with, each with its own weights. There is no check when
+// the line gives no weights (cfg names the objectives, or the first
+// file's plain sum reproduces its log) or there is one file. A file
+// whose advantages are all 0 (an evaluation table) tells nothing, nor
+// does one of which no row was read.
+func (c *RowsCheck) Warning() string {
+	if c == nil {
+		return ""
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.said {
+		c.warning, c.said = c.trlWeightsWarning(), true
+		c.tables = nil // said: the rows are no longer needed
+	}
+	return c.warning
+}
+
+// With returns warn, a layout's warnings (Warnings, nil for none), with
+// the check's warning after them.
+func (c *RowsCheck) With(warn func(*engine.Result, []int) []string) func(*engine.Result, []int) []string {
+	if c == nil {
+		return warn
+	}
+	return func(res *engine.Result, batches []int) []string {
+		var ws []string
+		if warn != nil {
+			ws = warn(res, batches)
+		}
+		if w := c.Warning(); w != "" {
+			ws = append(ws, w)
+		}
+		return ws
+	}
+}
+
+// trlWeightsWarning is Warning's work for TRL's weights (c.mu held).
+func (c *RowsCheck) trlWeightsWarning() string {
+	var differ []string
+	for _, path := range c.others {
+		if own, disagree := c.tables[path].weightsDisagree(c.columns, c.read); disagree {
+			differ = append(differ, path+"'s being "+own)
 		}
 	}
 	if len(differ) == 0 {
@@ -63,44 +150,15 @@ func trlWeightsAcrossFiles(cfg engine.Config, files []loaders.FileFields) string
 		named = append(named, fmt.Sprintf("and %d more %s", more, english.Plural(more, "file")))
 	}
 	weights := "weights"
-	if read.ratiosOnly {
+	if c.read.ratiosOnly {
 		weights = "weights' ratios"
 	}
 	return fmt.Sprintf("the %s read from %s (%s) are not those that the logged advantage of other files tells, %s (the reward weights changed within the run, or the files are of more than one run: no one set of weights is the run's)",
-		weights, sourceOf(first), trlWeightsText(columns, read.weights, ", "), strings.Join(named, ", "))
-}
-
-// readTRLTables reads the tables of files, by path, of their reward
-// columns columns: the files of a format in one load, which reads them
-// in parallel. A format whose files cannot be read gives none (their
-// load later says why).
-func readTRLTables(files []loaders.FileFields, columns []string) map[string]*trlTable {
-	paths := map[loaders.Format][]string{}
-	for _, f := range files {
-		paths[f.Format] = append(paths[f.Format], f.Path)
-	}
-	tables := map[string]*trlTable{}
-	for format, ps := range paths {
-		data, err := loaders.Load(ps, loaders.Options{Format: format})
-		if err != nil {
-			continue
-		}
-		rows := data.Trajectories
-		for len(rows) > 0 {
-			source := rows[0].Source
-			n := 1
-			for n < len(rows) && rows[n].Source == source {
-				n++
-			}
-			tables[source] = trlTableOf(rows[:n], columns)
-			rows = rows[n:]
-		}
-	}
-	return tables
+		weights, c.first, trlWeightsText(c.columns, c.read.weights, ", "), strings.Join(named, ", "))
 }
 
 // weightsDisagree reports whether the weights of the reward columns read
-// from the first file (trlWeightsAcrossFiles) disagree with t's logged
+// from the first file (RowsCheck.Warning) disagree with t's logged
 // advantage, and says t's own: "a 4, b 1", in their ratios when its log
 // tells only those, or that no weighted sum reproduces it. A
 // table whose logged advantages are all 0 agrees.

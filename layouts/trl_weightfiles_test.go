@@ -12,13 +12,30 @@ import (
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
+// applyLoaded is Apply of paths and the warning of its RowsCheck on the
+// rows of their load (every table, none left out as logged again).
+func applyLoaded(t *testing.T, cfg engine.Config, paths []string) (sentence, warning string) {
+	t.Helper()
+	_, sentence, check, err := Apply(context.Background(), cfg, paths, loaders.Options{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := loaders.Load(paths, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check.Add(data.Trajectories)
+	return sentence, check.Warning()
+}
+
 // TestTRLWeightsAcrossFiles: the weights the "read as" line reads from a
-// run's first completions table are checked against its other tables
-// (scripts/trl_fixtures.py, TRL's own code): two steps of one run with
-// reward_weights [2, 0.5] agree, the line as of one file; a second table
-// written with [4, 1], the same ratios, disagrees through epsilon alone,
-// and the line names it with its own weights; so does a third, from a
-// run that weighs the rewards in other ratios.
+// run's first completions table are checked against the rows of its
+// other tables as they are loaded (scripts/trl_fixtures.py, TRL's own
+// code): two steps of one run with reward_weights [2, 0.5] agree, no
+// warning; a second table written with [4, 1], the same ratios,
+// disagrees through epsilon alone, and the warning names it with its own
+// weights; so does a third, from a run that weighs the rewards in other
+// ratios.
 func TestTRLWeightsAcrossFiles(t *testing.T) {
 	const read = "fitted accuracy_reward 2, format_reward 0.5; --match-logged fits them"
 	steps := trlFixture("reward_weights_steps")
@@ -27,35 +44,32 @@ func TestTRLWeightsAcrossFiles(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		paths []string
-		want  []string // what the sentence says after the weights read
+		want  []string // what the warning says
 	}{
 		{"one run", []string{steps}, nil},
 		{"another factor", []string{trlFixture("reward_weights_changed")}, []string{
-			"; warning: the weights read from " + filepath.Join(trlFixture("reward_weights_changed"), "completions_00001.parquet") + " (accuracy_reward 2, format_reward 0.5) are not those that the logged advantage of other files tells, " +
+			"the weights read from " + filepath.Join(trlFixture("reward_weights_changed"), "completions_00001.parquet") + " (accuracy_reward 2, format_reward 0.5) are not those that the logged advantage of other files tells, " +
 				changed + "'s being accuracy_reward 4, format_reward 1 (the reward weights changed within the run, or the files are of more than one run: no one set of weights is the run's)"}},
 		{"other ratios", []string{steps, changed, ratios}, []string{
 			changed + "'s being accuracy_reward 4, format_reward 1, " + ratios + "'s being accuracy_reward 1, format_reward 0.5 ("}},
 	} {
-		_, sentence, err := Apply(context.Background(), engine.Config{}, c.paths, loaders.Options{}, nil, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
+		sentence, warning := applyLoaded(t, engine.Config{}, c.paths)
 		if !strings.Contains(sentence, read) {
 			t.Errorf("%s: %q lacks the weights read, %q", c.name, sentence, read)
 		}
-		if c.want == nil && strings.Contains(sentence, "warning") {
-			t.Errorf("%s: %q warns, the tables agreeing", c.name, sentence)
+		if c.want == nil && (warning != "" || strings.Contains(sentence, "warning")) {
+			t.Errorf("%s: %q, %q warns, the tables agreeing", c.name, sentence, warning)
 		}
 		for _, want := range c.want {
-			if !strings.Contains(sentence, want) {
-				t.Errorf("%s: %q lacks %q", c.name, sentence, want)
+			if !strings.Contains(warning, want) {
+				t.Errorf("%s: %q lacks %q", c.name, warning, want)
 			}
 		}
 	}
 	// --objective: the line reads no weights, nothing to check.
 	cfg := engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "accuracy_reward", Expr: `metadata["accuracy_reward"]`}}}
-	if _, sentence, err := Apply(context.Background(), cfg, []string{trlFixture("reward_weights_changed")}, loaders.Options{}, nil, nil); err != nil || strings.Contains(sentence, "warning") {
-		t.Errorf("with --objective: %q, error %v; want no warning", sentence, err)
+	if _, _, check, err := Apply(context.Background(), cfg, []string{trlFixture("reward_weights_changed")}, loaders.Options{}, nil, nil); err != nil || check != nil {
+		t.Errorf("with --objective: check %v, error %v; want none", check, err)
 	}
 }
 
@@ -78,14 +92,11 @@ func TestTRLWeightsAcrossFilesNamed(t *testing.T) {
 		}
 	}
 	first := filepath.Join(trlFixture("reward_weights_steps"), "completions_00001.parquet")
-	_, sentence, err := Apply(context.Background(), engine.Config{}, []string{first, thirdWeighed, copies}, loaders.Options{}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, warning := applyLoaded(t, engine.Config{}, []string{first, thirdWeighed, copies})
 	want := "other files tells, " + thirdWeighed + "'s being none in TRL's settings (no weighted sum of the rewards reproduces its log), " +
 		filepath.Join(copies, "completions_00002.parquet") + "'s being accuracy_reward 4, format_reward 1, " +
 		filepath.Join(copies, "completions_00003.parquet") + "'s being accuracy_reward 4, format_reward 1, and 2 more files (the reward weights changed"
-	if !strings.Contains(sentence, want) {
-		t.Errorf("%q lacks %q", sentence, want)
+	if !strings.Contains(warning, want) {
+		t.Errorf("%q lacks %q", warning, want)
 	}
 }

@@ -51,7 +51,7 @@ var verlLayout = trainerLayout{
 		}
 		return nil
 	},
-	defaults:     verlDefaults,
+	defaults:     noRowsCheck(verlDefaults),
 	warnings:     verlWarnings,
 	warningsRead: readsScopeAndMethod,
 }

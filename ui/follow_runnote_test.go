@@ -46,7 +46,7 @@ func TestFollowOpenInstructFilteredWithdrawn(t *testing.T) {
 	if err := os.WriteFile(path, []byte(openInstructSteps(1, 2, 0)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, sentence, err := layouts.Apply(context.Background(), engine.Config{From: "open-instruct"}, []string{dir}, loaders.Options{}, nil, nil)
+	cfg, sentence, _, err := layouts.Apply(context.Background(), engine.Config{From: "open-instruct"}, []string{dir}, loaders.Options{}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

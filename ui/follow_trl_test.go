@@ -34,7 +34,7 @@ func TestFollowTRLStartedEmpty(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	wholeCfg, wholeSentence, err := layouts.Apply(ctx, engine.Config{From: "trl"}, []string{src}, loaders.Options{}, nil, nil)
+	wholeCfg, wholeSentence, _, err := layouts.Apply(ctx, engine.Config{From: "trl"}, []string{src}, loaders.Options{}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestFollowTRLStartedEmpty(t *testing.T) {
 	var waited atomic.Bool
 	go func() {
 		await := &layouts.Awaiting{Poll: 10 * time.Millisecond, Waiting: func([]string) { waited.Store(true) }}
-		cfg, sentence, err := layouts.Apply(ctx, engine.Config{From: "trl"}, []string{dir}, loaders.Options{}, nil, await)
+		cfg, sentence, _, err := layouts.Apply(ctx, engine.Config{From: "trl"}, []string{dir}, loaders.Options{}, nil, await)
 		done <- applied{cfg, sentence, err}
 	}()
 	time.Sleep(100 * time.Millisecond)

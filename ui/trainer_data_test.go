@@ -256,7 +256,7 @@ func TestVerlGroupsOfOneHaveSignal(t *testing.T) {
 // gives it whole.
 func TestCutWarningsShowWhole(t *testing.T) {
 	dir := filepath.Join("..", "cmd", "testdata", "trl", "scale_batch", "completions")
-	cfg, sentence, err := layouts.Apply(context.Background(), engine.Config{}, []string{dir}, loaders.Options{}, nil, nil)
+	cfg, sentence, _, err := layouts.Apply(context.Background(), engine.Config{}, []string{dir}, loaders.Options{}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +283,7 @@ func TestCutWarningsShowWhole(t *testing.T) {
 // must be to be left out.
 func TestVerlV1PromptEnd(t *testing.T) {
 	dir := filepath.Join("..", "cmd", "testdata", "verl", "v1_uid", "dump")
-	cfg, sentence, err := layouts.Apply(context.Background(), engine.Config{}, []string{dir}, loaders.Options{}, nil, nil)
+	cfg, sentence, _, err := layouts.Apply(context.Background(), engine.Config{}, []string{dir}, loaders.Options{}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,7 +81,7 @@ func TestStreamSessionLineLeftOut(t *testing.T) {
 	if err := os.WriteFile(path, text, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, sentence, err := layouts.Apply(context.Background(), engine.Config{}, []string{dir}, loaders.Options{}, nil, nil)
+	cfg, sentence, _, err := layouts.Apply(context.Background(), engine.Config{}, []string{dir}, loaders.Options{}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
