@@ -9,7 +9,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
-	"github.com/rewardlens/rewardlens/ui/session"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 // TestFollowSelectionAcrossAReload: following a run of two files whose
@@ -72,10 +72,7 @@ func alternatingRun(t *testing.T) (*Model, []scoring.Trajectory) {
 			again = append(again, ts[i])
 		}
 	}
-	s, err := session.Open("run", cfg, &loaders.Result{Trajectories: slices.Clone(ts)}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := uitest.FollowedSession(t, "run", cfg, &loaders.Result{Trajectories: slices.Clone(ts)})
 	m := NewModel(s, true)
 	m.Init()
 	m.follow(make(chan loaders.Update))
