@@ -106,7 +106,7 @@ func TestFollowedOpenNotesItsIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	followed := b.Session("run.jsonl", res, nil)
-	const want = `3 trajectories repeat an earlier one's ID ("a", "b")`
+	const want = `3 trajectories repeat an earlier one's ID ("a", "b"); each is computed`
 	if !slices.Contains(opened.Warnings, want) || !slices.Equal(followed.Warnings, opened.Warnings) {
 		t.Errorf("followed, warnings %q; opened otherwise %q; want %q among both", followed.Warnings, opened.Warnings, want)
 	}
