@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -226,5 +227,80 @@ func TestFollowFirstReadingChanged(t *testing.T) {
 		if want := path + ": changed while being read ("; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s changed under the first reading: %v; want %q first", tc.name, err, want)
 		}
+	}
+}
+
+// TestFollowJSONLFailedReloadReadAgain: a followed JSONL file rewritten
+// in place whose reading from the start fails midway (its context ends
+// as the reading starts, as an I/O error would stop it) is read from the
+// start again by the next check that finds it changed, not from where
+// the failed reading stopped: the rewritten file's lines come, each
+// once, in place of the old ones.
+func TestFollowJSONLFailedReloadReadAgain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(`{"id":"a"}`+"\n"+`{"id":"b"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ff := followedAt(t, path)
+	if err := os.WriteFile(path, []byte(`{"id":"c"}`+"\n"+`{"id":"d"}`+"\n"+`{"id":"e"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkFailing(t, ff)
+	appendText(t, path, `{"id":"f"}`+"\n")
+	c := ff.check(Options{})
+	if c.err != nil || c.res == nil || !c.reloaded || !slices.Equal(trajectoryIDs(c.res.Trajectories), []string{"c", "d", "e", "f"}) {
+		t.Fatalf("grown after the failed reading: %v (reloaded %v), %v; want c, d, e, f, reloaded", c.res, c.reloaded, c.err)
+	}
+	appendText(t, path, `{"id":"g"}`+"\n")
+	c = ff.check(Options{})
+	if c.err != nil || c.res == nil || c.reloaded || !slices.Equal(trajectoryIDs(c.res.Trajectories), []string{"g"}) || c.res.Trajectories[0].Line != 5 {
+		t.Errorf("grown again: %v (reloaded %v), %v; want g alone, at line 5", c.res, c.reloaded, c.err)
+	}
+}
+
+// checkFailing checks ff, changed, with a reading that fails as it
+// starts: its context ends there, as an I/O error would stop it.
+func checkFailing(t *testing.T, ff *followedFile) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	setAfterStat(t, func(string) { cancel() })
+	if c := ff.check(Options{Context: ctx}); c.err == nil || c.res != nil {
+		t.Fatalf("the reading stopped: %v, %v; want its error alone", c.res, c.err)
+	}
+	afterStat = nil
+}
+
+// TestFollowJSONLFailedReloadOfAnEditReadAgain: a followed JSONL file
+// edited in place in the middle, as large as it was, whose reading from
+// the start fails, then grows, is read from the start: the edit is not
+// missed as the growth alone would be.
+func TestFollowJSONLFailedReloadOfAnEditReadAgain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	var text strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&text, `{"id":"r%03d","a":1}`+"\n", i)
+	}
+	if err := os.WriteFile(path, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ff := followedAt(t, path)
+	edited := strings.Replace(text.String(), `{"id":"r010","a":1}`, `{"id":"r010","a":2}`, 1)
+	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The edit, past the first bytes and before the last 4 KiB read, as
+	// large as the file was: its modification time tells it.
+	later := ff.info.ModTime().Add(time.Second)
+	if err := os.Chtimes(path, later, later); err != nil {
+		t.Fatal(err)
+	}
+	checkFailing(t, ff)
+	appendText(t, path, `{"id":"r400","a":1}`+"\n")
+	c := ff.check(Options{})
+	if c.err != nil || c.res == nil {
+		t.Fatalf("grown after the failed reading of the edit: %v, %v", c.res, c.err)
+	}
+	if !c.reloaded || len(c.res.Trajectories) != 401 || c.res.Trajectories[10].Metadata["a"] != 2.0 {
+		t.Errorf("grown after the failed reading of the edit: %d trajectories (reloaded %v); want 401, reloaded, r010's a 2", len(c.res.Trajectories), c.reloaded)
 	}
 }

@@ -38,6 +38,12 @@ type followedFile struct {
 	// file changed under them (changedError), said at
 	// maxChangedReadings.
 	changedReadings int
+	// reread is set when a reading from the start (load) failed: it
+	// reset how far the file was read (offset, lines, head, before,
+	// tailer) as it went, to no reading's, and the rows it read never
+	// went to the consumer. The next check that reads the file reads it
+	// from the start again, said reloaded, not as grown from there.
+	reread bool
 	// tail is set for a JSONL file that is not gzipped, read as it grows.
 	tail bool
 	// offset is where the next line starts, after the last complete line
@@ -153,8 +159,9 @@ func (f *followedFile) check(opts Options) fileChange {
 		return f.fail(nil, err)
 	case f.failed != nil && sameState(st, f.failed):
 		return fileChange{} // as it was when it could not be read
-	case f.gone || !f.loaded || !os.SameFile(st, f.info):
-		// Back, new, or replaced: a rotated file's last lines first.
+	case f.gone || !f.loaded || f.reread || !os.SameFile(st, f.info):
+		// Back, new, replaced, or its last reading failed: a rotated
+		// file's last lines first.
 		drained := f.drain(opts)
 		c := f.reload(opts, st)
 		c.drained, c.err = drained.res, errors.Join(drained.err, c.err)
@@ -301,10 +308,11 @@ func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress
 	}
 	f.keepSkips(err == nil)
 	if err != nil && f.changedWhileRead(file, since, st) {
+		f.reread = true
 		return nil, false, &changedError{path: f.path, err: err}
 	}
 	if err != nil {
-		f.failed, f.changedReadings = st, 0
+		f.failed, f.changedReadings, f.reread = st, 0, true
 		return nil, false, err
 	}
 	f.noteUnended(unendedLine, unendedBytes)
@@ -318,7 +326,7 @@ func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress
 	}
 	// A file that changed while it was read, without failing, is read
 	// again at the next check: st, recorded, is its state before.
-	f.info, f.failed, f.loaded, f.gone, f.lastErr, f.changedReadings = st, nil, true, false, "", 0
+	f.info, f.failed, f.loaded, f.gone, f.lastErr, f.changedReadings, f.reread = st, nil, true, false, "", 0, false
 	if f.tail {
 		f.file, kept = file, true
 	}
