@@ -105,20 +105,40 @@ func TestFollowWholeChangedWhileRead(t *testing.T) {
 }
 
 // TestFollowWholeBrokenUnchangedSaid: a followed file read whole whose
-// reading fails while it stays as its check found it is said at once,
-// by its path.
+// reading fails while it stays as its check found it is said by its
+// path, as what is wrong with it: at once when another file replaced it
+// (renamed over it, written whole), at the maxChangedReadings-th reading
+// in a row when it was written in place (halfWritten: a run's writing it
+// is waited for until then).
 func TestFollowWholeBrokenUnchangedSaid(t *testing.T) {
 	for _, tc := range changingCases(t) {
-		path := filepath.Join(t.TempDir(), tc.name)
-		if err := os.WriteFile(path, tc.first, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ff := followedAt(t, path)
-		if err := os.WriteFile(path, tc.broken, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if c := ff.check(Options{}); c.err == nil || !strings.HasPrefix(c.err.Error(), path+":") {
-			t.Errorf("%s broken, unchanged: error %v; want it said, by its path", tc.name, c.err)
+		for _, inPlace := range []bool{false, true} {
+			path := filepath.Join(t.TempDir(), tc.name)
+			if err := os.WriteFile(path, tc.first, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ff := followedAt(t, path)
+			readings := 1
+			if inPlace {
+				readings = maxChangedReadings
+				if err := os.WriteFile(path, tc.broken, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				renameOver(t, path, string(tc.broken))
+			}
+			for reading := 1; reading <= readings; reading++ {
+				c := ff.check(Options{})
+				switch {
+				case reading < readings && (c.err != nil || c.res != nil):
+					t.Errorf("%s broken in place, reading %d: %v, %v; want nothing said until reading %d", tc.name, reading, c.res, c.err, readings)
+				case reading == readings && (c.err == nil || !strings.HasPrefix(c.err.Error(), path+":") || strings.Contains(c.err.Error(), "changed while")):
+					t.Errorf("%s broken (in place %v), reading %d: error %v; want what is wrong with it said, by its path", tc.name, inPlace, reading, c.err)
+				}
+			}
+			if c := ff.check(Options{}); c.err != nil || c.res != nil {
+				t.Errorf("%s broken (in place %v), checked again unchanged: %v, %v; want nothing, said once", tc.name, inPlace, c.res, c.err)
+			}
 		}
 	}
 }
@@ -181,8 +201,9 @@ func trajectoryIDs(ts []scoring.Trajectory) []string {
 
 // TestFollowWholeChangedSinceCheck: a reading that fails on a file that
 // changed since the check that found it changed, though not since the
-// reading's own stat (a writer that ended between the two), is read
-// again at the next check, which says the file broken if it still is.
+// reading's own stat (a writer that ended between the two, replacing
+// it), is read again at the next check, which says the file broken if
+// it still is.
 func TestFollowWholeChangedSinceCheck(t *testing.T) {
 	for _, tc := range changingCases(t) {
 		path := filepath.Join(t.TempDir(), tc.name)
@@ -197,9 +218,7 @@ func TestFollowWholeChangedSinceCheck(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(path, tc.broken, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		renameOver(t, path, string(tc.broken))
 		if c := ff.reload(Options{}, checked); c.err != nil || c.res != nil {
 			t.Errorf("%s changed since its check: %v, %v; want nothing said, read again at the next check", tc.name, c.res, c.err)
 		}
@@ -302,5 +321,64 @@ func TestFollowJSONLFailedReloadOfAnEditReadAgain(t *testing.T) {
 	}
 	if !c.reloaded || len(c.res.Trajectories) != 401 || c.res.Trajectories[10].Metadata["a"] != 2.0 {
 		t.Errorf("grown after the failed reading of the edit: %d trajectories (reloaded %v); want 401, reloaded, r010's a 2", len(c.res.Trajectories), c.reloaded)
+	}
+}
+
+// TestFollowWholeWrittenInPlaceWaited: a followed file read whole that
+// its run writes anew in place, grown (open with "w" truncates it, then
+// json.dump or to_parquet writes it), found by a check empty or half
+// written, its size steady, is not read as a file without those rows
+// (Reloaded, none: the dashboard's tabs empty, then fill) nor said
+// broken: it is read again at the next check, which finds it written
+// and brings its new row alone.
+func TestFollowWholeWrittenInPlaceWaited(t *testing.T) {
+	for _, tc := range changingCases(t) {
+		for _, found := range []string{"empty", "half written", "written past what was read"} {
+			path := filepath.Join(t.TempDir(), tc.name)
+			if err := os.WriteFile(path, tc.first, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ff := followedAt(t, path)
+			written := map[string][]byte{"empty": nil, "half written": tc.grown[:len(tc.first)/2], "written past what was read": tc.grown[:tc.cut]}[found]
+			if err := os.WriteFile(path, written, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if c := ff.check(Options{}); c.err != nil || c.res != nil || c.reloaded {
+				t.Errorf("%s found %s: %v (reloaded %v), %v; want nothing, read again at the next check", tc.name, found, c.res, c.reloaded, c.err)
+			}
+			if err := os.WriteFile(path, tc.grown, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			c := ff.check(Options{})
+			if c.err != nil || c.res == nil || c.reloaded || !slices.Equal(trajectoryIDs(c.res.Trajectories), []string{"b"}) {
+				t.Errorf("%s written after found %s: %v (reloaded %v), %v; want its new row b alone", tc.name, found, c.res, c.reloaded, c.err)
+			}
+		}
+	}
+}
+
+// TestFollowWholeLeftEmptyTaken: a followed file read whole emptied in
+// place and left so is taken as it is, a file without rows (Reloaded),
+// at the maxChangedReadings-th reading in a row, the readings before
+// saying nothing.
+func TestFollowWholeLeftEmptyTaken(t *testing.T) {
+	for _, tc := range changingCases(t) {
+		path := filepath.Join(t.TempDir(), tc.name)
+		if err := os.WriteFile(path, tc.first, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ff := followedAt(t, path)
+		if err := os.Truncate(path, 0); err != nil {
+			t.Fatal(err)
+		}
+		for reading := 1; reading < maxChangedReadings; reading++ {
+			if c := ff.check(Options{}); c.err != nil || c.res != nil || c.reloaded {
+				t.Fatalf("%s emptied, reading %d: %v (reloaded %v), %v; want nothing until reading %d", tc.name, reading, c.res, c.reloaded, c.err, maxChangedReadings)
+			}
+		}
+		c := ff.check(Options{})
+		if c.err != nil || c.res == nil || !c.reloaded || len(c.res.Trajectories) != 0 {
+			t.Errorf("%s emptied, reading %d: %v (reloaded %v), %v; want it reloaded, without rows", tc.name, maxChangedReadings, c.res, c.reloaded, c.err)
+		}
 	}
 }

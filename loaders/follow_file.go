@@ -3,6 +3,7 @@ package loaders
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -303,6 +304,11 @@ func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress
 	// after the row group added) keeps what was read of it, to compare
 	// the file with once its footer is there.
 	pending := grew && err == nil && len(res.Unfinished) > 0
+	if f.halfWritten(same, pending, res, err) {
+		f.keepSkips(false)
+		f.reread = true
+		return nil, false, &changedError{path: f.path, err: cmp.Or(err, fmt.Errorf("no rows, where its last reading had %d", f.count))}
+	}
 	if err == nil && !f.tail && !pending {
 		err = f.recordWhole(file, end)
 	}
@@ -331,6 +337,25 @@ func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress
 		f.file, kept = file, true
 	}
 	return res, grew, nil
+}
+
+// halfWritten reports whether a reading from the start of a file read
+// whole, the same file (same) as read last, which then had rows, found
+// none (empty, its header alone, a Parquet file without its footer yet,
+// not pending) or failed (err): a run writing it anew in place read
+// before it is done. open(path, "w") truncates it, then json.dump or
+// pandas' to_json or to_parquet writes it (a resumed run's table of a
+// step written again, a script's list of every step dumped at each):
+// taken as it is, its rows would leave the dashboard until the next
+// reading, or an error be said of a file about to be whole. It is read
+// again at the next check, as one changed under its reading is, up to
+// maxChangedReadings in a row: the last is taken as it is, as a file
+// that stays so was left so.
+func (f *followedFile) halfWritten(same, pending bool, res *Result, err error) bool {
+	if !same || f.tail || f.count == 0 || f.changedReadings >= maxChangedReadings-1 {
+		return false
+	}
+	return err != nil || !pending && len(res.Trajectories) == 0
 }
 
 // afterStat, when not nil, runs in load between the file's stat and its
