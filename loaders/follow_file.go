@@ -199,8 +199,8 @@ func (f *followedFile) fail(st fs.FileInfo, err error) fileChange {
 // reloaded: its trajectories after those read before are new, as a JSONL
 // file's appended lines are, and what was read of it stays with its
 // consumer (the prompts read of its records, say). A reading that failed
-// as the file changed under it is done again at the next check
-// (readChanged).
+// as the file changed under it, or found it half written (halfWritten),
+// is done again at the next check (readChanged).
 func (f *followedFile) reload(opts Options, since fs.FileInfo) fileChange {
 	reloaded, count := f.loaded, f.count
 	res, grew, err := f.load(opts, true, since, nil, nil)
@@ -369,12 +369,15 @@ var afterStat func(path string)
 // next once its last write is done. Ten in a row is a file written again
 // and again faster than it can be read, whose new rows would never come
 // while those read before stay on screen unexplained; at the default
-// poll, without events, that is said within seconds.
+// poll, without events, that is said within seconds. A file found half
+// written (halfWritten) is taken as it is at the tenth reading instead:
+// one that stays so was left so.
 const maxChangedReadings = 10
 
 // changedError is the error of a reading of the file path that failed
-// as the file changed under it (followedFile.changedWhileRead): err, of
-// no one state of the file, is not what is wrong with it.
+// as the file changed under it (followedFile.changedWhileRead), or found
+// it half written (followedFile.halfWritten): err, of no one state of
+// the file, is not what is wrong with it.
 type changedError struct {
 	path string
 	err  error
