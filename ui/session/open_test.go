@@ -77,7 +77,7 @@ func TestOpenCutsDuplicateIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `1 trajectory repeats an earlier one's ID ("` + strings.Repeat("p", textsafe.ShortRunes) + `"…)`
+	want := `1 trajectory repeats an earlier one's ID ("` + strings.Repeat("p", textsafe.ShortRunes) + `"…); each is computed`
 	if !slices.Contains(s.Warnings, want) {
 		t.Errorf("warnings %q, want %q among them", s.Warnings, want)
 	}
