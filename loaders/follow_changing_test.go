@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -104,20 +105,40 @@ func TestFollowWholeChangedWhileRead(t *testing.T) {
 }
 
 // TestFollowWholeBrokenUnchangedSaid: a followed file read whole whose
-// reading fails while it stays as its check found it is said at once,
-// by its path.
+// reading fails while it stays as its check found it is said by its
+// path, as what is wrong with it: at once when another file replaced it
+// (renamed over it, written whole), at the maxChangedReadings-th reading
+// in a row when it was written in place (halfWritten: a run's writing it
+// is waited for until then).
 func TestFollowWholeBrokenUnchangedSaid(t *testing.T) {
 	for _, tc := range changingCases(t) {
-		path := filepath.Join(t.TempDir(), tc.name)
-		if err := os.WriteFile(path, tc.first, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ff := followedAt(t, path)
-		if err := os.WriteFile(path, tc.broken, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if c := ff.check(Options{}); c.err == nil || !strings.HasPrefix(c.err.Error(), path+":") {
-			t.Errorf("%s broken, unchanged: error %v; want it said, by its path", tc.name, c.err)
+		for _, inPlace := range []bool{false, true} {
+			path := filepath.Join(t.TempDir(), tc.name)
+			if err := os.WriteFile(path, tc.first, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ff := followedAt(t, path)
+			readings := 1
+			if inPlace {
+				readings = maxChangedReadings
+				if err := os.WriteFile(path, tc.broken, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				renameOver(t, path, string(tc.broken))
+			}
+			for reading := 1; reading <= readings; reading++ {
+				c := ff.check(Options{})
+				switch {
+				case reading < readings && (c.err != nil || c.res != nil):
+					t.Errorf("%s broken in place, reading %d: %v, %v; want nothing said until reading %d", tc.name, reading, c.res, c.err, readings)
+				case reading == readings && (c.err == nil || !strings.HasPrefix(c.err.Error(), path+":") || strings.Contains(c.err.Error(), "changed while")):
+					t.Errorf("%s broken (in place %v), reading %d: error %v; want what is wrong with it said, by its path", tc.name, inPlace, reading, c.err)
+				}
+			}
+			if c := ff.check(Options{}); c.err != nil || c.res != nil {
+				t.Errorf("%s broken (in place %v), checked again unchanged: %v, %v; want nothing, said once", tc.name, inPlace, c.res, c.err)
+			}
 		}
 	}
 }
@@ -180,8 +201,9 @@ func trajectoryIDs(ts []scoring.Trajectory) []string {
 
 // TestFollowWholeChangedSinceCheck: a reading that fails on a file that
 // changed since the check that found it changed, though not since the
-// reading's own stat (a writer that ended between the two), is read
-// again at the next check, which says the file broken if it still is.
+// reading's own stat (a writer that ended between the two, replacing
+// it), is read again at the next check, which says the file broken if
+// it still is.
 func TestFollowWholeChangedSinceCheck(t *testing.T) {
 	for _, tc := range changingCases(t) {
 		path := filepath.Join(t.TempDir(), tc.name)
@@ -196,9 +218,7 @@ func TestFollowWholeChangedSinceCheck(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(path, tc.broken, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		renameOver(t, path, string(tc.broken))
 		if c := ff.reload(Options{}, checked); c.err != nil || c.res != nil {
 			t.Errorf("%s changed since its check: %v, %v; want nothing said, read again at the next check", tc.name, c.res, c.err)
 		}
@@ -225,6 +245,140 @@ func TestFollowFirstReadingChanged(t *testing.T) {
 		_, _, err := Follow(context.Background(), []string{path}, FollowOptions{NoWatch: true})
 		if want := path + ": changed while being read ("; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s changed under the first reading: %v; want %q first", tc.name, err, want)
+		}
+	}
+}
+
+// TestFollowJSONLFailedReloadReadAgain: a followed JSONL file rewritten
+// in place whose reading from the start fails midway (its context ends
+// as the reading starts, as an I/O error would stop it) is read from the
+// start again by the next check that finds it changed, not from where
+// the failed reading stopped: the rewritten file's lines come, each
+// once, in place of the old ones.
+func TestFollowJSONLFailedReloadReadAgain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(`{"id":"a"}`+"\n"+`{"id":"b"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ff := followedAt(t, path)
+	if err := os.WriteFile(path, []byte(`{"id":"c"}`+"\n"+`{"id":"d"}`+"\n"+`{"id":"e"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkFailing(t, ff)
+	appendText(t, path, `{"id":"f"}`+"\n")
+	c := ff.check(Options{})
+	if c.err != nil || c.res == nil || !c.reloaded || !slices.Equal(trajectoryIDs(c.res.Trajectories), []string{"c", "d", "e", "f"}) {
+		t.Fatalf("grown after the failed reading: %v (reloaded %v), %v; want c, d, e, f, reloaded", c.res, c.reloaded, c.err)
+	}
+	appendText(t, path, `{"id":"g"}`+"\n")
+	c = ff.check(Options{})
+	if c.err != nil || c.res == nil || c.reloaded || !slices.Equal(trajectoryIDs(c.res.Trajectories), []string{"g"}) || c.res.Trajectories[0].Line != 5 {
+		t.Errorf("grown again: %v (reloaded %v), %v; want g alone, at line 5", c.res, c.reloaded, c.err)
+	}
+}
+
+// checkFailing checks ff, changed, with a reading that fails as it
+// starts: its context ends there, as an I/O error would stop it.
+func checkFailing(t *testing.T, ff *followedFile) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	setAfterStat(t, func(string) { cancel() })
+	if c := ff.check(Options{Context: ctx}); c.err == nil || c.res != nil {
+		t.Fatalf("the reading stopped: %v, %v; want its error alone", c.res, c.err)
+	}
+	afterStat = nil
+}
+
+// TestFollowJSONLFailedReloadOfAnEditReadAgain: a followed JSONL file
+// edited in place in the middle, as large as it was, whose reading from
+// the start fails, then grows, is read from the start: the edit is not
+// missed as the growth alone would be.
+func TestFollowJSONLFailedReloadOfAnEditReadAgain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	var text strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&text, `{"id":"r%03d","a":1}`+"\n", i)
+	}
+	if err := os.WriteFile(path, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ff := followedAt(t, path)
+	edited := strings.Replace(text.String(), `{"id":"r010","a":1}`, `{"id":"r010","a":2}`, 1)
+	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The edit, past the first bytes and before the last 4 KiB read, as
+	// large as the file was: its modification time tells it.
+	later := ff.info.ModTime().Add(time.Second)
+	if err := os.Chtimes(path, later, later); err != nil {
+		t.Fatal(err)
+	}
+	checkFailing(t, ff)
+	appendText(t, path, `{"id":"r400","a":1}`+"\n")
+	c := ff.check(Options{})
+	if c.err != nil || c.res == nil {
+		t.Fatalf("grown after the failed reading of the edit: %v, %v", c.res, c.err)
+	}
+	if !c.reloaded || len(c.res.Trajectories) != 401 || c.res.Trajectories[10].Metadata["a"] != 2.0 {
+		t.Errorf("grown after the failed reading of the edit: %d trajectories (reloaded %v); want 401, reloaded, r010's a 2", len(c.res.Trajectories), c.reloaded)
+	}
+}
+
+// TestFollowWholeWrittenInPlaceWaited: a followed file read whole that
+// its run writes anew in place, grown (open with "w" truncates it, then
+// json.dump or to_parquet writes it), found by a check empty or half
+// written, its size steady, is not read as a file without those rows
+// (Reloaded, none: the dashboard's tabs empty, then fill) nor said
+// broken: it is read again at the next check, which finds it written
+// and brings its new row alone.
+func TestFollowWholeWrittenInPlaceWaited(t *testing.T) {
+	for _, tc := range changingCases(t) {
+		for _, found := range []string{"empty", "half written", "written past what was read"} {
+			path := filepath.Join(t.TempDir(), tc.name)
+			if err := os.WriteFile(path, tc.first, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ff := followedAt(t, path)
+			written := map[string][]byte{"empty": nil, "half written": tc.grown[:len(tc.first)/2], "written past what was read": tc.grown[:tc.cut]}[found]
+			if err := os.WriteFile(path, written, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if c := ff.check(Options{}); c.err != nil || c.res != nil || c.reloaded {
+				t.Errorf("%s found %s: %v (reloaded %v), %v; want nothing, read again at the next check", tc.name, found, c.res, c.reloaded, c.err)
+			}
+			if err := os.WriteFile(path, tc.grown, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			c := ff.check(Options{})
+			if c.err != nil || c.res == nil || c.reloaded || !slices.Equal(trajectoryIDs(c.res.Trajectories), []string{"b"}) {
+				t.Errorf("%s written after found %s: %v (reloaded %v), %v; want its new row b alone", tc.name, found, c.res, c.reloaded, c.err)
+			}
+		}
+	}
+}
+
+// TestFollowWholeLeftEmptyTaken: a followed file read whole emptied in
+// place and left so is taken as it is, a file without rows (Reloaded),
+// at the maxChangedReadings-th reading in a row, the readings before
+// saying nothing.
+func TestFollowWholeLeftEmptyTaken(t *testing.T) {
+	for _, tc := range changingCases(t) {
+		path := filepath.Join(t.TempDir(), tc.name)
+		if err := os.WriteFile(path, tc.first, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ff := followedAt(t, path)
+		if err := os.Truncate(path, 0); err != nil {
+			t.Fatal(err)
+		}
+		for reading := 1; reading < maxChangedReadings; reading++ {
+			if c := ff.check(Options{}); c.err != nil || c.res != nil || c.reloaded {
+				t.Fatalf("%s emptied, reading %d: %v (reloaded %v), %v; want nothing until reading %d", tc.name, reading, c.res, c.reloaded, c.err, maxChangedReadings)
+			}
+		}
+		c := ff.check(Options{})
+		if c.err != nil || c.res == nil || !c.reloaded || len(c.res.Trajectories) != 0 {
+			t.Errorf("%s emptied, reading %d: %v (reloaded %v), %v; want it reloaded, without rows", tc.name, maxChangedReadings, c.res, c.reloaded, c.err)
 		}
 	}
 }

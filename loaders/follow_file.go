@@ -3,6 +3,7 @@ package loaders
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -38,6 +39,12 @@ type followedFile struct {
 	// file changed under them (changedError), said at
 	// maxChangedReadings.
 	changedReadings int
+	// reread is set when a reading from the start (load) failed: it
+	// reset how far the file was read (offset, lines, head, before,
+	// tailer) as it went, to no reading's, and the rows it read never
+	// went to the consumer. The next check that reads the file reads it
+	// from the start again, said reloaded, not as grown from there.
+	reread bool
 	// tail is set for a JSONL file that is not gzipped, read as it grows.
 	tail bool
 	// offset is where the next line starts, after the last complete line
@@ -153,8 +160,9 @@ func (f *followedFile) check(opts Options) fileChange {
 		return f.fail(nil, err)
 	case f.failed != nil && sameState(st, f.failed):
 		return fileChange{} // as it was when it could not be read
-	case f.gone || !f.loaded || !os.SameFile(st, f.info):
-		// Back, new, or replaced: a rotated file's last lines first.
+	case f.gone || !f.loaded || f.reread || !os.SameFile(st, f.info):
+		// Back, new, replaced, or its last reading failed: a rotated
+		// file's last lines first.
 		drained := f.drain(opts)
 		c := f.reload(opts, st)
 		c.drained, c.err = drained.res, errors.Join(drained.err, c.err)
@@ -191,8 +199,8 @@ func (f *followedFile) fail(st fs.FileInfo, err error) fileChange {
 // reloaded: its trajectories after those read before are new, as a JSONL
 // file's appended lines are, and what was read of it stays with its
 // consumer (the prompts read of its records, say). A reading that failed
-// as the file changed under it is done again at the next check
-// (readChanged).
+// as the file changed under it, or found it half written (halfWritten),
+// is done again at the next check (readChanged).
 func (f *followedFile) reload(opts Options, since fs.FileInfo) fileChange {
 	reloaded, count := f.loaded, f.count
 	res, grew, err := f.load(opts, true, since, nil, nil)
@@ -296,15 +304,21 @@ func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress
 	// after the row group added) keeps what was read of it, to compare
 	// the file with once its footer is there.
 	pending := grew && err == nil && len(res.Unfinished) > 0
+	if f.halfWritten(same, pending, res, err) {
+		f.keepSkips(false)
+		f.reread = true
+		return nil, false, &changedError{path: f.path, err: cmp.Or(err, fmt.Errorf("no rows, where its last reading had %d", f.count))}
+	}
 	if err == nil && !f.tail && !pending {
 		err = f.recordWhole(file, end)
 	}
 	f.keepSkips(err == nil)
 	if err != nil && f.changedWhileRead(file, since, st) {
+		f.reread = true
 		return nil, false, &changedError{path: f.path, err: err}
 	}
 	if err != nil {
-		f.failed, f.changedReadings = st, 0
+		f.failed, f.changedReadings, f.reread = st, 0, true
 		return nil, false, err
 	}
 	f.noteUnended(unendedLine, unendedBytes)
@@ -318,11 +332,30 @@ func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress
 	}
 	// A file that changed while it was read, without failing, is read
 	// again at the next check: st, recorded, is its state before.
-	f.info, f.failed, f.loaded, f.gone, f.lastErr, f.changedReadings = st, nil, true, false, "", 0
+	f.info, f.failed, f.loaded, f.gone, f.lastErr, f.changedReadings, f.reread = st, nil, true, false, "", 0, false
 	if f.tail {
 		f.file, kept = file, true
 	}
 	return res, grew, nil
+}
+
+// halfWritten reports whether a reading from the start of a file read
+// whole, the same file (same) as read last, which then had rows, found
+// none (empty, its header alone, a Parquet file without its footer yet,
+// not pending) or failed (err): a run writing it anew in place read
+// before it is done. open(path, "w") truncates it, then json.dump or
+// pandas' to_json or to_parquet writes it (a resumed run's table of a
+// step written again, a script's list of every step dumped at each):
+// taken as it is, its rows would leave the dashboard until the next
+// reading, or an error be said of a file about to be whole. It is read
+// again at the next check, as one changed under its reading is, up to
+// maxChangedReadings in a row: the last is taken as it is, as a file
+// that stays so was left so.
+func (f *followedFile) halfWritten(same, pending bool, res *Result, err error) bool {
+	if !same || f.tail || f.count == 0 || f.changedReadings >= maxChangedReadings-1 {
+		return false
+	}
+	return err != nil || !pending && len(res.Trajectories) == 0
 }
 
 // afterStat, when not nil, runs in load between the file's stat and its
@@ -336,12 +369,15 @@ var afterStat func(path string)
 // next once its last write is done. Ten in a row is a file written again
 // and again faster than it can be read, whose new rows would never come
 // while those read before stay on screen unexplained; at the default
-// poll, without events, that is said within seconds.
+// poll, without events, that is said within seconds. A file found half
+// written (halfWritten) is taken as it is at the tenth reading instead:
+// one that stays so was left so.
 const maxChangedReadings = 10
 
 // changedError is the error of a reading of the file path that failed
-// as the file changed under it (followedFile.changedWhileRead): err, of
-// no one state of the file, is not what is wrong with it.
+// as the file changed under it (followedFile.changedWhileRead), or found
+// it half written (followedFile.halfWritten): err, of no one state of
+// the file, is not what is wrong with it.
 type changedError struct {
 	path string
 	err  error

@@ -6,9 +6,10 @@ import (
 )
 
 // checkIDs returns the status line's warning about trajectories of ts
-// that repeat an earlier one's ID (duplicates.Warning), "" when there are
-// none: the Trajectories tab shows both, and an export's records would be
-// ambiguous to join by ID. For a session to be followed it also returns
+// that repeat an earlier one's ID (duplicates.Warning, with "; each is
+// computed" as an update's says), "" when there are none: each is
+// computed and shown in the Trajectories tab, and an export's records
+// would be ambiguous to join by ID. For a session to be followed it also returns
 // the IDs noted for the updates' repeats (follow.Repeats), noted in the
 // pass that counts them; nil otherwise.
 func checkIDs(ts *Trajectories, followed bool) (warning string, ids *follow.Repeats) {
@@ -25,5 +26,5 @@ func checkIDs(ts *Trajectories, followed bool) (warning string, ids *follow.Repe
 	if n == 0 {
 		return "", ids
 	}
-	return duplicates.Warning(n, first), ids
+	return duplicates.Warning(n, first) + "; each is computed", ids
 }

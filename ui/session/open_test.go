@@ -77,7 +77,7 @@ func TestOpenCutsDuplicateIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `1 trajectory repeats an earlier one's ID ("` + strings.Repeat("p", textsafe.ShortRunes) + `"…)`
+	want := `1 trajectory repeats an earlier one's ID ("` + strings.Repeat("p", textsafe.ShortRunes) + `"…); each is computed`
 	if !slices.Contains(s.Warnings, want) {
 		t.Errorf("warnings %q, want %q among them", s.Warnings, want)
 	}
@@ -106,7 +106,7 @@ func TestFollowedOpenNotesItsIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	followed := b.Session("run.jsonl", res, nil)
-	const want = `3 trajectories repeat an earlier one's ID ("a", "b")`
+	const want = `3 trajectories repeat an earlier one's ID ("a", "b"); each is computed`
 	if !slices.Contains(opened.Warnings, want) || !slices.Equal(followed.Warnings, opened.Warnings) {
 		t.Errorf("followed, warnings %q; opened otherwise %q; want %q among both", followed.Warnings, opened.Warnings, want)
 	}
