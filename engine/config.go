@@ -330,7 +330,7 @@ func New(cfg Config) (*RewardComputer, error) {
 	switch {
 	case cfg.SourceBy != "" || len(cfg.Sources) > 0:
 		if computer != ComputerPareto || cfg.SourceBy == "" {
-			return nil, fmt.Errorf("sources need the pareto computer and %s, their expression", SourceBySetting)
+			return nil, fmt.Errorf("sources need the pareto computer and %s, their expression", scoring.SourceBySetting)
 		}
 		scorer, err = cfg.newSourceScorer()
 	case computer == ComputerSVRL:

@@ -220,7 +220,7 @@ func (f *File) sourceErrors(merged engine.Config, flags Flags) []valueError {
 		if len(merged.Sources) > 0 {
 			c.Sources = map[string]engine.SourceConfig{"probe": {Objectives: probeObjective}}
 		}
-		probe(key(engine.SourceBySetting), c)
+		probe(key(scoring.SourceBySetting), c)
 	}
 	if len(fc.Sources) == 0 {
 		return errs
