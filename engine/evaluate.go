@@ -42,7 +42,7 @@ type Evaluation struct {
 	// row that had it.
 	evalReasons map[string]firstReason
 	// Absent marks, row-major as Values, the objectives that were missing
-	// or NaN and count 0 under nansum (Config.NanSum): TRL's None reward,
+	// or NaN and count 0 under nansum (setup.Config.NanSum): TRL's None reward,
 	// which gdpo leaves out of its group normalisation. nil without
 	// nansum.
 	Absent []bool

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/rewardlens/rewardlens/engine"
+
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/suggest"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -55,14 +57,14 @@ type trainerLayout struct {
 	promptBy, promptWhy string
 	// check, when set, refuses a file of the layout that cannot be read
 	// as the trainer meant (cfg is as the user gave it).
-	check func(cfg engine.Config, f loaders.FileFields) error
+	check func(cfg setup.Config, f loaders.FileFields) error
 	// defaults returns cfg with the layout's defaults where cfg sets
 	// nothing, first being the first input file's fields (standard
 	// input's, Path "-", when it is the only input that holds a record;
 	// empty for empty files, not followed: the load refuses them), and
 	// what the "read as" line says besides cfg's settings (""
 	// for nothing).
-	defaults func(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error)
+	defaults func(cfg setup.Config, first loaders.FileFields) (setup.Config, string, error)
 	// firstStep, when set, says what the defaults read of the first
 	// file's first step beyond its first record ("open-instruct's
 	// advantage normalisation and pass threshold"): following, Apply
@@ -79,7 +81,7 @@ type trainerLayout struct {
 	// line); cfg is the config the layout's defaults were applied to,
 	// rowCap what --max-rows did to the reading (the group it cut is not
 	// the trainer's doing).
-	warnings func(cfg engine.Config, res *engine.Result, rowCap scoring.RowCap, batches []int) []string
+	warnings func(cfg setup.Config, res *engine.Result, rowCap scoring.RowCap, batches []int) []string
 	// runNote, when set, is a note of the whole run (open-instruct's
 	// filtered traces): Warnings appends it, StepWarnings leaves it to
 	// the follower, which asks each batch once (RunNoteOf).
@@ -200,7 +202,7 @@ func describeLayout(layout string) string {
 // none within its peek, or followed, which is not read ahead) is an
 // error. cfg.From must be "" or one of Names. Every error is about the
 // inputs, but ctx's.
-func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, stdin *loaders.FileFields, await *Awaiting) (engine.Config, string, error) {
+func Apply(ctx context.Context, cfg setup.Config, paths []string, opts loaders.Options, stdin *loaders.FileFields, await *Awaiting) (setup.Config, string, error) {
 	from := cfg.From
 	if from == "" {
 		from = layoutAuto
@@ -300,7 +302,7 @@ func fieldList(names []string) string {
 // checks that a step's groups are of one size (Config.EqualGroups: a
 // trainer's groups are num_generations each), unless its defaults say
 // otherwise.
-func layoutDefaults(cfg engine.Config, l *trainerLayout, first loaders.FileFields) (engine.Config, string, error) {
+func layoutDefaults(cfg setup.Config, l *trainerLayout, first loaders.FileFields) (setup.Config, string, error) {
 	cfg.From = l.name
 	cfg.EqualGroups = true
 	groupGiven := cfg.GroupBy != ""
@@ -332,8 +334,8 @@ func layoutDefaults(cfg engine.Config, l *trainerLayout, first loaders.FileField
 
 // usesPareto reports whether cfg scores with the pareto scorer (the
 // default), the one whose objectives a layout may set.
-func usesPareto(cfg engine.Config) bool {
-	return cfg.Computer == "" || cfg.Computer == string(engine.ComputerPareto)
+func usesPareto(cfg setup.Config) bool {
+	return cfg.Computer == "" || cfg.Computer == string(setup.ComputerPareto)
 }
 
 // layoutSentence says how the inputs are read, for stderr and the
@@ -341,7 +343,7 @@ func usesPareto(cfg engine.Config) bool {
 // batch = step, objective score". The method and its settings are not
 // said here but where they are true (methodSentence): the dashboard
 // switches methods.
-func layoutSentence(name string, cfg engine.Config) string {
+func layoutSentence(name string, cfg setup.Config) string {
 	parts := []string{"group = " + cfg.GroupBy, "batch = " + cfg.BatchBy}
 	if n := len(cfg.Objectives); n > 0 {
 		names := make([]string, n)
@@ -478,7 +480,7 @@ func (a *Awaiting) record(ctx context.Context, paths []string, opts loaders.Opti
 // its first peekRows; nil otherwise, or when it holds no record. It
 // returns them and the reader that gives standard input whole
 // (loaders.PeekStdin when it looked, else opts.Stdin).
-func PeekStdin(cfg engine.Config, paths []string, opts loaders.Options, follow bool) (*loaders.FileFields, io.Reader) {
+func PeekStdin(cfg setup.Config, paths []string, opts loaders.Options, follow bool) (*loaders.FileFields, io.Reader) {
 	if follow || !slices.Contains(paths, "-") {
 		return nil, opts.Stdin
 	}
@@ -501,7 +503,7 @@ func PeekStdin(cfg engine.Config, paths []string, opts loaders.Options, follow b
 // recognised no layout (cfg as Apply returned it) and has a first record,
 // stdin (PeekStdin's), that recognise takes for a trainer's: standard
 // input beside other inputs, which the first file's layout decides.
-func WithStdin(sentence string, cfg engine.Config, stdin *loaders.FileFields) string {
+func WithStdin(sentence string, cfg setup.Config, stdin *loaders.FileFields) string {
 	if stdin == nil || cfg.From != "" && cfg.From != layoutAuto {
 		return sentence
 	}
@@ -522,7 +524,7 @@ func WithStdin(sentence string, cfg engine.Config, stdin *loaders.FileFields) st
 // none.
 // The layout's note of the run (runNote) comes last, read of the whole
 // result whichever batches are asked: callers ask for every batch.
-func Warnings(cfg engine.Config, rowCap scoring.RowCap) func(*engine.Result, []int) []string {
+func Warnings(cfg setup.Config, rowCap scoring.RowCap) func(*engine.Result, []int) []string {
 	l := findLayout(cfg.From)
 	if l == nil || l.warnings == nil && l.runNote == nil {
 		return nil
@@ -544,7 +546,7 @@ func Warnings(cfg engine.Config, rowCap scoring.RowCap) func(*engine.Result, []i
 // StepWarnings is Warnings without the layout's note of the run, for a
 // follower's step lines: it asks the note per batch (RunNoteOf), never
 // the whole run per line. nil when the layout has no warnings.
-func StepWarnings(cfg engine.Config, rowCap scoring.RowCap) func(*engine.Result, []int) []string {
+func StepWarnings(cfg setup.Config, rowCap scoring.RowCap) func(*engine.Result, []int) []string {
 	if l := findLayout(cfg.From); l != nil && l.warnings != nil {
 		return func(res *engine.Result, batches []int) []string { return l.warnings(cfg, res, rowCap, batches) }
 	}
@@ -573,7 +575,7 @@ type runNote struct {
 
 // RunNoteOf returns the note of the run of cfg's layout (open-instruct's
 // filtered traces) and what a batch says of it, "" and nil for none.
-func RunNoteOf(cfg engine.Config) (string, func(res *engine.Result, bi int) RunNoteEvidence) {
+func RunNoteOf(cfg setup.Config) (string, func(res *engine.Result, bi int) RunNoteEvidence) {
 	if l := findLayout(cfg.From); l != nil && l.runNote != nil {
 		return l.runNote.text, l.runNote.of
 	}
@@ -583,7 +585,7 @@ func RunNoteOf(cfg engine.Config) (string, func(res *engine.Result, bi int) RunN
 // RelogField returns the field of cfg's layout (Apply sets From) that
 // its trainer changes alone when it logs one generation's rows again
 // (loaders.Options.RelogField), "" for none.
-func RelogField(cfg engine.Config) string {
+func RelogField(cfg setup.Config) string {
 	if l := findLayout(cfg.From); l != nil {
 		return l.relogField
 	}
@@ -594,7 +596,7 @@ func RelogField(cfg engine.Config) string {
 // (Warnings) read of a result, the others zero: results of one evaluation
 // whose options it maps to equal ones have the same warnings. nil where
 // Warnings is.
-func WarningsRead(cfg engine.Config) func(engine.Options) engine.Options {
+func WarningsRead(cfg setup.Config) func(engine.Options) engine.Options {
 	if l := findLayout(cfg.From); l != nil && (l.warnings != nil || l.runNote != nil) {
 		return l.warningsRead
 	}

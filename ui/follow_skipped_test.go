@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -23,7 +23,7 @@ func TestFollowCountsSkippedLinesAsStatsDoes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := session.Open("run.jsonl", engine.Config{}, res, nil)
+	s, err := session.Open("run.jsonl", setup.Config{}, res, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
