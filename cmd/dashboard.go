@@ -70,6 +70,9 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		LayoutWarnings:     func(rowCap scoring.RowCap) func(*engine.Result, []int) []string { return layouts.Warnings(cfg, rowCap) },
 		LayoutWarningsRead: layouts.WarningsRead(cfg),
 	}
+	if note := layouts.RunNoteOf(cfg); note != nil {
+		in.RunNote = &session.RunNote{Text: note.Text, Refuted: note.Refuted}
+	}
 	if len(args) == 0 {
 		in.Load = loadSample
 	} else {

@@ -1,11 +1,6 @@
 package cmd
 
-import (
-	"fmt"
-
-	"github.com/rewardlens/rewardlens/internal/duplicates"
-	"github.com/rewardlens/rewardlens/internal/english"
-)
+import "github.com/rewardlens/rewardlens/internal/duplicates"
 
 // duplicateWarning returns a channel that delivers the warning about
 // trajectories that repeat an earlier one's ID, or "" when none does,
@@ -21,12 +16,7 @@ func duplicateWarning(ids *idList) <-chan string {
 			warning <- ""
 			return
 		}
-		verb := "repeats"
-		if n > 1 {
-			verb = "repeat"
-		}
-		warning <- fmt.Sprintf("rewardlens: warning: %d %s %s an earlier one's ID (%s); each is computed and written, in input order",
-			n, english.Plural(n, "trajectory"), verb, duplicates.Named(first))
+		warning <- "rewardlens: warning: " + duplicates.Warning(n, first) + "; each is computed and written, in input order"
 	}()
 	return warning
 }

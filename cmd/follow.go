@@ -76,7 +76,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	sayLayout(stdio.Stderr, layout, cfg)
 	f := &statsFollower{cfg: cfg, file: s.file, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
 		warnings: follow.Warnings(layouts.StepWarnings(cfg, scoring.Uncapped), cfg.EqualGroups), warned: map[givenWarning]bool{}, matchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged}
-	f.runNote, f.noteOf = layouts.RunNoteOf(cfg)
+	f.runNote = layouts.RunNoteOf(cfg)
 	// The first reading is evaluated as it streams: only the evaluation
 	// is kept, never every trajectory. The computer is built on the first
 	// trajectory, when the loader asks what to pick, as compute does: the
@@ -300,13 +300,13 @@ type statsFollower struct {
 	warnings     func(res *engine.Result, batches []int) []string
 	warned       map[givenWarning]bool
 	stepWarnings map[int64][]givenWarning
-	// runNote is the layout's note of the run (layouts.RunNoteOf), said
-	// once when first true (runNoteSaid), never the whole run read per
-	// line: noteOf asks each batch as its line is printed, noteEvidence
+	// runNote is the layout's note of the run (layouts.RunNoteOf, nil
+	// for none; nil again once withdrawn), said once when first true
+	// (runNoteSaid), never the whole run read per line: its Of asks each
+	// batch as its line is printed, noteEvidence
 	// holds per step what its last line's batch said, borne and refuted
 	// count those that bear it out and refute it.
-	runNote        string
-	noteOf         func(res *engine.Result, bi int) layouts.RunNoteEvidence
+	runNote        *layouts.RunNote
 	noteEvidence   map[int64]layouts.RunNoteEvidence
 	borne, refuted int
 	runNoteSaid    bool
@@ -630,18 +630,15 @@ func (f *statsFollower) rematch(ctx context.Context, withNewest bool) error {
 	if !first && !changed {
 		return nil
 	}
-	note, warning := strings.CutPrefix(check.Notes[0], "warning: ")
-	say := note
+	note := check.Notes[0]
+	say := note.Text
 	if diff.Rows > 0 {
 		say += fmt.Sprintf(" (the %d logged %s of the complete steps read so far)", diff.Rows, english.Plural(diff.Rows, "row"))
 	}
 	if !first {
 		say = fmt.Sprintf("the settings changed as rows came: %s; the steps printed before are printed again where that changes them", say)
 	}
-	if warning {
-		say = "warning: " + say
-	}
-	fmt.Fprintf(f.errOut, "rewardlens: %s\n", textsafe.Line(say))
+	fmt.Fprintf(f.errOut, "rewardlens: %s\n", noteLine(say, note.Warning))
 	if !changed {
 		return nil
 	}

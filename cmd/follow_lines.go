@@ -250,13 +250,14 @@ type givenWarning struct {
 
 // sayRunNote records what batch b, of step, says of the layout's note of
 // the run, and says the note once, when it first holds: no batch refutes
-// it and one bears it out. Said, it is withdrawn should a batch refute it
-// later (open-instruct's filter was off after all).
+// it and one bears it out. Said, it is withdrawn, with why, should a
+// batch refute it later (open-instruct's filter was off after all):
+// following never contradicts itself unsaid.
 func (f *statsFollower) sayRunNote(step int64, b int) {
-	if f.noteOf == nil {
+	if f.runNote == nil {
 		return
 	}
-	ev := f.noteOf(f.res, b)
+	ev := f.runNote.Of(f.res, b)
 	if f.noteEvidence == nil {
 		f.noteEvidence = map[int64]layouts.RunNoteEvidence{}
 	}
@@ -267,10 +268,10 @@ func (f *statsFollower) sayRunNote(step int64, b int) {
 	switch {
 	case holds && !f.runNoteSaid:
 		f.runNoteSaid = true
-		fmt.Fprintf(f.errOut, "rewardlens: warning: %s\n", textsafe.Line(f.runNote))
+		fmt.Fprintf(f.errOut, "rewardlens: warning: %s\n", textsafe.Line(f.runNote.Text))
 	case !holds && f.runNoteSaid && f.refuted > 0:
-		fmt.Fprintf(f.errOut, "rewardlens: withdrawn (step %d refutes it): %s\n", step, textsafe.Line(f.runNote))
-		f.noteOf = nil // refuted, it is not said again
+		fmt.Fprintf(f.errOut, "rewardlens: %s\n", textsafe.Line(f.runNote.Withdrawal(step)))
+		f.runNote = nil // refuted, it is not said again
 	}
 }
 

@@ -171,6 +171,51 @@ func TestStatsFollowOpenInstructFilteredOnce(t *testing.T) {
 	}
 }
 
+// TestStatsFollowOpenInstructFilteredWithdrawn: following traces whose
+// first steps have no zero-spread group, the note of the run is said;
+// a later step with one (the filter was off) withdraws it, saying why,
+// once: never a note said and left standing, untrue.
+func TestStatsFollowOpenInstructFilteredWithdrawn(t *testing.T) {
+	shortQuiet(t)
+	dir := t.TempDir()
+	shard := filepath.Join(dir, "run_rollouts_000000.jsonl")
+	if err := os.WriteFile(shard, []byte(zeroSpreadSteps(1, 2, 0)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", dir)
+	f.await(t, "step 2 ")
+	f.awaitErr(t, "rewardlens: warning: "+layoutsFilteredNote+"\n")
+	testfile.Append(t, shard, zeroSpreadSteps(3, 4, 3))
+	f.await(t, "step 4 ")
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d", code)
+	}
+	errOut := f.errOut.String()
+	want := "rewardlens: withdrawn (step 3 has a group of zero spread: filter_zero_std_samples was off): " + layoutsFilteredNote + "\n"
+	if strings.Count(errOut, "drops groups of zero spread") != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("stderr:\n%s\nwant the note said, then withdrawn once: %s", errOut, want)
+	}
+}
+
+// zeroSpreadSteps returns open-instruct traces of the steps from to to,
+// two prompts of four samples each, their advantages standard's; step
+// zero's second prompt's rewards all equal (none for no such step).
+func zeroSpreadSteps(from, to, zero int) string {
+	var text strings.Builder
+	for step := from; step <= to; step++ {
+		for i := range 8 {
+			// Rewards 0, 1, 0, 1: mean 0.5, numpy's std 0.5.
+			reward, advantage := float64(i%2), (float64(i%2)-0.5)/(0.5+1e-8)
+			if step == zero && i >= 4 {
+				reward, advantage = 1, 0
+			}
+			b, _ := json.Marshal(map[string]any{"step": step, "sample_idx": i, "prompt_idx": i / 4, "prompt_tokens": []int{step, i / 4}, "reward": reward, "advantage": advantage})
+			text.Write(append(b, '\n'))
+		}
+	}
+	return text.String()
+}
+
 // layoutsFilteredNote is the open-instruct layout's note of filtered
 // traces as a follower says it.
 const layoutsFilteredNote = "open-instruct drops groups of zero spread before it writes its traces (filter_zero_std_samples, on by default): dead signal, frac_zero_std_groups, the health checks dead_signal and zero_spread and the prompts never or always solved cannot see them; no group of these traces has zero spread"

@@ -157,7 +157,7 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 		fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
 	}
 	for _, note := range agreement.CutGroupNotes(p.check, res, agreement.CutGroupOf(res, p.rowCap)) {
-		fmt.Fprintf(stderr, "rewardlens: %s\n", textsafe.Line(note))
+		fmt.Fprintf(stderr, "rewardlens: %s\n", noteLine(note.Text, note.Warning))
 	}
 	if warn := layouts.Warnings(p.cfg, p.rowCap); warn != nil {
 		for _, w := range warn(res, allBatches(res)) {
@@ -165,6 +165,15 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// noteLine is a note of the trainer's check as stderr says it,
+// sanitised: "warning: " before a warning's text.
+func noteLine(text string, warning bool) string {
+	if warning {
+		return "warning: " + textsafe.Line(text)
+	}
+	return textsafe.Line(text)
 }
 
 // maxBatchesShown is how many mostly invalid batches the CLI names.

@@ -383,3 +383,21 @@ func TestTRLRelogged(t *testing.T) {
 		t.Errorf("compute: %d records, want 32; stderr %s", len(recs), errOut)
 	}
 }
+
+// TestTRLWeightsOfEachTable: compute of a run's two completions tables
+// checks the weights the read-as line reads from the first against the
+// second: those of one run (reward_weights [2, 0.5] at both steps) say
+// nothing more; a second table of weights [4, 1], told from [2, 0.5]
+// through epsilon alone, is named on the line with its weights.
+func TestTRLWeightsOfEachTable(t *testing.T) {
+	const read = "whose sum with weights other than 1 (fitted accuracy_reward 2, format_reward 0.5; --match-logged fits them) reproduces the logged advantage of "
+	_, errOut := computeList(t, "", trlFixture("reward_weights_steps"))
+	if !strings.Contains(errOut, read) || strings.Contains(errOut, "are not those that the logged advantage of other files tells") {
+		t.Errorf("one run's tables: stderr %s, want the weights read, and no warning", errOut)
+	}
+	_, errOut = computeList(t, "", trlFixture("reward_weights_changed"))
+	second := filepath.Join(trlFixture("reward_weights_changed"), "completions_00002.parquet")
+	if want := "; warning: the weights read from " + filepath.Join(trlFixture("reward_weights_changed"), "completions_00001.parquet") + " (accuracy_reward 2, format_reward 0.5) are not those that the logged advantage of other files tells, " + second + "'s being accuracy_reward 4, format_reward 1 ("; !strings.Contains(errOut, read) || !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q: %s", want, errOut)
+	}
+}

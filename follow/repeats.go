@@ -39,11 +39,17 @@ type Repeats struct {
 }
 
 // Seed notes the IDs of n trajectories, at(i) the i-th, that a warning of
-// their own covered (the dashboard's first reading): their repeats count
-// in the total but are not taken (TakeWarning).
-func (r *Repeats) Seed(n int, at func(i int) *scoring.Trajectory) {
+// their own covers (the dashboard's first reading), and returns what
+// that warning says: how many repeat an earlier one's ID and the first
+// duplicates.MaxShown such IDs, as duplicates.Count gives them (but for
+// IDs of one hash, counted as one), so that the IDs are hashed once.
+// Their repeats count in the total but are not taken (TakeWarning). Seed
+// is called first, on an empty Repeats.
+func (r *Repeats) Seed(n int, at func(i int) *scoring.Trajectory) (repeats int, first []string) {
 	r.add(n, at)
+	repeats, first = r.since, r.first
 	r.since, r.first, r.steps, r.moreSteps = 0, nil, nil, nil
+	return repeats, first
 }
 
 // Add notes the trajectories ts, which follow those noted, counting
@@ -100,7 +106,7 @@ func (r *Repeats) Forget(sources []string) {
 // TakeWarning returns the warning of the repeats counted since it was
 // last called, "" when there are none, and starts counting them anew:
 // `N trajectories repeat an earlier one's ID ("ID", ...) at step S`,
-// worded as stats words a whole reading's, the steps they are of in the
+// worded as stats words a whole reading's (duplicates.Warning), the steps they are of in the
 // order they came (the first five, then `and K more`), and `; T so far`
 // when the total is more. The text is safe for a terminal.
 func (r *Repeats) TakeWarning() string {
@@ -115,8 +121,7 @@ func (r *Repeats) TakeWarning() string {
 	if len(r.moreSteps) > 0 {
 		stepText += fmt.Sprintf(" and %d more", len(r.moreSteps))
 	}
-	w := fmt.Sprintf("%d %s %s an earlier one's ID (%s) at %s %s", r.since, english.Plural(r.since, "trajectory"), english.Verb(r.since, "repeats", "repeat"),
-		duplicates.Named(r.first), english.Plural(len(r.steps)+len(r.moreSteps), "step"), stepText)
+	w := fmt.Sprintf("%s at %s %s", duplicates.Warning(r.since, r.first), english.Plural(len(r.steps)+len(r.moreSteps), "step"), stepText)
 	if r.total > r.since {
 		w += fmt.Sprintf("; %d so far", r.total)
 	}

@@ -2,7 +2,9 @@ package follow
 
 import (
 	"fmt"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/duplicates"
@@ -33,4 +35,45 @@ func BenchmarkRepeats(b *testing.B) {
 			duplicates.Count(n, func(i int) string { return ts[i].ID })
 		}
 	})
+}
+
+// BenchmarkSeedFirstReading notes the IDs of a first reading of a million
+// trajectories as the dashboard opening a followed run does: Seed giving
+// the opening's warning its count (one pass over the IDs), against
+// duplicates.Count for the warning then Seed for the updates (two
+// passes, the reference in the same run). cpu-ms/op is the process's
+// CPU time, every thread's (the collector's too).
+func BenchmarkSeedFirstReading(b *testing.B) {
+	const n = 1 << 20
+	ts := make([]scoring.Trajectory, n)
+	for i := range ts {
+		ts[i] = scoring.Trajectory{ID: fmt.Sprintf("s%d-g%d-c%d", i/256, i/8%32, i%8), Batch: int64(i / 256), LoaderState: scoring.LoaderState{Source: "run.jsonl"}}
+	}
+	at := func(i int) *scoring.Trajectory { return &ts[i] }
+	run := func(name string, count bool) {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			cpu := cpuTime()
+			for b.Loop() {
+				if count {
+					duplicates.Count(n, func(i int) string { return ts[i].ID })
+				}
+				var r Repeats
+				r.Seed(n, at)
+			}
+			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+		})
+	}
+	run("Seed", false)
+	run("Count+Seed", true)
+}
+
+// cpuTime is the process's CPU time so far, every thread's: on a machine
+// shared with other work, a steadier measure than the wall time.
+func cpuTime() time.Duration {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		panic(err)
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }

@@ -2,9 +2,12 @@ package follow
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/duplicates"
 )
 
 // rows returns trajectories of source src, one per ID, in step step.
@@ -79,5 +82,37 @@ func TestRepeatsNamesTheFirstFiveSteps(t *testing.T) {
 	want := `9 trajectories repeat an earlier one's ID ("s0", "s1", "s2", "s3", "s4") at steps 10, 11, 12, 13, 14 and 3 more; each is computed`
 	if w := r.TakeWarning(); w != want {
 		t.Errorf("warning\n%q\nwant\n%q", w, want)
+	}
+}
+
+// TestSeedCountsAsDuplicatesCount: Seed gives the first reading's warning
+// what duplicates.Count would (how many repeat an earlier one's ID, the
+// first IDs named in order), so that its IDs are hashed once; the
+// repeats seeded count in an update's `so far`.
+func TestSeedCountsAsDuplicatesCount(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for c := range 50 {
+		ids := make([]string, 1+rng.IntN(200))
+		for i := range ids {
+			ids[i] = fmt.Sprint("id", rng.IntN(len(ids)))
+		}
+		ts := rows("a.jsonl", 0, ids...)
+		var r Repeats
+		n, first := r.Seed(len(ts), func(i int) *scoring.Trajectory { return &ts[i] })
+		wantN, wantFirst := duplicates.Count(len(ids), func(i int) string { return ids[i] })
+		if n != wantN || !slices.Equal(first, wantFirst) {
+			t.Fatalf("case %d: Seed gives %d %q, duplicates.Count %d %q", c, n, first, wantN, wantFirst)
+		}
+		if w := r.TakeWarning(); w != "" {
+			t.Fatalf("case %d: seeded, then warned %q", c, w)
+		}
+		r.Add(rows("a.jsonl", 1, ids[0]))
+		want := fmt.Sprintf(`1 trajectory repeats an earlier one's ID (%q) at step 1; %d so far; each is computed`, ids[0], n+1)
+		if n == 0 {
+			want = fmt.Sprintf(`1 trajectory repeats an earlier one's ID (%q) at step 1; each is computed`, ids[0])
+		}
+		if w := r.TakeWarning(); w != want {
+			t.Fatalf("case %d: the update's warning\n%q\nwant\n%q", c, w, want)
+		}
 	}
 }

@@ -121,6 +121,26 @@ type Finding struct {
 	Value     float64 `json:"value"`
 	Threshold float64 `json:"threshold"`
 	Message   string  `json:"message"`
+	// Measure is how Message ends in Value, after ": " (MeasureText); the
+	// zero Measure when it ends in words. Not in the JSON, whose message
+	// and value say it.
+	Measure Measure `json:"-"`
+}
+
+// Measure is how a finding's message writes its value: Format, a fmt
+// verb for a float64 ("%+.1f"), then a space and Unit ("sd").
+type Measure struct {
+	Format string
+	Unit   string
+}
+
+// MeasureText is f's value as its message ends in it ("-5.9 sd"), "" when
+// the message ends in words (the zero Measure).
+func (f Finding) MeasureText() string {
+	if f.Measure.Format == "" {
+		return ""
+	}
+	return fmt.Sprintf(f.Measure.Format, f.Value) + " " + f.Measure.Unit
 }
 
 // Findings runs the health checks on every batch's trend point (trends as
@@ -600,10 +620,10 @@ func (h *healthRun) lengthDrift(t *diagnose.Trend) (Finding, bool) {
 	}
 	x := h.length(t)
 	z := (x - h.lengthMean) / h.lengthSD
-	msg := fmt.Sprintf("mean %s %.3g, baseline %.3g ± %.3g: %+.1f sd",
-		cmp.Or(h.lengthObjective, "step_count"), x, h.lengthMean, h.lengthSD, z)
-	f, ok := finding(CheckLengthDrift, h.lengthObjective, math.Abs(z), driftWarn, driftAlert, false, msg)
-	f.Value = z
+	f, ok := finding(CheckLengthDrift, h.lengthObjective, math.Abs(z), driftWarn, driftAlert, false, "")
+	f.Value, f.Measure = z, Measure{Format: "%+.1f", Unit: "sd"}
+	f.Message = fmt.Sprintf("mean %s %.3g, baseline %.3g ± %.3g: %s",
+		cmp.Or(h.lengthObjective, "step_count"), x, h.lengthMean, h.lengthSD, f.MeasureText())
 	return f, ok
 }
 

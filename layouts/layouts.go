@@ -18,6 +18,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 
 	"github.com/rewardlens/rewardlens/engine/setup"
+
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/suggest"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -72,9 +73,11 @@ type trainerLayout struct {
 	// read from the few records of a step caught as it is written.
 	firstStep string
 	// filesWarning, when set, returns a warning of what the input files
-	// say together, by their names (open-instruct's shards of several
-	// runs), "" for none; the "read as" line ends with it.
-	filesWarning func(files []loaders.FileFields) string
+	// say together (open-instruct's shards of several runs, by their
+	// names; TRL's tables whose logs the weights read from the first do
+	// not reproduce), "" for none; the "read as" line ends with it. cfg
+	// is as given, before the layout's defaults.
+	filesWarning func(cfg setup.Config, files []loaders.FileFields) string
 	// warnings, when set, returns what the result shows, in the batches
 	// of index batches, that the trainer did otherwise or that contradicts
 	// a default read from the first records (stderr, the dashboard's status
@@ -280,9 +283,10 @@ func Apply(ctx context.Context, cfg setup.Config, paths []string, opts loaders.O
 			return cfg, "", err
 		}
 	}
+	given := cfg
 	cfg, sentence, err := layoutDefaults(cfg, l, files[0])
 	if err == nil && l.filesWarning != nil {
-		if w := l.filesWarning(files); w != "" {
+		if w := l.filesWarning(given, files); w != "" {
 			sentence += "; warning: " + w
 		}
 	}
@@ -571,15 +575,46 @@ type runNote struct {
 	whole func(res *engine.Result) string
 	// of returns what batch bi of res says of the note.
 	of func(res *engine.Result, bi int) RunNoteEvidence
+	// refuted says why a batch that refutes the note does, after "step
+	// S": a follower that said the note withdraws it with it.
+	refuted string
 }
 
-// RunNoteOf returns the note of the run of cfg's layout (open-instruct's
-// filtered traces) and what a batch says of it, "" and nil for none.
-func RunNoteOf(cfg setup.Config) (string, func(res *engine.Result, bi int) RunNoteEvidence) {
+// RunNote is a layout's note of the whole run (open-instruct's filtered
+// traces) as a follower says it: once it first holds, each batch asked
+// once (Of); said, it is withdrawn with why (Withdrawal) should a later
+// batch refute it, as the run said so far bore it out.
+type RunNote struct {
+	Text string
+	// Of returns what batch bi of res says of the note.
+	Of   func(res *engine.Result, bi int) RunNoteEvidence
+	note *runNote
+}
+
+// RunNoteOf returns the note of the run of cfg's layout, nil for none.
+func RunNoteOf(cfg setup.Config) *RunNote {
 	if l := findLayout(cfg.From); l != nil && l.runNote != nil {
-		return l.runNote.text, l.runNote.of
+		return &RunNote{Text: l.runNote.text, Of: l.runNote.of, note: l.runNote}
 	}
-	return "", nil
+	return nil
+}
+
+// Withdrawal returns the line that withdraws the note, which the batch of
+// step refutes: "withdrawn (step S has a group of zero spread:
+// filter_zero_std_samples was off): NOTE".
+func (n *RunNote) Withdrawal(step int64) string {
+	return fmt.Sprintf("withdrawn (step %d %s): %s", step, n.note.refuted, n.Text)
+}
+
+// Refuted returns the Withdrawal of the note by the first batch of res
+// that refutes it, "" when none does.
+func (n *RunNote) Refuted(res *engine.Result) string {
+	for bi := range res.Ranking.Batches {
+		if n.Of(res, bi) == RunNoteRefuted {
+			return n.Withdrawal(res.Ranking.Batches[bi].Step)
+		}
+	}
+	return ""
 }
 
 // RelogField returns the field of cfg's layout (Apply sets From) that

@@ -13,9 +13,10 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 
+	"github.com/rewardlens/rewardlens/engine/setup"
+
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
-	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/prompts"
@@ -406,7 +407,7 @@ const maxRunsNamed = 3
 // default one ends with the start time) writes steps the first wrote
 // again, whose rows then join the first run's groups of those steps
 // (groups of twice the size, repeated IDs); "" for one run.
-func openInstructRuns(files []loaders.FileFields) string {
+func openInstructRuns(_ setup.Config, files []loaders.FileFields) string {
 	var runs []string
 	for _, f := range files {
 		if m := openInstructShard.FindStringSubmatch(filepath.Base(f.Path)); m != nil && !slices.Contains(runs, m[1]) {
@@ -454,8 +455,9 @@ const openInstructFiltered = "open-instruct drops groups of zero spread before i
 // a follower asks each batch once (openInstructFilteredOf), not the whole
 // run per line.
 var openInstructFilteredNote = runNote{
-	text:  openInstructFiltered,
-	whole: openInstructFilteredWarning,
+	text:    openInstructFiltered,
+	whole:   openInstructFilteredWarning,
+	refuted: "has a group of zero spread: filter_zero_std_samples was off",
 	of: func(res *engine.Result, bi int) RunNoteEvidence {
 		ev, _ := openInstructFilteredOf(res, bi)
 		return ev

@@ -45,6 +45,9 @@ var trlLayout = trainerLayout{
 	// step until the next generation (loaders' Relogged).
 	relogField: stepField,
 	warnings:   trlGroupWarnings,
+	// The weights the "read as" line reads from the first table, checked
+	// against the others.
+	filesWarning: trlWeightsAcrossFiles,
 	// The groups of scope group (diagnose.GroupSummaries) whatever the
 	// scope.
 	warningsRead: readsNoOptions,

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -58,21 +59,12 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 		}
 		return rewards, "", nil
 	}
-	k := len(lead)
-	var count trlRewardCount
-	var weights []float64
-	ratiosOnly := false
-	if len(lead) > 1 && slices.Contains(first.Columns, trlAdvantage) {
-		table, err := readTRLTable(first, lead)
-		if err != nil {
-			return nil, "", err
-		}
-		count = table.rewardCount(len(lead))
-		k = count.k
-		if count.weighted {
-			weights, ratiosOnly = table.scaledWeights(k, count.weights, count.variant, table.trainRows())
-		}
+	read, err := trlReadWeights(first, lead)
+	if err != nil {
+		return nil, "", err
 	}
+	count, weights, ratiosOnly := read.count, read.weights, read.ratiosOnly
+	k := count.k
 	extras := append(slices.Clone(lead[k:]), after...)
 	source := sourceOf(first)
 	var notes []string
@@ -97,6 +89,37 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 		notes = append(notes, trlEitherWarning(count, lead, source))
 	}
 	return lead[:k], strings.Join(notes, ", "), nil
+}
+
+// trlWeightsRead is what trlReadWeights found of the reward columns of
+// a TRL table: their count, and when their weighted sum reproduces the
+// log, the weights (scaledWeights) and whether the log tells only their
+// ratios.
+type trlWeightsRead struct {
+	count      trlRewardCount
+	weights    []float64
+	ratiosOnly bool
+}
+
+// trlReadWeights reads which of the leading float columns lead of the
+// TRL table first are rewards (trlTable.rewardCount) and, when a weighted
+// sum of them reproduces the log, the weights. Without a logged
+// advantage, or with one column, every leading column is a reward,
+// unweighted.
+func trlReadWeights(first loaders.FileFields, lead []string) (trlWeightsRead, error) {
+	read := trlWeightsRead{count: trlRewardCount{k: len(lead)}}
+	if len(lead) <= 1 || !slices.Contains(first.Columns, trlAdvantage) {
+		return read, nil
+	}
+	table, err := readTRLTable(first, lead)
+	if err != nil {
+		return read, err
+	}
+	read.count = table.rewardCount(len(lead))
+	if read.count.weighted {
+		read.weights, read.ratiosOnly = table.scaledWeights(read.count.k, read.count.weights, read.count.variant, table.trainRows())
+	}
+	return read, nil
 }
 
 // trlEitherWarning says which columns count may read as rewards or as
@@ -213,6 +236,12 @@ func readTRLTable(first loaders.FileFields, columns []string) (*trlTable, error)
 		}
 		rows = data.Trajectories
 	}
+	return trlTableOf(rows, columns), nil
+}
+
+// trlTableOf is the table of rows, a TRL completions table's records, of
+// its reward columns columns.
+func trlTableOf(rows []scoring.Trajectory, columns []string) *trlTable {
 	t := &trlTable{columns: make([][]float64, len(columns))}
 	groupOf := map[string]int{}
 	for i, tr := range rows {
@@ -230,7 +259,7 @@ func readTRLTable(first loaders.FileFields, columns []string) (*trlTable, error)
 		}
 		t.advantage = append(t.advantage, floatOrNaN(tr.Metadata[trlAdvantage]))
 	}
-	return t, nil
+	return t
 }
 
 func floatOrNaN(v any) float64 {

@@ -121,7 +121,7 @@ func BenchmarkFollowGrow(b *testing.B) {
 		b.Fatal(err)
 	}
 	ff := &followedFile{path: path, store: &partStore{}}
-	if _, _, err := ff.load(Options{}, true, nil, nil); err != nil {
+	if _, _, err := ff.load(Options{}, true, nil, nil, nil); err != nil {
 		b.Fatal(err)
 	}
 	var step bytes.Buffer

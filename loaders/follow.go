@@ -87,10 +87,11 @@ type Update struct {
 	// Err reports what went wrong since the last Update: files that could
 	// not be read, and without SkipInvalid the malformed lines (skipped
 	// all the same: following cannot stop at one). The follower carries
-	// on. ErrPaths are the files its errors are of, in order: the first
-	// is that of the first line of Err's text.
+	// on. FileErrs are its errors file by file, each file once, in the
+	// order Err joins them: a consumer can say every file that failed,
+	// and forget a file's error when the file is read again.
 	Err      error
-	ErrPaths []string
+	FileErrs []FileError
 	// Unended are the files whose last line has stayed without its line
 	// end for FollowOptions.UnendedWait, unchanged: not read until it
 	// ends. Each is said once, until it changes. Resumed are the files
@@ -113,6 +114,13 @@ type Update struct {
 	// picked values of Trajectories are in, when recycled.
 	store  *partStore
 	picked [][]scoring.PickedValue
+}
+
+// FileError is what went wrong with one followed file since the last
+// Update (Update.FileErrs): Path as Follow named it, and its error.
+type FileError struct {
+	Path string
+	Err  error
 }
 
 // Follow loads paths as Load does, then follows them until ctx ends: it
@@ -226,7 +234,7 @@ func (f *follower) start(paths []string) (*Result, error) {
 	progress := newProgress(files, f.opts.Progress)
 	for _, path := range files {
 		ff := f.add(path)
-		res, _, err := ff.load(f.opts.Options, f.opts.SkipInvalid, progress, f.relog.of(f.opts.Each))
+		res, _, err := ff.load(f.opts.Options, f.opts.SkipInvalid, nil, progress, f.relog.of(f.opts.Each))
 		if err == nil && f.relog != nil {
 			err = f.relog.end(path, f.opts.Each, res)
 		}
@@ -512,7 +520,7 @@ func (f *follower) scanDirs() {
 		for _, path := range inputs {
 			if _, known := f.byPath[filepath.Clean(path)]; !known {
 				ff := f.add(path)
-				f.note(ff, f.relogged(ff.path, ff.reload(f.opts.Options)))
+				f.note(ff, f.relogged(ff.path, ff.reload(f.opts.Options, nil)))
 				f.limitOpen()
 			}
 		}
@@ -574,7 +582,11 @@ func (u *Update) add(path string, c fileChange) {
 	}
 	if c.err != nil {
 		u.Err = errors.Join(u.Err, c.err)
-		u.ErrPaths = append(u.ErrPaths, path)
+		if i := slices.IndexFunc(u.FileErrs, func(e FileError) bool { return e.Path == path }); i >= 0 {
+			u.FileErrs[i].Err = errors.Join(u.FileErrs[i].Err, c.err) // updates merged for a slow consumer
+		} else {
+			u.FileErrs = append(u.FileErrs, FileError{Path: path, Err: c.err})
+		}
 	}
 	if c.unended != nil {
 		u.Unended = append(u.Unended, *c.unended)

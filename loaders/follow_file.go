@@ -34,6 +34,10 @@ type followedFile struct {
 	// lastErr is the text of the last error reported, not repeated.
 	lastErr string
 	gone    bool
+	// changedReadings counts the readings in a row that failed as the
+	// file changed under them (changedError), said at
+	// maxChangedReadings.
+	changedReadings int
 	// tail is set for a JSONL file that is not gzipped, read as it grows.
 	tail bool
 	// offset is where the next line starts, after the last complete line
@@ -152,7 +156,7 @@ func (f *followedFile) check(opts Options) fileChange {
 	case f.gone || !f.loaded || !os.SameFile(st, f.info):
 		// Back, new, or replaced: a rotated file's last lines first.
 		drained := f.drain(opts)
-		c := f.reload(opts)
+		c := f.reload(opts, st)
 		c.drained, c.err = drained.res, errors.Join(drained.err, c.err)
 		return c
 	case f.tail:
@@ -160,7 +164,7 @@ func (f *followedFile) check(opts Options) fileChange {
 	case sameState(st, f.info):
 		return fileChange{}
 	}
-	return f.reload(opts) // a file read whole changed: grown or written anew
+	return f.reload(opts, st) // a file read whole changed: grown or written anew
 }
 
 // sameState reports whether a and b are the same file, of the same size
@@ -180,15 +184,21 @@ func (f *followedFile) fail(st fs.FileInfo, err error) fileChange {
 	return fileChange{err: err}
 }
 
-// reload reads the file again from the start. The lines it cannot read are
+// reload reads the file again from the start, as the check found it in
+// since (nil when no check did). The lines it cannot read are
 // skipped (and reported, without SkipInvalid): following cannot stop. A
 // file read whole that grew, what was read of it unchanged (load), is not
 // reloaded: its trajectories after those read before are new, as a JSONL
 // file's appended lines are, and what was read of it stays with its
-// consumer (the prompts read of its records, say).
-func (f *followedFile) reload(opts Options) fileChange {
+// consumer (the prompts read of its records, say). A reading that failed
+// as the file changed under it is done again at the next check
+// (readChanged).
+func (f *followedFile) reload(opts Options, since fs.FileInfo) fileChange {
 	reloaded, count := f.loaded, f.count
-	res, grew, err := f.load(opts, true, nil, nil)
+	res, grew, err := f.load(opts, true, since, nil, nil)
+	if changed := (*changedError)(nil); errors.As(err, &changed) {
+		return f.readChanged(changed)
+	}
 	if err != nil {
 		return f.fail(f.failed, err)
 	}
@@ -211,12 +221,15 @@ func (f *followedFile) reload(opts Options) fileChange {
 
 // load reads the file from the start, skipping bad lines when skip, and
 // records how far it read. A file without trajectories (yet) is no error.
+// A reading that fails on a file that changed while it was read, since
+// the check that found it as since (nil for none) or since its own stat,
+// returns a *changedError: it read no one state of the file.
 // When each is not nil, it takes the trajectories (FollowOptions.Each),
 // and the Result has none. grew reports that the file, read whole before
 // as now, is the file read last, as large or larger, what was read of it
 // still there, unchanged (rewritten, then prefixKept): a run appended to
 // it, rather than wrote it anew, in place or not.
-func (f *followedFile) load(opts Options, skip bool, progress *progress, each func([]scoring.Trajectory) error) (_ *Result, grew bool, _ error) {
+func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress *progress, each func([]scoring.Trajectory) error) (_ *Result, grew bool, _ error) {
 	file, err := openctx.OpenFile(opts.Context, f.path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, false, err // *fs.PathError: "open PATH: reason"
@@ -233,6 +246,9 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 	}
 	if st.IsDir() {
 		return nil, false, fmt.Errorf("%s: is a directory", f.path)
+	}
+	if afterStat != nil {
+		afterStat(f.path)
 	}
 	// What was read is hashed again (prefixKept) only where it decides:
 	// the same file as large, or another file or a truncated one.
@@ -284,8 +300,11 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 		err = f.recordWhole(file, end)
 	}
 	f.keepSkips(err == nil)
+	if err != nil && f.changedWhileRead(file, since, st) {
+		return nil, false, &changedError{path: f.path, err: err}
+	}
 	if err != nil {
-		f.failed = st
+		f.failed, f.changedReadings = st, 0
 		return nil, false, err
 	}
 	f.noteUnended(unendedLine, unendedBytes)
@@ -297,11 +316,66 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 	if !pending {
 		f.count = count
 	}
-	f.info, f.failed, f.loaded, f.gone, f.lastErr = st, nil, true, false, ""
+	// A file that changed while it was read, without failing, is read
+	// again at the next check: st, recorded, is its state before.
+	f.info, f.failed, f.loaded, f.gone, f.lastErr, f.changedReadings = st, nil, true, false, "", 0
 	if f.tail {
 		f.file, kept = file, true
 	}
 	return res, grew, nil
+}
+
+// afterStat, when not nil, runs in load between the file's stat and its
+// reading: the tests change the file there, as a writer may at any time.
+var afterStat func(path string)
+
+// maxChangedReadings is how many readings in a row may fail as the file
+// changes under them (changedError) before it is said. One write in
+// place (a row group and its footer, a list dumped again) is caught by a
+// check or two: a check comes once the writer's events settle, and the
+// next once its last write is done. Ten in a row is a file written again
+// and again faster than it can be read, whose new rows would never come
+// while those read before stay on screen unexplained; at the default
+// poll, without events, that is said within seconds.
+const maxChangedReadings = 10
+
+// changedError is the error of a reading of the file path that failed
+// as the file changed under it (followedFile.changedWhileRead): err, of
+// no one state of the file, is not what is wrong with it.
+type changedError struct {
+	path string
+	err  error
+}
+
+func (e *changedError) Error() string {
+	return fmt.Sprintf("%s: changed while being read (%v)", e.path, e.err)
+}
+
+func (e *changedError) Unwrap() error { return e.err }
+
+// changedWhileRead reports whether the file, open as file, as st before
+// its reading and as since by the check that decided to read it (nil for
+// none), is no longer so: its size or modification time differ, or
+// another file, or none, is at its path.
+func (f *followedFile) changedWhileRead(file *os.File, since, st fs.FileInfo) bool {
+	now, err := file.Stat()
+	if err != nil || !sameState(now, st) {
+		return true
+	}
+	at, err := os.Stat(f.path)
+	return err != nil || !sameState(at, st) || since != nil && !sameState(at, since)
+}
+
+// readChanged counts a reading that failed as the file changed under it
+// (e): the file is read again at the next check, unsaid, but at the
+// maxChangedReadings-th in a row it is said, once (fail) until a reading
+// ends otherwise.
+func (f *followedFile) readChanged(e *changedError) fileChange {
+	f.changedReadings++
+	if f.changedReadings != maxChangedReadings {
+		return fileChange{}
+	}
+	return f.fail(nil, fmt.Errorf("%s: not read: it changed while each of its last %d readings read it, the last failing (%v); read again at each check until one finds it unchanged", f.path, maxChangedReadings, e.err))
 }
 
 // recordWhole keeps what a file read whole must still hold, unchanged,
@@ -663,10 +737,10 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 		return f.fail(st, err)
 	}
 	if !os.SameFile(now, f.info) || now.Size() < f.offset || f.rewritten(file) {
-		return f.reload(opts)
+		return f.reload(opts, st)
 	}
 	if now.Size() == f.info.Size() && !now.ModTime().Equal(f.info.ModTime()) && !f.prefixKept(file) {
-		return f.reload(opts) // edited in place, as large as it was
+		return f.reload(opts, st) // edited in place, as large as it was
 	}
 	end, err := lastLineEnd(file, f.offset, f.offset+growChunk)
 	if err != nil {

@@ -188,7 +188,7 @@ func TestFollowCountsTheDrainedRecordsOnce(t *testing.T) {
 	opts := Options{SkipInvalid: true}
 	ff := &followedFile{path: path, store: &partStore{}}
 	defer ff.closeFile()
-	if res, _, err := ff.load(opts, true, nil, nil); err != nil || res.Skipped != 1 {
+	if res, _, err := ff.load(opts, true, nil, nil, nil); err != nil || res.Skipped != 1 {
 		t.Fatalf("first reading: %+v, %v; want 1 skipped", res, err)
 	}
 	appendText(t, path, grown)

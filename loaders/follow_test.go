@@ -29,7 +29,7 @@ type followed struct {
 	gone    []string
 	skipped int
 	errs    []error
-	// errPaths are the updates' ErrPaths.
+	// errPaths are the files of the updates' FileErrs.
 	errPaths []string
 	// reloaded are the files of the updates' Reloaded, in order.
 	reloaded []string
@@ -84,7 +84,9 @@ func (f *followed) apply(u Update) {
 	if u.Err != nil {
 		f.errs = append(f.errs, u.Err)
 	}
-	f.errPaths = append(f.errPaths, u.ErrPaths...)
+	for _, e := range u.FileErrs {
+		f.errPaths = append(f.errPaths, e.Path)
+	}
 }
 
 // await applies updates from ch until done holds, failing t after a
@@ -823,5 +825,27 @@ func TestFollowLaterFilesArePicked(t *testing.T) {
 	lineBytes := len(idLines("b", n)) / n
 	if most := (2*runtime.GOMAXPROCS(0) + 1) * jsonread.BlockBytes / lineBytes; whole > most || picked != n+2-whole || calls != 2 {
 		t.Errorf("%d trajectories picked, %d whole (at most %d), Pick called %d times (once a file): a later file must come picked", picked, whole, most, calls)
+	}
+}
+
+// TestUpdateErrorsByFile: an update's errors are told file by file, each
+// file once (its errors of updates merged for a slow consumer joined),
+// in the order Err joins them, so that every file that failed can be
+// said, not only the first.
+func TestUpdateErrorsByFile(t *testing.T) {
+	a1, b1, a2 := errors.New("a.jsonl:3:1: invalid JSON"), errors.New("b.jsonl: permission denied"), errors.New("a.jsonl:9:1: invalid JSON")
+	var u Update
+	u.add("a.jsonl", fileChange{err: a1})
+	u.add("b.jsonl", fileChange{err: b1})
+	u.add("c.jsonl", fileChange{res: &Result{}})
+	u.add("a.jsonl", fileChange{err: a2})
+	if len(u.FileErrs) != 2 || u.FileErrs[0].Path != "a.jsonl" || u.FileErrs[1].Path != "b.jsonl" {
+		t.Fatalf("FileErrs %v, want a.jsonl's then b.jsonl's", u.FileErrs)
+	}
+	if !errors.Is(u.FileErrs[0].Err, a1) || !errors.Is(u.FileErrs[0].Err, a2) || errors.Is(u.FileErrs[0].Err, b1) || u.FileErrs[1].Err != b1 {
+		t.Errorf("a.jsonl's errors %v, b.jsonl's %v", u.FileErrs[0].Err, u.FileErrs[1].Err)
+	}
+	if !errors.Is(u.Err, a1) || !errors.Is(u.Err, b1) || !errors.Is(u.Err, a2) {
+		t.Errorf("Err %v does not join every file's", u.Err)
 	}
 }

@@ -295,6 +295,11 @@ def eval_pick(trainer, logs):
                [(1, 1), (0, 0.5), (1, 0.25), (0, 1), (1, 0.75)], 1)
 
 
+def next_step(trainer, logs):
+    # The run's next step: the other prompts, the rewards reversed.
+    train(trainer, logs, questions=QUESTIONS[2:], acc=ACC[::-1], fmt=FMT[::-1])
+
+
 def relogged(name, what):
     """num_iterations=2 (or steps_per_generation above
     gradient_accumulation_steps) with logging_steps=1: _prepare_inputs
@@ -336,6 +341,14 @@ FIXTURES = [
             Trainer(2, reward_weights=[1.0, 0.5]), build=with_token_count),
     fixture("eval_pick", "evaluation logged at the step of a training log (num_generations_eval=1), where scale none "
             "reproduces more of the table's rows than the training's scale group", Trainer(2), build=eval_pick),
+    # Two steps' tables, each of whose logs tells the weights' common factor
+    # (epsilon beside a std near 1): of one run, or of two runs whose
+    # weights have the same ratios but not the same factor.
+    fixture("reward_weights_steps", "reward_weights=[2.0, 0.5], two steps", Trainer(2, reward_weights=[2.0, 0.5])),
+    fixture("reward_weights_steps", "", Trainer(2, reward_weights=[2.0, 0.5]), step=2, build=next_step),
+    fixture("reward_weights_changed", "reward_weights=[2.0, 0.5] at step 1, [4.0, 1.0] at step 2 (another run's table)",
+            Trainer(2, reward_weights=[2.0, 0.5])),
+    fixture("reward_weights_changed", "", Trainer(2, reward_weights=[4.0, 1.0]), step=2, build=next_step),
     *relogged("num_iterations_2", "num_iterations=2, logging_steps=1: each generation logged at two steps"),
 ]
 

@@ -549,13 +549,16 @@ func (m *Model) updateTab(i int, msg tea.Msg) tea.Cmd {
 }
 
 // applyEarlyKeys applies, in order, the keys pressed on the loading screen
-// that choose a tab or a method, as if pressed on the first frame; the
-// others acted on a screen the user did not see, and are dropped.
+// that choose a tab or a method, the tab's own setting keys among them
+// (common.SettingKeyer: method B on the Compare tab chosen before), as if
+// pressed on the first frame; the others acted on a screen the user did
+// not see, and are dropped.
 func (m *Model) applyEarlyKeys(keys []tea.KeyPressMsg) tea.Cmd {
 	k := &m.keys
 	var cmds []tea.Cmd
 	for _, msg := range keys {
-		if key.Matches(msg, k.Tab, k.NextTab, k.PrevTab, k.NextMethod, k.PrevMethod) {
+		setting, ok := m.tabs[m.active].(common.SettingKeyer)
+		if key.Matches(msg, k.Tab, k.NextTab, k.PrevTab, k.NextMethod, k.PrevMethod) || ok && key.Matches(msg, setting.SettingKeys()...) {
 			_, cmd := m.Update(msg)
 			cmds = append(cmds, cmd)
 		}

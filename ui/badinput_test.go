@@ -54,7 +54,7 @@ func TestDuplicateIDsInStatusLine(t *testing.T) {
 	m := NewModel(s, true)
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	if v := screen(m); !strings.Contains(v, `3 trajectories with a duplicate ID ("a", "b")`) {
+	if v := screen(m); !strings.Contains(v, `3 trajectories repeat an earlier one's ID ("a", "b")`) {
 		t.Errorf("the status line does not warn about the duplicate ids:\n%s", v)
 	}
 }

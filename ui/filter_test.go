@@ -134,7 +134,7 @@ func TestFilterNeedsItsObjective(t *testing.T) {
 // text (run.jsonl), the group filter on objective a, 160x40, settled.
 func followedFilterModel(t *testing.T, text string) (*Model, *session.Session) {
 	t.Helper()
-	s := uitest.TextSession(t, text)
+	s := uitest.FollowedTextSession(t, text)
 	if err := s.SetFilterGroups("a"); err != nil {
 		t.Fatal(err)
 	}

@@ -181,7 +181,7 @@ func TestFollowLoggedCountOffTheLoop(t *testing.T) {
 	app.Settle() // the health known: an update computes it, with no job
 	s := app.Session()
 	fromScratch := func() string {
-		return "warning: " + agreement.MatchLogged(s.Result.Evaluation, s.Result.Options).Warning()
+		return agreement.MatchLogged(s.Result.Evaluation, s.Result.Options).Warning()
 	}
 	opened := s.LoggedWarning()
 	appendLogged(t, app, path, lines(8, 16), 16)
@@ -205,7 +205,7 @@ func TestFollowLoggedCountOffTheLoop(t *testing.T) {
 	if got, want := s.LoggedWarning(), fromScratch(); got != want || got == opened || !strings.Contains(got, "24 of 24 rows differ") {
 		t.Errorf("after the count: %q, want %q (at the open %q)", got, want, opened)
 	}
-	if w := strings.Join(app.status.Warnings(), "\n"); !strings.Contains(w, strings.TrimPrefix(fromScratch(), "warning: ")) {
+	if w := strings.Join(app.status.Warnings(), "\n"); !strings.Contains(w, fromScratch()) {
 		t.Errorf("the status line does not say the count:\n%s", w)
 	}
 	stop()

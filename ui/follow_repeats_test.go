@@ -24,7 +24,7 @@ func TestFollowWarnsOfRepeatedIDs(t *testing.T) {
 		}
 		return b.String()
 	}
-	s := uitest.TextSession(t, step(0, 0)+step(1, 0))
+	s := uitest.FollowedTextSession(t, step(0, 0)+step(1, 0))
 	m := NewModel(s, true)
 	m.Init()
 	m.follow(make(chan loaders.Update))
@@ -72,4 +72,22 @@ func TestFollowedLoadNotesItsIDs(t *testing.T) {
 	if w := strings.Join(app.status.Warnings(), "\n"); !strings.Contains(w, want) {
 		t.Errorf("no %q among the warnings:\n%s", want, w)
 	}
+}
+
+// TestFollowTakesTheOpeningsIDs: following takes the IDs its session
+// noted as it opened (session.Builder.Follow), the one place they are
+// noted; a session opened otherwise is refused, not noted a second way.
+func TestFollowTakesTheOpeningsIDs(t *testing.T) {
+	const line = `{"id":"s0-c0","batch":0,"group":"g","metadata":{"a":1,"b":1}}` + "\n"
+	followed := NewModel(uitest.FollowedTextSession(t, line), true)
+	followed.follow(make(chan loaders.Update))
+	if followed.live.repeats != followed.Session().FollowedIDs {
+		t.Error("following did not take the IDs the session noted as it opened")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("following a session not opened to be followed did not fail")
+		}
+	}()
+	NewModel(uitest.TextSession(t, line), true).follow(make(chan loaders.Update))
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
-	"github.com/rewardlens/rewardlens/ui/session"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 // TestFollowCountsSkippedLinesAsStatsDoes: the lines skipped by the
@@ -23,10 +23,7 @@ func TestFollowCountsSkippedLinesAsStatsDoes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := session.Open("run.jsonl", setup.Config{}, res, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := uitest.FollowedSession(t, "run.jsonl", setup.Config{}, res)
 	m := NewModel(s, true)
 	m.Init()
 	m.follow(make(chan loaders.Update))

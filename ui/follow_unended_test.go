@@ -14,7 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/loaders"
-	"github.com/rewardlens/rewardlens/ui/session"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 // TestLiveUnendedLine: a followed file whose last line stays without its
@@ -66,10 +66,7 @@ func TestLoadingUnendedLine(t *testing.T) {
 		t.Fatalf("%v", msg.err)
 	}
 
-	s, err := session.Open("run.jsonl", cfg, &loaders.Result{Trajectories: ts}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := uitest.FollowedSession(t, "run.jsonl", cfg, &loaders.Result{Trajectories: ts})
 	m := NewModel(s, true)
 	m.Init()
 	m.follow(make(chan loaders.Update), loaders.Unended{Path: "other.jsonl", Line: 3, Bytes: 8, For: 5 * time.Second})

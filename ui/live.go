@@ -46,9 +46,10 @@ type liveState struct {
 	// shown after them in the status line.
 	warnings []string
 	gone     []string
-	failed   string // the last error's first line, "file:line: ..." for a line's
-	// failedPath is the file failed is of.
-	failedPath string
+	// failed are the errors of the last update that brought some, one a
+	// file (loaders.Update.FileErrs), each its first line ("file:line:
+	// ..." for a line's); a file read again from the start loses its own.
+	failed []fileFailure
 	// skipped counts the lines skipped since the session's load, as stats
 	// --follow counts them; its warning replaces the load's in warnings.
 	skipped follow.Skipped
@@ -98,9 +99,13 @@ type liveMsg struct {
 // follow puts the dashboard in follow mode on the follower's updates and
 // returns the command that waits for the first; unended are the files
 // whose last line stays without its line end, said before the session
-// opened (followedSession).
+// opened (followedSession). The session is one opened to be followed
+// (session.Builder.Follow), which noted the IDs it opened on.
 func (m *Model) follow(updates <-chan loaders.Update, unended ...loaders.Unended) tea.Cmd {
 	s := m.common.Session
+	if s.FollowedIDs == nil {
+		panic("ui: following a session not opened to be followed (session.Builder.Follow)")
+	}
 	m.live = &liveState{
 		updates:   updates,
 		live:      live.NewOf(s.Computer.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source }),
@@ -108,10 +113,7 @@ func (m *Model) follow(updates <-chan loaders.Update, unended ...loaders.Unended
 		warnings:  slices.Clone(s.Warnings),
 	}
 	// The session's own warning said the repeats of what it opened on.
-	if m.live.repeats = s.FollowedIDs; m.live.repeats == nil {
-		m.live.repeats = new(follow.Repeats)
-		m.live.repeats.Seed(s.Trajectories.Len(), s.Trajectories.At)
-	}
+	m.live.repeats = s.FollowedIDs
 	m.live.skipped = s.Skipped
 	m.live.unfinished = slices.Clone(s.Unfinished)
 	m.live.unended = unended
@@ -391,18 +393,20 @@ func (l *liveState) note(u loaders.Update) {
 	was := l.skipped.Warning()
 	l.skipped.Update(u)
 	l.warnings = session.ReplaceWarning(l.warnings, was, l.skipped.Warning())
-	// A file read again from the start no longer holds the line the
+	// A file read again from the start no longer holds the line its
 	// error is about: it goes, unless the new content brings it again.
-	if l.failed != "" && slices.Contains(u.Reloaded, l.failedPath) {
-		l.failed, l.failedPath = "", ""
-	}
-	if u.Err != nil {
-		l.failed, l.failedPath = strings.SplitN(u.Err.Error(), "\n", 2)[0], ""
-		if len(u.ErrPaths) > 0 { // the file of the error's first line
-			l.failedPath = u.ErrPaths[0]
+	l.failed = slices.DeleteFunc(l.failed, func(f fileFailure) bool { return slices.Contains(u.Reloaded, f.path) })
+	if len(u.FileErrs) > 0 {
+		l.failed = make([]fileFailure, len(u.FileErrs))
+		for i, e := range u.FileErrs {
+			l.failed[i] = fileFailure{e.Path, strings.SplitN(e.Err.Error(), "\n", 2)[0]}
 		}
 	}
 }
+
+// fileFailure is a followed file's error as the status line says it: the
+// first line of its text.
+type fileFailure struct{ path, line string }
 
 // noteUnended returns unended, the files whose last line stays without
 // its line end, as u changes them: the Resumed out, the Unended in.
@@ -471,8 +475,8 @@ func (l *liveState) allWarnings() []string {
 	if l.repeated != "" {
 		out = append(out, "following: "+l.repeated)
 	}
-	if l.failed != "" {
-		out = append(out, "following: "+l.failed)
+	for _, f := range l.failed {
+		out = append(out, "following: "+f.line)
 	}
 	return out
 }
@@ -510,6 +514,7 @@ func (in Input) followedSession(progress func(done, total int64), waiting func(u
 	cfg := in.Config
 	cfg.EqualGroups = false
 	b := session.NewBuilder(cfg, false)
+	b.Follow()
 	if in.Config.EqualGroups {
 		b.WarnMixedPrompts()
 	}

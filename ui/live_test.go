@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -43,10 +44,7 @@ func sampleSteps(tb testing.TB, from, to int64) (setup.Config, []scoring.Traject
 func newLiveModel(t *testing.T) (*Model, chan loaders.Update) {
 	t.Helper()
 	cfg, ts := sampleSteps(t, 0, 20)
-	s, err := session.Open("run.jsonl", cfg, &loaders.Result{Trajectories: ts}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := uitest.FollowedSession(t, "run.jsonl", cfg, &loaders.Result{Trajectories: ts})
 	m := NewModel(s, true)
 	m.Init()
 	updates := make(chan loaders.Update)
@@ -110,12 +108,12 @@ func TestLiveReloadDropsItsError(t *testing.T) {
 	s := m.Session()
 	source := s.Trajectories.At(0).Source
 	lineErr := fmt.Errorf("%s:4:17: invalid JSON", source)
-	m.Update(liveMsg{loaders.Update{Err: lineErr, ErrPaths: []string{source}}, true})
+	m.Update(liveMsg{loaders.Update{Err: lineErr, FileErrs: []loaders.FileError{{Path: source, Err: lineErr}}}, true})
 	if v := screen(m); !strings.Contains(v, "following: "+source+":4:17: invalid JSON") {
 		t.Fatalf("the malformed line is not said:\n%s", v)
 	}
 	_, again := sampleSteps(t, 0, 5)
-	m.Update(liveMsg{loaders.Update{Trajectories: again, Reloaded: []string{source}, Err: lineErr, ErrPaths: []string{source}}, true})
+	m.Update(liveMsg{loaders.Update{Trajectories: again, Reloaded: []string{source}, Err: lineErr, FileErrs: []loaders.FileError{{Path: source, Err: lineErr}}}, true})
 	if v := screen(m); !strings.Contains(v, "following: "+source+":4:17") {
 		t.Errorf("read again with the malformed line still in it, the error went:\n%s", v)
 	}
@@ -123,13 +121,41 @@ func TestLiveReloadDropsItsError(t *testing.T) {
 	if v := screen(m); strings.Contains(v, "invalid JSON") || !strings.Contains(v, "read again from the start: "+source) {
 		t.Errorf("read again without the malformed line, its error stays:\n%s", v)
 	}
-	// The error is known to be the file's by the update's ErrPaths, not by
+	// The error is known to be the file's by the update's FileErrs, not by
 	// its text starting with the file's name.
 	reworded := fmt.Errorf("invalid JSON in line 4 of %s", source)
-	m.Update(liveMsg{loaders.Update{Err: reworded, ErrPaths: []string{source}}, true})
+	m.Update(liveMsg{loaders.Update{Err: reworded, FileErrs: []loaders.FileError{{Path: source, Err: reworded}}}, true})
 	m.Update(liveMsg{loaders.Update{Trajectories: again, Reloaded: []string{source}}, true})
 	if v := screen(m); strings.Contains(v, "invalid JSON") {
 		t.Errorf("read again without the malformed line, its error worded otherwise stays:\n%s", v)
+	}
+}
+
+// TestLiveSaysEveryFilesError: an update with errors in several files
+// says each file's (its first line), not the first file's alone; a file
+// read again from the start loses its own, the others' stay; the next
+// update's errors replace them.
+func TestLiveSaysEveryFilesError(t *testing.T) {
+	m, _ := newLiveModel(t)
+	s := m.Session()
+	source := s.Trajectories.At(0).Source
+	lineErr := fmt.Errorf("%s:4:17: invalid JSON", source)
+	otherErr := errors.Join(errors.New("other.jsonl: permission denied"), errors.New("other.jsonl.1: permission denied"))
+	m.Update(liveMsg{loaders.Update{Err: errors.Join(lineErr, otherErr), FileErrs: []loaders.FileError{{Path: source, Err: lineErr}, {Path: "other.jsonl", Err: otherErr}}}, true})
+	warnings := func() string { return strings.Join(m.status.Warnings(), "\n") }
+	for _, want := range []string{"following: " + source + ":4:17: invalid JSON", "following: other.jsonl: permission denied"} {
+		if w := warnings(); !strings.Contains(w, want) {
+			t.Errorf("%q is not said:\n%s", want, w)
+		}
+	}
+	_, again := sampleSteps(t, 0, 5)
+	m.Update(liveMsg{loaders.Update{Trajectories: again, Reloaded: []string{source}}, true})
+	if w := warnings(); strings.Contains(w, "invalid JSON") || !strings.Contains(w, "following: other.jsonl: permission denied") {
+		t.Errorf("%s read again: want its error gone and other.jsonl's kept:\n%s", source, w)
+	}
+	m.Update(liveMsg{loaders.Update{Err: lineErr, FileErrs: []loaders.FileError{{Path: source, Err: lineErr}}}, true})
+	if w := warnings(); strings.Contains(w, "permission denied") || !strings.Contains(w, "invalid JSON") {
+		t.Errorf("the next update's error does not replace the last's:\n%s", w)
 	}
 }
 
@@ -207,10 +233,7 @@ func TestLiveEmptiedFileAmongOthers(t *testing.T) {
 			ts[i].Source = "b.jsonl"
 		}
 	}
-	s, err := session.Open("run", cfg, &loaders.Result{Trajectories: ts}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := uitest.FollowedSession(t, "run", cfg, &loaders.Result{Trajectories: ts})
 	m := NewModel(s, true)
 	m.Init()
 	m.follow(make(chan loaders.Update))

@@ -9,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -118,7 +117,7 @@ func (m *loadingModel) load() tea.Msg {
 		s.Layout = m.in.Layout
 		// Objectives inferred are said as compute says them on stderr.
 		s.InferredNote = m.in.Config.InferredNote(s.Config)
-		s.LayoutWarnings, s.LayoutWarningsRead = m.in.layoutWarnings(s.HealthConfig.RowCap), m.in.LayoutWarningsRead
+		s.LayoutWarnings, s.LayoutWarningsRead, s.RunNote = m.in.layoutWarnings(s.HealthConfig.RowCap), m.in.LayoutWarningsRead, m.in.RunNote
 		err = s.SetHealth(m.in.Health, m.in.HVRef)
 	}
 	if err == nil {
@@ -126,10 +125,6 @@ func (m *loadingModel) load() tea.Msg {
 	}
 	if err == nil {
 		s.SetLayoutNotes(s.LayoutNotesJob().Of(s.Result)) // off the event loop, with the first result
-	}
-	if err == nil && updates != nil {
-		s.FollowedIDs = new(follow.Repeats)
-		s.FollowedIDs.Seed(s.Trajectories.Len(), s.Trajectories.At)
 	}
 	return loadedMsg{session: s, updates: updates, unended: unended, err: err}
 }

@@ -154,7 +154,8 @@ func TestDashboardSaysInferredObjectives(t *testing.T) {
 
 // TestLoadingKeepsTabAndMethodKeys: the keys that choose a tab or a
 // method, pressed while loading, apply once the dashboard opens, in
-// order (7 then 3: the Objectives tab; m: the next method); the others
+// order (7 then 3: the Objectives tab; m: the next method; b on the
+// Compare tab: the next method B, on another tab: nothing); the others
 // are dropped, and the screen says that the keys will apply.
 func TestLoadingKeepsTabAndMethodKeys(t *testing.T) {
 	_, res := sampletest.Read(t)
@@ -162,17 +163,31 @@ func TestLoadingKeepsTabAndMethodKeys(t *testing.T) {
 	if v := screen(m); !strings.Contains(v, "apply once it opens") {
 		t.Errorf("the loading screen does not say that keys will apply:\n%s", v)
 	}
-	for _, k := range []string{"7", "enter", "3", "m", "down"} {
+	for _, k := range []string{"b", "7", "b", "b", "enter", "3", "m", "down", "b"} {
 		if _, cmd := m.Update(uitest.KeyPress(k)); cmd != nil {
 			t.Errorf("%s while loading asks for a command", k)
 		}
 	}
-	next, _ := m.Update(m.load())
+	next, cmd := m.Update(m.load())
 	app, ok := next.(*Model)
 	if !ok {
 		t.Fatalf("after the load the model is a %T, want the dashboard", next)
 	}
+	runCmds(app, cmd)
 	settle(app)
+	// b, b on the Compare tab, b elsewhere nothing: B as a dashboard
+	// opened on the same run gets it from 7 b b.
+	ref := newTestLoading(t, func(func(done, total int64)) (*loaders.Result, error) { return res, nil })
+	opened, cmd := ref.Update(ref.load())
+	want := opened.(*Model)
+	runCmds(want, cmd)
+	for _, k := range []string{"7", "b", "b"} {
+		_, cmd := want.Update(uitest.KeyPress(k))
+		runCmds(want, cmd)
+	}
+	if got, want := app.Session().CompareMethod, want.Session().CompareMethod; got != want || got == engine.GRPO {
+		t.Errorf("method B %s, want %s, after b b on the Compare tab while loading", got, want)
+	}
 	if app.active != 2 {
 		t.Errorf("tab %d shown, want 3, the last chosen while loading", app.active+1)
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
-	"github.com/rewardlens/rewardlens/ui/session"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 // TestStreamSessionUnfinished: the dashboard opened on a live run's
@@ -44,10 +44,7 @@ func TestLiveUnfinishedRead(t *testing.T) {
 		later[i].Source = path
 	}
 	uf := loaders.Unfinished{Path: path, Whole: true, Reason: "no Parquet footer yet", Followed: true}
-	s, err := session.Open("run", cfg, &loaders.Result{Trajectories: ts, Unfinished: []loaders.Unfinished{uf}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := uitest.FollowedSession(t, "run", cfg, &loaders.Result{Trajectories: ts, Unfinished: []loaders.Unfinished{uf}})
 	m := NewModel(s, true)
 	m.Init()
 	m.follow(make(chan loaders.Update))

@@ -3,7 +3,6 @@ package agreement
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
@@ -91,7 +90,7 @@ func CutGroupOf(res *engine.Result, rowCap scoring.RowCap) *CutGroup {
 
 // CutGroupWarning returns warning, the warning that res's rewards differ
 // from the logged advantage (Match.Warning, or batch's:
-// Match.BatchWarning; without "warning: "), reworded when c, the group a
+// Match.BatchWarning), reworded when c, the group a
 // cap on the rows read cut (CutGroupOf; nil for none), holds rows that
 // differ: that group's rewards are computed without its members not
 // read, which no trainer setting reproduces, so the warning's settings
@@ -173,16 +172,16 @@ func (c *CutGroup) reworded(warning string, res *engine.Result, members []int) s
 // computed with check.Options; the rewards compared are those of
 // TrainerOptions(check.Options), computed again when res's options are
 // others. check.Notes itself is not changed.
-func CutGroupNotes(check TrainerCheck, res *engine.Result, c *CutGroup) []string {
+func CutGroupNotes(check TrainerCheck, res *engine.Result, c *CutGroup) []Note {
 	if c == nil {
 		return check.Notes
 	}
 	check.leaveOutCutGroup(c)
-	note, warning, wrap := check.LoggedNote, strings.TrimPrefix(check.LoggedNote, "warning: "), warningNote
+	note, warning, wrap := check.LoggedNote, check.LoggedNote, func(w string) string { return w }
 	if check.unreproduced != "" {
-		note, warning, wrap = unreproducedNote(check.unreproduced), check.unreproduced, unreproducedNote
+		note, warning, wrap = unreproducedText(check.unreproduced), check.unreproduced, unreproducedText
 	}
-	i := slices.Index(check.Notes, note)
+	i := slices.Index(check.Notes, Note{Text: note, Warning: true})
 	if i < 0 || res.Evaluation.Logged == nil {
 		return check.Notes
 	}
@@ -197,15 +196,15 @@ func CutGroupNotes(check TrainerCheck, res *engine.Result, c *CutGroup) []string
 		return check.Notes
 	}
 	notes := slices.Clone(check.Notes)
-	notes[i] = reworded
+	notes[i].Text = reworded
 	return notes
 }
 
-// LoggedNote returns note, a note that the rewards differ from the
-// logged advantage ("warning: ..."; TrainerCheck.LoggedNote), reworded
-// for c as CutGroupNotes rewords it (noteReworded).
-func (c *CutGroup) LoggedNote(note string, trainer func() *engine.Result) string {
-	return c.noteReworded(note, strings.TrimPrefix(note, "warning: "), warningNote, trainer)
+// LoggedNote returns warning, the warning that the rewards differ from
+// the logged advantage (TrainerCheck.LoggedNote, Match.Warning),
+// reworded for c as CutGroupNotes rewords it (noteReworded).
+func (c *CutGroup) LoggedNote(warning string, trainer func() *engine.Result) string {
+	return c.noteReworded(warning, warning, func(w string) string { return w }, trainer)
 }
 
 // noteReworded returns note, which wrap makes of warning, with warning
@@ -224,6 +223,3 @@ func (c *CutGroup) noteReworded(note, warning string, wrap func(string) string, 
 	}
 	return wrap(c.reworded(warning, res, nil))
 }
-
-// warningNote is warning as a note: "warning: " before it.
-func warningNote(warning string) string { return "warning: " + warning }

@@ -59,9 +59,9 @@ func TestLeaveOutCutGroupUnequal(t *testing.T) {
 		notes := CutGroupNotes(check, res, CutGroupOf(res, rowCap))
 		switch {
 		case c.want == "" && len(notes) != 0:
-			t.Errorf("sizes %v, capped %v, scope %s: notes %q, want none", c.sizes, c.capped, c.scope, notes)
-		case c.want != "" && (len(notes) != 1 || !strings.Contains(notes[0], c.want) || !c.capped && strings.Contains(notes[0], "--max-rows")):
-			t.Errorf("sizes %v, capped %v, scope %s: notes %q, want one with %q", c.sizes, c.capped, c.scope, notes, c.want)
+			t.Errorf("sizes %v, capped %v, scope %s: notes %+v, want none", c.sizes, c.capped, c.scope, notes)
+		case c.want != "" && (len(notes) != 1 || !notes[0].Warning || !strings.Contains(notes[0].Text, c.want) || !c.capped && strings.Contains(notes[0].Text, "--max-rows")):
+			t.Errorf("sizes %v, capped %v, scope %s: notes %+v, want one with %q", c.sizes, c.capped, c.scope, notes, c.want)
 		}
 	}
 }
@@ -98,12 +98,12 @@ func TestCutGroupLoggedNote(t *testing.T) {
 		t.Fatalf("note %q, cut %v: want both", check.LoggedNote, cut)
 	}
 	trainer := func() *engine.Result { return res }
-	want := `warning: 1 of 5 rows differs from the logged advantage by more than 0.0001, all in the group --max-rows cut (step 0, group "k", 1 of its rows read): its rewards are computed without the rows not read; the other rows agree`
+	want := `1 of 5 rows differs from the logged advantage by more than 0.0001, all in the group --max-rows cut (step 0, group "k", 1 of its rows read): its rewards are computed without the rows not read; the other rows agree`
 	if got := cut.LoggedNote(check.LoggedNote, trainer); got != want {
 		t.Errorf("LoggedNote = %q, want %q", got, want)
 	}
-	if notes := CutGroupNotes(check, res, cut); !slices.Equal(notes, []string{want}) {
-		t.Errorf("CutGroupNotes = %q, want %q", notes, want)
+	if notes := CutGroupNotes(check, res, cut); !slices.Equal(notes, []Note{{Text: want, Warning: true}}) {
+		t.Errorf("CutGroupNotes = %+v, want %q", notes, want)
 	}
 	computed := false
 	lazy := func() *engine.Result { computed = true; return res }

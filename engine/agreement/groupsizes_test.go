@@ -56,9 +56,9 @@ func TestUnequalGroupsCountOne(t *testing.T) {
 	c := oneObjective(t, engine.DefaultOptions())
 	c.EqualGroups = true
 	notes := CheckTrainer(c, evaluateWith(c, ts)).Notes
-	if len(notes) != maxUnequalStepsNamed+1 || !strings.Contains(notes[0], "2 of 3 groups have 1 trajectory, ") ||
-		notes[maxUnequalStepsNamed] != "warning: and 1 more step with groups of unequal size" {
-		t.Errorf("notes %q", notes)
+	if len(notes) != maxUnequalStepsNamed+1 || !strings.Contains(notes[0].Text, "2 of 3 groups have 1 trajectory, ") ||
+		notes[maxUnequalStepsNamed] != (Note{Text: "and 1 more step with groups of unequal size", Warning: true}) {
+		t.Errorf("notes %+v", notes)
 	}
 }
 
@@ -129,8 +129,8 @@ func TestLoggedWarningNamesTheRepeatedPrompt(t *testing.T) {
 	if w := m.Warning(); !strings.Contains(w, cause) || strings.Contains(w, "not computed from these objectives") || strings.Contains(w, "in step 1 only") {
 		t.Errorf("warning %q, want it to name the group: %q", w, cause)
 	}
-	if notes := CheckTrainer(c, ev).Notes; len(notes) != 1 || !strings.Contains(notes[0], cause) {
-		t.Errorf("--match-logged's notes %q lack %q", notes, cause)
+	if notes := CheckTrainer(c, ev).Notes; len(notes) != 1 || !strings.Contains(notes[0].Text, cause) {
+		t.Errorf("--match-logged's notes %+v lack %q", notes, cause)
 	}
 	// A reading that left out a line after step 1's last row read: that
 	// line, given where the match is made, is why the group is short.
@@ -151,8 +151,8 @@ func TestLoggedWarningNamesTheRepeatedPrompt(t *testing.T) {
 		t.Errorf("warning %q lacks %q", w, leftOut)
 	}
 	check := CheckTrainer(c, ev)
-	if !slices.Equal(check.Options.Weights, []float64{3, 1}) || len(check.Notes) != 1 || !strings.Contains(check.Notes[0], leftOut) {
-		t.Errorf("--match-logged computes with %v, notes %q", check.Options.Weights, check.Notes)
+	if !slices.Equal(check.Options.Weights, []float64{3, 1}) || len(check.Notes) != 1 || !strings.Contains(check.Notes[0].Text, leftOut) {
+		t.Errorf("--match-logged computes with %v, notes %+v", check.Options.Weights, check.Notes)
 	}
 }
 
@@ -186,11 +186,11 @@ func TestCheckTrainerFitsWeightsWithoutTheGroupTheCapCut(t *testing.T) {
 	c.RowCap = scoring.CappedInGroup
 	check := CheckTrainer(c, evaluateWith(c, ts[:18]))
 	if !slices.Equal(check.Options.Weights, weights) {
-		t.Fatalf("computing with weights %v, want %v; notes %q", check.Options.Weights, weights, check.Notes)
+		t.Fatalf("computing with weights %v, want %v; notes %+v", check.Options.Weights, weights, check.Notes)
 	}
 	const said = `with the group --max-rows cut (step 2, group "p0", 2 of its rows read) left out`
-	if len(check.Notes) != 1 || !strings.Contains(check.Notes[0], said) {
-		t.Errorf("notes %q lack %q", check.Notes, said)
+	if len(check.Notes) != 1 || !strings.Contains(check.Notes[0].Text, said) {
+		t.Errorf("notes %+v lack %q", check.Notes, said)
 	}
 }
 
@@ -248,7 +248,7 @@ func TestWarningOfRegroupedRowsAndAnAgreeingClosest(t *testing.T) {
 	if opts.Epsilon != 1e-6 {
 		t.Fatalf("computing with epsilon %g, want the closest's", opts.Epsilon)
 	}
-	for _, text := range []string{m.Warning(), note} {
+	for _, text := range []string{m.Warning(), note.Text} {
 		if strings.Contains(text, "not a matter of the objectives' settings") || !strings.Contains(text, "which agrees with every row within 0.0001") || !strings.Contains(text, group) {
 			t.Errorf("%q: want the closest named as agreeing, and the group, not the settings ruled out", text)
 		}

@@ -1066,23 +1066,24 @@ func (m *Match) Settings() string { return describeSettings(m.Base.Options) }
 // differ); else opts, with a loud warning; when settings reproduce some
 // steps only (stepsNote), opts too, as no one setting is the trainer's
 // for the whole run, with the warning naming each step's.
-func (m *Match) applied(opts engine.Options) (engine.Options, string) {
+func (m *Match) applied(opts engine.Options) (engine.Options, Note) {
+	warning := func(text string) Note { return Note{Text: text, Warning: true} }
 	switch {
 	case m == nil:
-		return opts, "warning: --match-logged: the inputs carry no logged advantage to match (give --logged-advantage EXPR); computing with the settings as given"
+		return opts, warning("--match-logged: the inputs carry no logged advantage to match (give --logged-advantage EXPR); computing with the settings as given")
 	case m.Base.Overall.Rows == 0:
-		return opts, "warning: --match-logged: no row has a logged advantage (a finite number); computing with the settings as given"
+		return opts, warning("--match-logged: no row has a logged advantage (a finite number); computing with the settings as given")
 	case m.Found == nil && m.agreeing() != nil:
 		a := m.agreeing()
-		return a.Options, fmt.Sprintf("warning: --match-logged: %s; computing with the closest, %s (%s)", m.nothingFits(), a.Flags(), describeSettings(a.Options))
+		return a.Options, warning(fmt.Sprintf("--match-logged: %s; computing with the closest, %s (%s)", m.nothingFits(), a.Flags(), describeSettings(a.Options)))
 	case m.Found == nil:
-		return opts, unreproducedNote(m.unreproduced())
+		return opts, warning(unreproducedText(m.unreproduced()))
 	case len(m.Found.Changes) == 0:
-		return m.Found.Options, fmt.Sprintf("--match-logged: %s reproduces the logged advantage to %s: computing with it",
-			describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff)) + m.foundNotes()
+		return m.Found.Options, Note{Text: fmt.Sprintf("--match-logged: %s reproduces the logged advantage to %s: computing with it",
+			describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff)) + m.foundNotes()}
 	}
-	return m.Found.Options, fmt.Sprintf("--match-logged: %s (%s) reproduces the logged advantage to %s%s: computing with it",
-		m.Found.Flags(), describeSettings(m.Found.Options), shortNumber(m.Found.reproduced().MaxAbsDiff), m.Found.leftOutNote()) + m.foundNotes()
+	return m.Found.Options, Note{Text: fmt.Sprintf("--match-logged: %s (%s) reproduces the logged advantage to %s%s: computing with it",
+		m.Found.Flags(), describeSettings(m.Found.Options), shortNumber(m.Found.reproduced().MaxAbsDiff), m.Found.leftOutNote()) + m.foundNotes()}
 }
 
 // foundNotes says, after the flags that reproduce the log (Found), what
@@ -1150,10 +1151,10 @@ func (m *Match) unreproduced() string {
 	return m.nothingFits()
 }
 
-// unreproducedNote is --match-logged's note that no setting tried
-// reproduces the logged advantage, for why (unreproduced).
-func unreproducedNote(why string) string {
-	return "warning: --match-logged: " + why + "; computing with the settings as given"
+// unreproducedText is the text of --match-logged's warning that no
+// setting tried reproduces the logged advantage, for why (unreproduced).
+func unreproducedText(why string) string {
+	return "--match-logged: " + why + "; computing with the settings as given"
 }
 
 // computedWith returns m checked under the settings --match-logged

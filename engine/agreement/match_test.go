@@ -256,8 +256,8 @@ func TestMatchLoggedFindsEachVariant(t *testing.T) {
 					t.Errorf("with the options applied (%+v), batch %d: %+v", check.Options, bi, got)
 				}
 			}
-			if len(check.Notes) != 1 || !strings.HasPrefix(check.Notes[0], "--match-logged: ") {
-				t.Errorf("notes %q", check.Notes)
+			if len(check.Notes) != 1 || check.Notes[0].Warning || !strings.HasPrefix(check.Notes[0].Text, "--match-logged: ") {
+				t.Errorf("notes %+v", check.Notes)
 			}
 		})
 	}
@@ -414,13 +414,13 @@ func TestLoggedNothingFits(t *testing.T) {
 	}
 	check := CheckTrainer(c, ev)
 	if !reflectEqualOptions(check.Options, c.Options) || len(check.Notes) != 1 ||
-		!strings.HasPrefix(check.Notes[0], "warning: --match-logged: none of the") || !strings.HasSuffix(check.Notes[0], "; computing with the settings as given") {
-		t.Errorf("options %+v, notes %q", check.Options, check.Notes)
+		!check.Notes[0].Warning || !strings.HasPrefix(check.Notes[0].Text, "--match-logged: none of the") || !strings.HasSuffix(check.Notes[0].Text, "; computing with the settings as given") {
+		t.Errorf("options %+v, notes %+v", check.Options, check.Notes)
 	}
 	// Without --match-logged, the note is the warning.
 	check = CheckTrainer(trlComputer(t, false), ev)
-	if len(check.Notes) != 1 || check.Notes[0] != "warning: "+w {
-		t.Errorf("notes %q", check.Notes)
+	if len(check.Notes) != 1 || check.Notes[0] != (Note{Text: w, Warning: true}) {
+		t.Errorf("notes %+v", check.Notes)
 	}
 }
 
@@ -459,8 +459,8 @@ func TestLoggedPerBatch(t *testing.T) {
 	c = trlComputer(t, true)
 	check := CheckTrainer(c, evaluateWith(c, ts))
 	if !reflectEqualOptions(check.Options, c.Options) || len(check.Notes) != 1 ||
-		check.Notes[0] != "warning: --match-logged: "+w+"; computing with the settings as given" {
-		t.Errorf("options %+v, notes %q", check.Options, check.Notes)
+		check.Notes[0] != (Note{Text: "--match-logged: " + w + "; computing with the settings as given", Warning: true}) {
+		t.Errorf("options %+v, notes %+v", check.Options, check.Notes)
 	}
 }
 
@@ -541,7 +541,7 @@ func TestMatchLoggedWithoutLog(t *testing.T) {
 		t.Errorf("a match without a log: %+v", m)
 	}
 	check := CheckTrainer(c, ev)
-	if check.Options.Method != engine.Pareto || len(check.Notes) != 1 || !strings.Contains(check.Notes[0], "no logged advantage to match") {
+	if check.Options.Method != engine.Pareto || len(check.Notes) != 1 || !strings.Contains(check.Notes[0].Text, "no logged advantage to match") {
 		t.Errorf("%+v", check)
 	}
 }
@@ -551,8 +551,8 @@ func TestLoggedNoRow(t *testing.T) {
 	c := trlComputer(t, false)
 	ev := evaluateWith(c, []scoring.Trajectory{enginetest.Traj(0, "g", "a", 1.0, "b", 0.0), enginetest.Traj(0, "g", "a", 2.0, "b", 0.0, "adv", math.NaN())})
 	check := CheckTrainer(c, ev)
-	if len(check.Notes) != 1 || check.Notes[0] != "warning: no row has a logged advantage (a finite number): the rewards are compared with nothing" {
-		t.Errorf("notes %q", check.Notes)
+	if len(check.Notes) != 1 || check.Notes[0] != (Note{Text: "no row has a logged advantage (a finite number): the rewards are compared with nothing", Warning: true}) {
+		t.Errorf("notes %+v", check.Notes)
 	}
 }
 
@@ -593,12 +593,12 @@ func TestUnequalGroups(t *testing.T) {
 	if s := got[1].String(); s != want3 {
 		t.Errorf("\n got %s\nwant %s", s, want3)
 	}
-	if check := CheckTrainer(c, ev); len(check.Notes) != 2 || check.Notes[0] != "warning: "+want || check.Notes[1] != "warning: "+want3 {
-		t.Errorf("notes %q", check.Notes)
+	if check := CheckTrainer(c, ev); len(check.Notes) != 2 || check.Notes[0] != (Note{Text: want, Warning: true}) || check.Notes[1] != (Note{Text: want3, Warning: true}) {
+		t.Errorf("notes %+v", check.Notes)
 	}
 	c.EqualGroups = false
 	if check := CheckTrainer(c, ev); len(check.Notes) != 0 {
-		t.Errorf("unchecked, notes %q", check.Notes)
+		t.Errorf("unchecked, notes %+v", check.Notes)
 	}
 }
 

@@ -237,8 +237,8 @@ func TestScaleBatchFactorIsAGuess(t *testing.T) {
 			if note := m.Warning(); strings.Contains(note, clause) != want {
 				t.Errorf("%s: warning %q; the clause %q %v", tc.name, note, clause, want)
 			}
-			if _, applied := m.applied(c.Options); strings.Contains(applied, clause) != want {
-				t.Errorf("%s: --match-logged's note %q; the clause %q %v", tc.name, applied, clause, want)
+			if _, applied := m.applied(c.Options); strings.Contains(applied.Text, clause) != want {
+				t.Errorf("%s: --match-logged's note %+v; the clause %q %v", tc.name, applied, clause, want)
 			}
 		}
 	}
@@ -316,8 +316,8 @@ func TestMatchLoggedScaleFree(t *testing.T) {
 			t.Errorf("%v: computing with weights %v, want %v", tc.weights, check.Options.Weights, tc.want)
 		}
 		const said = "the log tells the weights' ratios but not their common factor"
-		if len(check.Notes) != 1 || !strings.Contains(check.Notes[0], said) {
-			t.Errorf("%v: notes %q lack %q", tc.weights, check.Notes, said)
+		if len(check.Notes) != 1 || !strings.Contains(check.Notes[0].Text, said) {
+			t.Errorf("%v: notes %+v lack %q", tc.weights, check.Notes, said)
 		}
 		if m := MatchLogged(ev, c.Options); !strings.Contains(m.Warning(), said) {
 			t.Errorf("%v: warning %q lacks %q", tc.weights, m.Warning(), said)
@@ -434,13 +434,17 @@ func TestMatchLoggedComputesWithTheClosestThatAgrees(t *testing.T) {
 	if !slices.Equal(check.Options.Weights, m.Closest.Options.Weights) {
 		t.Errorf("computing with weights %v, want the closest's %v", check.Options.Weights, m.Closest.Options.Weights)
 	}
-	for _, text := range append([]string{m.Warning()}, check.Notes...) {
+	texts := []string{m.Warning()}
+	for _, note := range check.Notes {
+		texts = append(texts, note.Text)
+	}
+	for _, text := range texts {
 		if strings.Contains(text, "not computed from these objectives") || !strings.Contains(text, "which agrees with every row within 0.0001") {
 			t.Errorf("%q: want it to name the closest as agreeing", text)
 		}
 	}
-	if len(check.Notes) != 1 || !strings.Contains(check.Notes[0], "; computing with the closest, `--weight a=") {
-		t.Errorf("notes %q: want them to say the closest is computed with", check.Notes)
+	if len(check.Notes) != 1 || !strings.Contains(check.Notes[0].Text, "; computing with the closest, `--weight a=") {
+		t.Errorf("notes %+v: want them to say the closest is computed with", check.Notes)
 	}
 	if d := check.Logged.Base.Overall; d.Differing > 0 {
 		t.Errorf("the check reported is not of the weights computed with: %+v", d)

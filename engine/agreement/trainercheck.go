@@ -36,20 +36,28 @@ type TrainerCheck struct {
 	// Options are the options to compute with: the computer's, or with
 	// engine.RewardComputer.MatchLogged those that reproduce the logged advantage.
 	Options engine.Options
-	// Notes say what was found, each a line; a warning starts with
-	// "warning: ".
-	Notes []string
-	// LoggedNote is the note of Notes that Logged's warning is ("" for
-	// none), for a caller that says it again as the settings change
+	// Notes say what was found, each a line.
+	Notes []Note
+	// LoggedNote is Logged's warning, the text of a warning of Notes (""
+	// for none), for a caller that says it again as the settings change
 	// (MatchLoggedFrom).
 	LoggedNote string
 	// unreproduced is why --match-logged found no setting that
 	// reproduces the logged advantage (Match.unreproduced), said by a
-	// note of Notes (unreproducedNote); "" for none.
+	// note of Notes (unreproducedText); "" for none.
 	unreproduced string
 	// unequalFrom is the index in Notes of the first note of Unequal
 	// (unequalNotes), which come last.
 	unequalFrom int
+}
+
+// Note is a line of what CheckTrainer found: Text, and whether it warns.
+// The severity is kept apart from the text so that each caller says it
+// its own way: the CLI prints "warning: " before a warning's text, the
+// dashboard's status line, whose every entry warns, the text alone.
+type Note struct {
+	Text    string
+	Warning bool
 }
 
 // CheckTrainer checks ev, evaluated by c, against what its trainer did:
@@ -64,15 +72,15 @@ func CheckTrainer(c *engine.RewardComputer, ev *engine.Evaluation) TrainerCheck 
 		check.Logged = matchLogged(ev, c.Options, c.RowCap, c.Layout, c.LinesLeftOut)
 	}
 	if c.MatchLogged {
-		var note string
+		var note Note
 		check.Options, note = check.Logged.applied(c.Options)
 		check.Notes = append(check.Notes, note)
 		check.unreproduced = check.Logged.unreproduced()
 		check.Logged = check.Logged.computedWith()
 	} else if check.Logged != nil {
 		if w := check.Logged.Warning(); w != "" {
-			check.LoggedNote = "warning: " + w
-			check.Notes = append(check.Notes, check.LoggedNote)
+			check.LoggedNote = w
+			check.Notes = append(check.Notes, Note{Text: w, Warning: true})
 		}
 	}
 	if c.EqualGroups {
@@ -85,13 +93,13 @@ func CheckTrainer(c *engine.RewardComputer, ev *engine.Evaluation) TrainerCheck 
 
 // unequalNotes are the notes that say unequal: the first
 // maxUnequalStepsNamed batches, and how many more.
-func unequalNotes(unequal []UnequalGroups) []string {
-	var notes []string
+func unequalNotes(unequal []UnequalGroups) []Note {
+	var notes []Note
 	for _, u := range unequal[:min(len(unequal), maxUnequalStepsNamed)] {
-		notes = append(notes, "warning: "+u.String())
+		notes = append(notes, Note{Text: u.String(), Warning: true})
 	}
 	if n := len(unequal) - maxUnequalStepsNamed; n > 0 {
-		notes = append(notes, fmt.Sprintf("warning: and %d more %s with groups of unequal size", n, english.Plural(n, "step")))
+		notes = append(notes, Note{Text: fmt.Sprintf("and %d more %s with groups of unequal size", n, english.Plural(n, "step")), Warning: true})
 	}
 	return notes
 }

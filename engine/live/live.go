@@ -20,10 +20,13 @@ import (
 type Evaluation struct {
 	scorer scoring.Scorer
 	ev     *engine.Evaluation
-	// sourceOf holds each trajectory's source, an index in sources.
+	// sourceOf holds each trajectory's source, an index in sources and
+	// names; rows counts each source's trajectories, so that a source read
+	// again is known to have some without a pass over sourceOf.
 	sourceOf []int32
 	sources  map[string]int32
 	names    []string
+	rows     []int
 }
 
 // New returns the live evaluation of ts with the scorer s, ev being
@@ -52,6 +55,9 @@ func (l *Evaluation) Update(replaced []string, ts []scoring.Trajectory) *engine.
 	if drop := l.dropped(replaced); drop != nil {
 		l.ev = l.ev.Filter(func(i int) bool { return !drop[l.sourceOf[i]] })
 		l.sourceOf = slices.DeleteFunc(slices.Clone(l.sourceOf), func(s int32) bool { return drop[s] })
+		for k := range drop {
+			l.rows[k] = 0
+		}
 	}
 	if len(ts) > 0 {
 		l.ev = l.ev.Append(l.scorer, ts)
@@ -74,11 +80,12 @@ func (l *Evaluation) Leaving(replaced []string) func(i int) bool {
 }
 
 // dropped returns the set of the sources replaced that have
-// trajectories, by index, or nil when there is none.
+// trajectories, by index, or nil when there is none: in time of the
+// names replaced, not of the rows.
 func (l *Evaluation) dropped(replaced []string) map[int32]bool {
 	var drop map[int32]bool
 	for _, name := range replaced {
-		if k, ok := l.sources[name]; ok && slices.Contains(l.sourceOf, k) {
+		if k, ok := l.sources[name]; ok && l.rows[k] > 0 {
 			if drop == nil {
 				drop = map[int32]bool{}
 			}
@@ -101,9 +108,11 @@ func (l *Evaluation) note(n int, source func(i int) string) {
 				k = int32(len(l.names))
 				l.sources[name] = k
 				l.names = append(l.names, name)
+				l.rows = append(l.rows, 0)
 			}
 			last = k
 		}
 		l.sourceOf[lo+i] = last
+		l.rows[last]++
 	}
 }

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -63,6 +64,44 @@ func same(t *testing.T, what string, got, want *engine.Evaluation) {
 	for i := range got.N() {
 		if got.GroupOf(i) != want.GroupOf(i) {
 			t.Fatalf("%s: row %d of group %q, want %q", what, i, got.GroupOf(i), want.GroupOf(i))
+		}
+	}
+}
+
+// TestDroppedByCounts: which sources replaced have rows is answered from
+// each source's count of rows, not by a pass over the rows per name (the
+// rows hidden here); the counts follow updates that replace, refill,
+// empty and append, as a pass over the rows would find them.
+func TestDroppedByCounts(t *testing.T) {
+	s := enginetest.OneObjectiveScorer(t)
+	a, b := from("a", "g", 1, 2, 3), from("b", "h", 4, 5)
+	l := New(s, engine.Evaluate(s, slices.Concat(a, b)), slices.Concat(a, b))
+	rows := l.sourceOf
+	l.sourceOf = nil
+	if drop := l.dropped([]string{"b"}); len(drop) != 1 {
+		t.Errorf("with the rows hidden, the sources replaced that have rows: %v, want b's", drop)
+	}
+	l.sourceOf = rows
+	names := []string{"a", "b", "c"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for step := range 200 {
+		var replaced []string
+		for _, n := range names {
+			if rng.IntN(4) == 0 {
+				replaced = append(replaced, n, n) // a name may come twice
+			}
+		}
+		var ts []scoring.Trajectory
+		for range rng.IntN(4) {
+			ts = append(ts, from(names[rng.IntN(len(names))], "g", float64(step))...)
+		}
+		l.Update(replaced, ts)
+		for _, n := range names {
+			k, ok := l.sources[n]
+			has := ok && slices.Contains(l.sourceOf, k)
+			if drop := l.dropped([]string{n}); (drop != nil) != has {
+				t.Fatalf("step %d: source %s has rows %v, dropped says %v", step, n, has, drop)
+			}
 		}
 	}
 }

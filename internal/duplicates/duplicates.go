@@ -5,11 +5,13 @@
 package duplicates
 
 import (
+	"fmt"
 	"hash/maphash"
 	"math/bits"
 	"slices"
 	"strings"
 
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
@@ -25,6 +27,15 @@ func Named(first []string) string {
 		quoted[i] = textsafe.QuoteShort(id)
 	}
 	return textsafe.Line(strings.Join(quoted, ", "))
+}
+
+// Warning says that n trajectories (n > 0) repeat an earlier one's ID,
+// first the IDs named (Named): `N trajectories repeat an earlier one's
+// ID ("a", "b")`. It is the one wording of compute, stats, stats --follow
+// and the dashboard, each adding what it does of them. Safe for a
+// terminal.
+func Warning(n int, first []string) string {
+	return fmt.Sprintf("%d %s %s an earlier one's ID (%s)", n, english.Plural(n, "trajectory"), english.Verb(n, "repeats", "repeat"), Named(first))
 }
 
 // idHash is the hash of the ID of the trajectory at position i.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -192,6 +193,14 @@ type JobPreparer interface {
 // (Session.CompareNeeded), and the tab shows it is computing meanwhile.
 type Comparer interface {
 	ShowsCompare() bool
+}
+
+// SettingKeyer is a tab with keys that choose a setting, as the root's
+// method keys do, rather than act on what the tab shows: pressed while
+// the run loads, with the tab chosen by then, they apply once it opens
+// (the Compare tab's method B).
+type SettingKeyer interface {
+	SettingKeys() []key.Binding
 }
 
 // HealthReadyMsg tells every tab that the current result's trends and

@@ -84,8 +84,8 @@ func badge(st *Styles, findings []health.Finding, alertText func(alert int) stri
 // padded to align the lines. Where that does not fit, or without padded,
 // the level is its symbol alone and nothing is padded ("✖ step 26
 // length_drift: …", as CompactHealthBadge); where that still does not
-// fit, it is cut after a word (FitWords), but a measure the message ends
-// in (": -5.9 sd", what the check found) stays whole while the check's
+// fit, it is cut after a word (FitWords), but the measure the message
+// ends in (": -5.9 sd": health.Finding.MeasureText) stays whole while the check's
 // name fits before it: the words between are cut. A list of findings
 // passes padded only when every line fits padded (FindingsPadded), so
 // that its lines are all of one form.
@@ -103,10 +103,11 @@ func FindingLine(st *Styles, f health.Finding, width int, padded bool) string {
 	if ansi.StringWidth(what) <= room {
 		return head + what
 	}
-	if i := strings.LastIndex(what, ": "); i >= 0 && isMeasure(what[i+2:]) {
-		measure := what[i:]
+	if m := f.MeasureText(); m != "" && strings.HasSuffix(f.Message, ": "+m) {
+		measure := ": " + textsafe.Line(m)
+		words := check + ": " + textsafe.Line(strings.TrimSuffix(f.Message, ": "+m))
 		if before := room - ansi.StringWidth(measure); before > ansi.StringWidth(check) {
-			return head + FitWords(what[:i], before) + measure
+			return head + FitWords(words, before) + measure
 		}
 	}
 	return FitWords(head+what, width)
@@ -163,10 +164,4 @@ func FindingText(f health.Finding) string {
 		level = "✖ ALERT"
 	}
 	return fmt.Sprintf("%s step %d %s", level, f.Step, what)
-}
-
-// isMeasure reports whether a finding's clause is a number with its unit
-// at most ("-5.9 sd"), not words.
-func isMeasure(clause string) bool {
-	return clause != "" && strings.ContainsRune("+-0123456789", rune(clause[0])) && len(strings.Fields(clause)) <= 2
 }

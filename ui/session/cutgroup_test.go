@@ -67,7 +67,7 @@ func TestLoggedWarningCutGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `warning: 1 of 5 rows differs from the logged advantage by more than 0.0001, all in the group --max-rows cut (step 0, group "k", 1 of its rows read): its rewards are computed without the rows not read; the other rows agree`
+	want := `1 of 5 rows differs from the logged advantage by more than 0.0001, all in the group --max-rows cut (step 0, group "k", 1 of its rows read): its rewards are computed without the rows not read; the other rows agree`
 	if got := s.LoggedWarning(); got != want {
 		t.Errorf("open: LoggedWarning() = %q, want %q", got, want)
 	}
@@ -75,7 +75,7 @@ func TestLoggedWarningCutGroup(t *testing.T) {
 	s.Recompute()
 	settleHealth(s)
 	got := s.LoggedWarning()
-	if want := `; the group --max-rows cut (step 0, group "k", 1 of its rows read) differs whatever the settings: compare without --max-rows`; !strings.HasPrefix(got, "warning: 3 of 5 rows differ") || !strings.HasSuffix(got, want) {
+	if want := `; the group --max-rows cut (step 0, group "k", 1 of its rows read) differs whatever the settings: compare without --max-rows`; !strings.HasPrefix(got, "3 of 5 rows differ") || !strings.HasSuffix(got, want) {
 		t.Errorf("scale none: LoggedWarning() = %q, want 3 of 5 rows ending %q", got, want)
 	}
 }
@@ -92,7 +92,7 @@ func TestMatchLoggedCutGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `warning: --match-logged: 1 of 5 rows differs from the logged advantage by more than 0.0001, all in the group --max-rows cut (step 0, group "k", 1 of its rows read): its rewards are computed without the rows not read; the other rows agree; computing with the settings as given`
+	want := `--match-logged: 1 of 5 rows differs from the logged advantage by more than 0.0001, all in the group --max-rows cut (step 0, group "k", 1 of its rows read): its rewards are computed without the rows not read; the other rows agree; computing with the settings as given`
 	if !slices.Contains(s.Warnings, want) || slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, "trainer settings tried") }) {
 		t.Errorf("warnings %q, want %q", s.Warnings, want)
 	}

@@ -1,22 +1,29 @@
 package session
 
 import (
-	"fmt"
-
+	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/internal/duplicates"
 )
 
-// duplicateWarning is the status line's warning about trajectories that
-// repeat an earlier one's ID, "" when there are none: the Trajectories tab
-// shows both, and an export's records would be ambiguous to join by ID.
-func duplicateWarning(ts *Trajectories) string {
-	n, first := duplicates.Count(ts.Len(), func(i int) string { return ts.At(i).ID })
+// checkIDs returns the status line's warning about trajectories of ts
+// that repeat an earlier one's ID (duplicates.Warning), "" when there are
+// none: the Trajectories tab shows both, and an export's records would be
+// ambiguous to join by ID. For a session to be followed it also returns
+// the IDs noted for the updates' repeats (follow.Repeats), noted in the
+// pass that counts them; nil otherwise.
+func checkIDs(ts *Trajectories, followed bool) (warning string, ids *follow.Repeats) {
+	var (
+		n     int
+		first []string
+	)
+	if followed {
+		ids = new(follow.Repeats)
+		n, first = ids.Seed(ts.Len(), ts.At)
+	} else {
+		n, first = duplicates.Count(ts.Len(), func(i int) string { return ts.At(i).ID })
+	}
 	if n == 0 {
-		return ""
+		return "", ids
 	}
-	noun := "trajectories"
-	if n == 1 {
-		noun = "trajectory"
-	}
-	return fmt.Sprintf("%d %s with a duplicate ID (%s)", n, noun, duplicates.Named(first))
+	return duplicates.Warning(n, first), ids
 }

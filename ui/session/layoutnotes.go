@@ -1,6 +1,23 @@
 package session
 
-import "github.com/rewardlens/rewardlens/engine"
+import (
+	"slices"
+	"strings"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// RunNote is the layout's note of the whole run among its warnings
+// (open-instruct's filtered traces: layouts.RunNote), which holds of the
+// run read so far: a later result may refute it, and the note, shown,
+// then goes with a line that says why rather than unsaid.
+type RunNote struct {
+	// Text is how the note's warning starts.
+	Text string
+	// Refuted returns the line that withdraws the note when res refutes
+	// it, "" otherwise.
+	Refuted func(res *engine.Result) string
+}
 
 // LayoutNotes are the layout's warnings of a result over every batch
 // (LayoutWarnings), as computed off the event loop, and what they hold
@@ -11,6 +28,12 @@ type LayoutNotes struct {
 	// Warnings are the warnings, not sanitised; callers must not modify
 	// them.
 	Warnings []string
+	// noteShown is set when the layout's note of the run (RunNote) is
+	// among Warnings; refuted is the line that withdraws it when the
+	// result refutes it ("" otherwise), and withdrawn is set once
+	// Warnings end with it (SetLayoutNotes).
+	noteShown, withdrawn bool
+	refuted              string
 }
 
 // LayoutNotesJob computes the layout's warnings of a result. It holds
@@ -20,6 +43,7 @@ type LayoutNotesJob struct {
 	warnings func(res *engine.Result, batches []int) []string
 	read     func(engine.Options) engine.Options
 	have     *LayoutNotes
+	runNote  *RunNote
 }
 
 // readAllButWeights is the LayoutWarningsRead of warnings that say
@@ -48,7 +72,7 @@ func (n *LayoutNotes) holds(res *engine.Result, read func(engine.Options) engine
 // result, knowing those the session has (which it hands back, without
 // scanning the run, for a result they hold for).
 func (s *Session) LayoutNotesJob() LayoutNotesJob {
-	return LayoutNotesJob{warnings: s.LayoutWarnings, read: s.layoutRead(), have: s.layoutNotes}
+	return LayoutNotesJob{warnings: s.LayoutWarnings, read: s.layoutRead(), have: s.layoutNotes, runNote: s.RunNote}
 }
 
 // Of returns the layout's warnings of res over every batch: those the
@@ -66,6 +90,12 @@ func (j LayoutNotesJob) Of(res *engine.Result) *LayoutNotes {
 		}
 		n.Warnings = j.warnings(res, all)
 	}
+	if j.runNote != nil {
+		n.noteShown = slices.ContainsFunc(n.Warnings, func(w string) bool { return strings.HasPrefix(w, j.runNote.Text) })
+		if !n.noteShown {
+			n.refuted = j.runNote.Refuted(res)
+		}
+	}
 	return n
 }
 
@@ -78,7 +108,8 @@ func (j LayoutNotesJob) Of(res *engine.Result) *LayoutNotes {
 // older only when the result shown extends them too: kept of the run
 // before a file was read again, they give way. It reports whether it
 // kept n; the others (other options read, a run since read again) are
-// dropped.
+// dropped. The layout's note of the run, shown, that n's result refutes
+// is withdrawn (withdrawRunNote).
 func (s *Session) SetLayoutNotes(n *LayoutNotes) bool {
 	read := s.layoutRead()
 	switch {
@@ -88,8 +119,25 @@ func (s *Session) SetLayoutNotes(n *LayoutNotes) bool {
 	case s.layoutNotes != nil && olderThanKept(s.Result.Evaluation, n.ev, s.layoutNotes.ev):
 		return false
 	}
-	s.layoutNotes = n
+	s.layoutNotes = s.withdrawRunNote(n)
 	return true
+}
+
+// withdrawRunNote returns n, to be kept in place of those kept, with the
+// line that withdraws the layout's note of the run last among its
+// warnings when the note was shown (or withdrawn) by those kept and n's
+// result refutes it: following, a later step that refutes the note
+// (open-instruct's filter was off) says so where the note was, and
+// keeps saying it as the run grows.
+func (s *Session) withdrawRunNote(n *LayoutNotes) *LayoutNotes {
+	kept := s.layoutNotes
+	if n.refuted == "" || n.withdrawn || kept == nil || !kept.noteShown && !kept.withdrawn {
+		return n
+	}
+	withdrawn := *n
+	withdrawn.Warnings = append(slices.Clone(n.Warnings), n.refuted)
+	withdrawn.withdrawn = true
+	return &withdrawn
 }
 
 // olderThanKept reports whether a warning made of evaluation ev is older

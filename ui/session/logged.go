@@ -9,7 +9,7 @@ import (
 
 // loggedCheck is the warning of the logged-advantage check: what it is
 // computed on (the evaluation, its size, the options on screen, given,
-// and their trainer options) and its note, "warning: ..." or "". rowCap
+// and their trainer options) and its note, the warning's text or "". rowCap
 // says --max-rows stopped the reading: the note is reworded for the group
 // it cut (cutGroupNote); layout is the computer's input layout
 // (engine.RewardComputer.Layout), whose trainer's settings are searched.
@@ -51,7 +51,7 @@ func loggedCheckOf(res *engine.Result, have *loggedCheck) *loggedCheck {
 func (c *loggedCheck) run(res *engine.Result) {
 	res = c.resultOf(res)
 	if w := agreement.MatchLoggedFrom(c.ev, c.given, c.layout, c.rowCap, c.linesLeftOut).Warning(); w != "" {
-		c.note = "warning: " + agreement.CutGroupWarning(w, res, agreement.CutGroupOf(res, c.rowCap), nil)
+		c.note = agreement.CutGroupWarning(w, res, agreement.CutGroupOf(res, c.rowCap), nil)
 	}
 }
 
@@ -133,7 +133,7 @@ func (s *Session) LoggedWarningBehind() Lag {
 
 // LoggedWarning returns the warning that the logged advantages differ
 // from the rewards of the settings on screen as a trainer computes them
-// ("warning: ..."), "" when they agree or there is no logged advantage.
+// (its text, which the status line shows), "" when they agree or there is no logged advantage.
 // The open's check (agreement.CheckTrainer), which also names the
 // settings that reproduce the log, holds until the settings or the rows
 // change (a followed run grows); then the result's health job, or for a

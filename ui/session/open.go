@@ -12,6 +12,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/engine/setup"
+	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/internal/crash"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/prompts"
@@ -50,7 +51,7 @@ func Open(source string, cfg setup.Config, res *loaders.Result, warnings []strin
 	c.LinesLeftOut = loaders.LinesLeftOut(loaders.LastLinesLeftOut(res.Unfinished), lastStep)
 	dropBodies(ts)
 	c.RowCap = res.RowCap()
-	return openedSession(source, trajectoriesOf(ts), c, ev, func(s *Session) {
+	return openedSession(source, trajectoriesOf(ts), c, ev, false, func(s *Session) {
 		s.Fields = fields
 		s.Prompts, s.PromptsErr = columns, columnsErr
 		s.finishPrompts()
@@ -60,17 +61,21 @@ func Open(source string, cfg setup.Config, res *loaders.Result, warnings []strin
 
 // openedSession returns newSession(source, ts, c, ev) after loaded (which
 // checks the IDs), with the first frame's statistics computed: the IDs are
-// checked on a core of their own meanwhile, as compute does. The trainer's
+// checked on a core of their own meanwhile, as compute does, and for a
+// session to be followed noted as they are (FollowedIDs). The trainer's
 // output is checked first (agreement.CheckTrainer), as compute
 // and stats do: its notes go to the status line, and with --match-logged
 // the options found become the computer's.
-func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev *engine.Evaluation, loaded func(*Session)) *Session {
-	var duplicates string
+func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev *engine.Evaluation, followed bool, loaded func(*Session)) *Session {
+	var (
+		duplicates string
+		ids        *follow.Repeats
+	)
 	checked := make(chan struct{})
 	go func() {
 		defer crash.Recover()
 		defer close(checked)
-		duplicates = duplicateWarning(&ts)
+		duplicates, ids = checkIDs(&ts, followed)
 	}()
 	check := agreement.CheckTrainer(c, ev)
 	c.Options = check.Options
@@ -82,19 +87,21 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 		s.logged = loggedCheck{ev: ev, n: ev.N(), options: agreement.TrainerOptions(c.Options), layout: c.Layout, linesLeftOut: c.LinesLeftOut}
 		if !c.MatchLogged {
 			s.logged.note = check.LoggedNote
-			check.Notes = slices.DeleteFunc(check.Notes, func(n string) bool { return n == check.LoggedNote })
+			check.Notes = slices.DeleteFunc(check.Notes, func(n agreement.Note) bool { return n.Warning && n.Text == check.LoggedNote })
 		}
 	}
 	diagnose.StatsOf(s.Result, s.CurrentBatch())
 	<-checked
-	s.duplicates = duplicates
+	s.duplicates, s.FollowedIDs = duplicates, ids
 	loaded(s)
 	cut := agreement.CutGroupOf(s.Result, s.logged.rowCap)
 	s.logged.cutGroupNote(cut, s.Result)
 	// --match-logged's note that no setting reproduces the log stays among
 	// the notes: reworded for the group --max-rows cut as the CLI does,
 	// which is left out of the groups of unequal size too.
-	s.Warnings = append(s.Warnings, agreement.CutGroupNotes(check, s.Result, cut)...)
+	for _, note := range agreement.CutGroupNotes(check, s.Result, cut) {
+		s.Warnings = append(s.Warnings, note.Text) // every entry of the status line warns
+	}
 	return s
 }
 
@@ -269,6 +276,8 @@ type Builder struct {
 	pickBuilds bool
 	// mixedPrompts is Session.mixedPrompts (WarnMixedPrompts).
 	mixedPrompts bool
+	// followed is set for a session to be followed (Follow).
+	followed bool
 	// lastStep holds the step of each file's last row added
 	// (loaders.NoteLastSteps), for the unfinished lines
 	// (engine.RewardComputer.LinesLeftOut).
@@ -286,6 +295,10 @@ func NewBuilder(cfg setup.Config, pickBuilds bool) *Builder {
 // after batch as they come, for a follower that leaves EqualGroups off
 // to check the groups' sizes itself.
 func (b *Builder) WarnMixedPrompts() { b.mixedPrompts = true }
+
+// Follow makes the session one to be followed: the pass that counts its
+// repeated IDs notes them for the updates' repeats (FollowedIDs).
+func (b *Builder) Follow() { b.followed = true }
 
 // Empty reports whether no trajectory was added yet.
 func (b *Builder) Empty() bool { return b.ev == nil }
@@ -366,7 +379,7 @@ func (b *Builder) Add(ts []scoring.Trajectory) error {
 func (b *Builder) Session(source string, res *loaders.Result, warnings []string) *Session {
 	b.computer.RowCap = res.RowCap()
 	b.computer.LinesLeftOut = loaders.LinesLeftOut(loaders.LastLinesLeftOut(res.Unfinished), b.lastStep)
-	return openedSession(source, b.ts, b.computer, b.ev.Evaluation(), func(s *Session) {
+	return openedSession(source, b.ts, b.computer, b.ev.Evaluation(), b.followed, func(s *Session) {
 		s.Fields = b.fields
 		s.Prompts, s.PromptsErr = b.columns, b.columnsErr
 		s.finishPrompts()

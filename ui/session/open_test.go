@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -76,8 +77,48 @@ func TestOpenCutsDuplicateIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `1 trajectory with a duplicate ID ("` + strings.Repeat("p", textsafe.ShortRunes) + `"…)`
+	want := `1 trajectory repeats an earlier one's ID ("` + strings.Repeat("p", textsafe.ShortRunes) + `"…)`
 	if !slices.Contains(s.Warnings, want) {
 		t.Errorf("warnings %q, want %q among them", s.Warnings, want)
+	}
+}
+
+// TestFollowedOpenNotesItsIDs: a session opened to be followed
+// (Builder.Follow) warns of its repeated IDs in the words and counts of
+// one opened otherwise, from the pass that notes its IDs for the updates
+// (FollowedIDs), whose repeats then count the opening's.
+func TestFollowedOpenNotesItsIDs(t *testing.T) {
+	text := ""
+	for i, id := range []string{"a", "b", "a", "c", "a", "b"} {
+		text += fmt.Sprintf(`{"id":%q,"batch":0,"metadata":{"x":%d}}`+"\n", id, i)
+	}
+	res, err := loaders.Read(strings.NewReader(text), "run.jsonl", 0, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened, err := Open("run.jsonl", setup.Config{}, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := NewBuilder(setup.Config{}, false)
+	b.Follow()
+	if err := b.Add(res.Trajectories); err != nil {
+		t.Fatal(err)
+	}
+	followed := b.Session("run.jsonl", res, nil)
+	const want = `3 trajectories repeat an earlier one's ID ("a", "b")`
+	if !slices.Contains(opened.Warnings, want) || !slices.Equal(followed.Warnings, opened.Warnings) {
+		t.Errorf("followed, warnings %q; opened otherwise %q; want %q among both", followed.Warnings, opened.Warnings, want)
+	}
+	if opened.FollowedIDs != nil {
+		t.Error("a session not to be followed noted its IDs")
+	}
+	if followed.FollowedIDs == nil {
+		t.Fatal("the session to be followed did not note its IDs")
+	}
+	again := []scoring.Trajectory{{ID: "c", Batch: 1}}
+	followed.FollowedIDs.Add(again)
+	if w, want := followed.FollowedIDs.TakeWarning(), `1 trajectory repeats an earlier one's ID ("c") at step 1; 4 so far; each is computed`; w != want {
+		t.Errorf("an update re-logging an ID: %q, want %q", w, want)
 	}
 }

@@ -32,7 +32,9 @@ type Session struct {
 	Trajectories Trajectories
 	// Reloads counts the updates that read files again (ApplyUpdate):
 	// what was read of a trajectory by its index before is not its.
-	Reloads int
+	// reloaded says how each moved the rows, for Find.
+	Reloads  int
+	reloaded []*reload
 	// Config is the config Computer was built from, its objectives
 	// inferred: what ctrl+s saves, with the current options.
 	Config setup.Config
@@ -54,9 +56,10 @@ type Session struct {
 	CompareMethod engine.Method
 	// Warnings are shown in the status line (skipped lines, invalid rows).
 	Warnings []string
-	// FollowedIDs, when following, holds the IDs of what the session
-	// opened on, noted off the event loop as it loaded (Seed), for the
-	// repeats of the updates (ui's live state); nil until then.
+	// FollowedIDs, for a session opened to be followed (Builder.Follow),
+	// holds the IDs of what it opened on, noted off the event loop in the
+	// pass that counted their repeats (checkIDs), for the repeats of the
+	// updates (ui's live state); nil for another session.
 	FollowedIDs *follow.Repeats
 	// Skipped counts the lines the load skipped; its warning is in
 	// Warnings (following goes on counting: ui's live state).
@@ -83,6 +86,9 @@ type Session struct {
 	LayoutWarnings     func(res *engine.Result, batches []int) []string
 	LayoutWarningsRead func(engine.Options) engine.Options
 	layoutNotes        *LayoutNotes
+	// RunNote is Input.RunNote: the layout's note of the run among
+	// LayoutWarnings, which a later result may refute; nil for none.
+	RunNote *RunNote
 	// duplicates is the warning about repeated IDs, "" without any
 	// (openedSession).
 	duplicates string

@@ -1,11 +1,8 @@
 package session
 
 import (
-	"slices"
-
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/live"
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -25,12 +22,17 @@ func (s *Session) ApplyUpdate(followed *live.Evaluation, u loaders.Update) {
 		// the Prompts tab).
 		s.Prompts.DeleteFunc(leaving)
 	}
+	var reloaded *reload
 	if len(u.Reloaded) > 0 {
-		s.Trajectories.DeleteFunc(func(t *scoring.Trajectory) bool { return slices.Contains(u.Reloaded, t.Source) })
+		reloaded = s.deleteReloaded(u.Reloaded)
+		s.reloaded = append(s.reloaded, reloaded)
 		s.Reloads++
 	}
 	from := s.Trajectories.Len()
 	s.Trajectories.Append(u.Trajectories...)
+	if reloaded != nil {
+		reloaded.noteRead(u.Trajectories, from)
+	}
 	s.Fields = addFirstFields(s.Fields, u.Trajectories)
 	s.addPrompts(u.Trajectories)
 	for i := from; i < s.Trajectories.Len(); i++ {

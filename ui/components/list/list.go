@@ -172,14 +172,11 @@ type OpenedMsg = trajectory.ReadMsg
 // closed: the reader says so (Gone) and the command returned says it on
 // the status line, for the tab to leave its reader.
 func (l *List) ReadDone(c *common.Common, msg OpenedMsg) tea.Cmd {
-	changed, closed := l.Done(c.Session, msg)
-	if changed {
+	change, gone := l.Done(c.Session, msg)
+	if change != trajectory.Same {
 		l.setContent(c)
 	}
-	if closed {
-		return l.GoneNotice()
-	}
-	return nil
+	return gone
 }
 
 // Reread draws the opened trajectory again (a new result, a new width),
@@ -187,12 +184,9 @@ func (l *List) ReadDone(c *common.Common, msg OpenedMsg) tea.Cmd {
 // was (trajectory.Reading.Follow); the command returned says when the
 // session holds it no more (Gone), as ReadDone's.
 func (l *List) Reread(c *common.Common) tea.Cmd {
-	_, closed := l.Follow(c.Session)
+	_, gone := l.Follow(c.Session)
 	l.setContent(c)
-	if closed {
-		return l.GoneNotice()
-	}
-	return nil
+	return gone
 }
 
 // setContent puts the opened trajectory in the reader, or, when it is

@@ -163,7 +163,7 @@ func (l *Line) Refresh(s *session.Session) {
 		l.logged = l.logged[:0]
 		for _, w := range []string{agreement.NotNumberWarning(s.Result.Evaluation), agreement.NonFiniteWarning(s.Result.Evaluation)} {
 			if w != "" {
-				l.logged = append(l.logged, shownWarning(w))
+				l.logged = append(l.logged, textsafe.Line(w))
 			}
 		}
 	}
@@ -184,11 +184,11 @@ func (l *Line) Refresh(s *session.Session) {
 		}
 	}
 	for _, w := range s.Warnings {
-		l.warnings = append(l.warnings, shownWarning(w))
-		l.whole = append(l.whole, shownWarning(w))
+		l.warnings = append(l.warnings, textsafe.Line(w))
+		l.whole = append(l.whole, textsafe.Line(w))
 	}
 	if w := s.LoggedWarning(); w != "" {
-		w = shownWarning(w) + behindMark(s.LoggedWarningBehind())
+		w = textsafe.Line(w) + behindMark(s.LoggedWarningBehind())
 		l.warnings = append(l.warnings, w)
 		l.whole = append(l.whole, w)
 	}
@@ -299,13 +299,6 @@ func (l Line) View(st *common.Styles, width int) string {
 		}
 	}
 	return ansi.Truncate(line, width, "…")
-}
-
-// shownWarning is warning w as the line shows it, sanitised: without the
-// "warning: " that starts some (the trainer's checks say it on stderr),
-// as every entry of the line is a warning.
-func shownWarning(w string) string {
-	return textsafe.Line(strings.TrimPrefix(w, "warning: "))
 }
 
 // firstAndMore is the first of the layout's warnings ws and how many more

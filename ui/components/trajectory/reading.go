@@ -62,49 +62,75 @@ func (r *Reading) Close() {
 	r.pending = nil
 }
 
-// Done takes a read that landed and reports whether Opened changed: the
-// trajectory read, or, when the run was read again since (s.Reloads), the
-// same one found again, or closed (closed: Follow). The read of one
-// opened before or closed since changes nothing.
-func (r *Reading) Done(s *session.Session, msg ReadMsg) (changed, closed bool) {
+// A Change is what a read landing or a change of the session did to the
+// opened trajectory, for the tab to show.
+type Change int
+
+const (
+	// Same: nothing to draw again.
+	Same Change = iota
+	// Changed: draw it again (read, found again, computed again).
+	Changed
+	// Closed: the tab goes back from it. The run holds it no more
+	// (Gone), or it left what the tab shows (Keep).
+	Closed
+)
+
+// Done takes a read that landed: the trajectory read (Changed), or, when
+// the run was read again since (s.Reloads), the same one found again, or
+// closed (Follow: gone is then the notice that says so). The read of one
+// opened before or closed since changes nothing (Same).
+func (r *Reading) Done(s *session.Session, msg ReadMsg) (c Change, gone tea.Cmd) {
 	switch {
 	case msg.opens != r.opens:
-		return false, false
+		return Same, nil
 	case r.reloads != s.Reloads:
 		return r.Follow(s)
 	}
 	r.Opened = msg.opened
-	return true, false
+	return Changed, nil
 }
 
 // Follow brings the opened trajectory along after s changed: it stays
-// where it is (changed false) unless it moved or the run was read again
-// since it was started (s.Reloads), when it is started again where it is
-// now (Find). When s holds it no more it is closed (Gone), and closed
-// says so, once. Never is another trajectory at its index opened.
-func (r *Reading) Follow(s *session.Session) (changed, closed bool) {
+// where it is (Same) unless it moved or the run was read again since it
+// was started (s.Reloads), when it is started again where it is now
+// (Find: Changed). When s holds it no more it is Closed (Gone), and gone
+// is the status line's notice that says so, once. Never is another
+// trajectory at its index opened.
+func (r *Reading) Follow(s *session.Session) (c Change, gone tea.Cmd) {
 	if r.Gone() {
-		return false, false
+		return Same, nil
 	}
 	switch i := r.Opened.Find(s); {
 	case i < 0:
 		r.Close()
 		r.Opened.I = -1
-		return true, true
+		return Closed, r.goneNotice()
 	case i != r.Opened.I || r.reloads != s.Reloads:
 		r.Start(s, i)
-		return true, false
+		return Changed, nil
 	}
-	return false, false
+	return Same, nil
+}
+
+// Keep follows the opened trajectory after s changed (Follow): Changed,
+// to be drawn with what s computed now, while s holds it and shown, what
+// the tab shows (its batch, its comparison), has it; else Closed, gone
+// saying so when s holds it no more.
+func (r *Reading) Keep(s *session.Session, shown func(i int) bool) (c Change, gone tea.Cmd) {
+	if _, gone = r.Follow(s); gone != nil || r.Gone() || !shown(r.Opened.I) {
+		return Closed, gone
+	}
+	return Changed, nil
 }
 
 // Gone reports whether Follow closed the opened trajectory: s holds it no
 // more (Opened.Full is what was read of it).
 func (r *Reading) Gone() bool { return r.Opened.I < 0 }
 
-// GoneNotice asks for the status line's note that the opened trajectory
+// goneNotice asks for the status line's note that the opened trajectory
 // was closed (Gone): the run read again holds it no more.
-func (r *Reading) GoneNotice() tea.Cmd {
+func (r *Reading) goneNotice() tea.Cmd {
 	text := "trajectory " + textsafe.QuoteShort(r.Opened.Full.ID) + " closed: its file was read again without it"
 	return func() tea.Msg { return common.NoticeMsg{Text: text} }
 }

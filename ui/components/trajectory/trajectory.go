@@ -33,22 +33,8 @@ type Opened struct {
 	// reading says that it is read again off the event loop (Begin):
 	// Full is the lean trajectory until then.
 	reading bool
-	// of is the trajectory's identity as it was opened (Find).
-	of identity
-}
-
-// identity is what says that a trajectory of the session is the one
-// opened: the same id read from the same place (source, line, offset), as
-// a record read again when its file is; its batch is where it is looked
-// for.
-type identity struct {
-	id, source    string
-	line          int
-	offset, batch int64
-}
-
-func identityOf(t *scoring.Trajectory) identity {
-	return identity{t.ID, t.Source, t.Line, t.Offset, t.Batch}
+	// at is where the trajectory was when opened (Find).
+	at session.Place
 }
 
 // Begin opens trajectory i of s without reading it on the event loop:
@@ -64,7 +50,7 @@ func Begin(s *session.Session, i int) (o Opened, read func() Opened) {
 		why = s.EvalReasoner(i)
 	}
 	if !s.Trajectories.At(i).Lean {
-		o := Opened{I: i, Full: *s.Trajectories.At(i), of: identityOf(s.Trajectories.At(i))}
+		o := Opened{I: i, Full: *s.Trajectories.At(i), at: s.PlaceOf(i)}
 		if why != nil {
 			o.why = why(&o.Full)
 		}
@@ -74,10 +60,10 @@ func Begin(s *session.Session, i int) (o Opened, read func() Opened) {
 	// while the job reads.
 	lean := *s.Trajectories.At(i)
 	tr := &lean
-	of := identityOf(tr)
+	at := s.PlaceOf(i)
 	reread := s.RereadChecked(nil)
 	read = func() Opened {
-		o := Opened{I: i, Full: *tr, of: of}
+		o := Opened{I: i, Full: *tr, at: at}
 		if full, err := reread(i, tr); err != nil {
 			o.err = err
 		} else {
@@ -88,7 +74,7 @@ func Begin(s *session.Session, i int) (o Opened, read func() Opened) {
 		}
 		return o
 	}
-	return Opened{I: i, Full: *tr, reading: true, of: of}, read
+	return Opened{I: i, Full: *tr, reading: true, at: at}, read
 }
 
 // ReadingText stands for the metadata and response of a trajectory being
@@ -96,29 +82,14 @@ func Begin(s *session.Session, i int) (o Opened, read func() Opened) {
 const ReadingText = "reading it again from its file…"
 
 // Find returns where o's trajectory is in s now, -1 when s holds it no
-// more: o.I while that is still it, else the member of its batch that is
-// (identity). Follow mode moves a file's trajectories when a file before
-// it is read again, and replaces those of the file read again.
+// more (Session.Find). Follow mode moves a file's trajectories when a
+// file before it is read again, and replaces those of the file read
+// again.
 func (o *Opened) Find(s *session.Session) int {
 	if o.I < 0 {
 		return -1
 	}
-	if o.I < s.Trajectories.Len() && identityOf(s.Trajectories.At(o.I)) == o.of {
-		return o.I
-	}
-	if s.Result == nil {
-		return -1
-	}
-	b, ok := s.Result.Ranking.BatchIndex(o.of.batch)
-	if !ok {
-		return -1
-	}
-	for _, i := range s.Result.Ranking.Batches[b].Members {
-		if identityOf(s.Trajectories.At(i)) == o.of {
-			return i
-		}
-	}
-	return -1
+	return s.Find(o.at)
 }
 
 // Detail returns what is shown of the opened trajectory: its fields (and

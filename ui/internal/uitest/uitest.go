@@ -18,9 +18,10 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 
+	"github.com/rewardlens/rewardlens/engine/setup"
+
 	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
-	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -79,7 +80,13 @@ func SyntheticSession(tb testing.TB, n int) *session.Session {
 // and b (metadata.a, metadata.b) and method grpo.
 func TextSession(t testing.TB, text string) *session.Session {
 	t.Helper()
-	return TextSessionWith(t, text, setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}})
+	return TextSessionWith(t, text, textConfig())
+}
+
+// textConfig is the config of TextSession: grpo on objectives a and b,
+// the records' metadata.a and metadata.b.
+func textConfig() setup.Config {
+	return setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
 }
 
 // TextSessionWith opens a session on text, JSONL records read as
@@ -95,6 +102,30 @@ func TextSessionWith(t testing.TB, text string, cfg setup.Config) *session.Sessi
 		t.Fatal(err)
 	}
 	return s
+}
+
+// FollowedTextSession is TextSession for a run to be followed: opened as
+// the dashboard opens one (FollowedSession).
+func FollowedTextSession(t testing.TB, text string) *session.Session {
+	t.Helper()
+	res, err := loaders.Read(strings.NewReader(text), "run.jsonl", 0, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return FollowedSession(t, "run.jsonl", textConfig(), res)
+}
+
+// FollowedSession opens a session named source on what res read, with
+// cfg, as the dashboard opens a run it follows (session.Builder.Follow:
+// its IDs noted for the updates' repeats).
+func FollowedSession(t testing.TB, source string, cfg setup.Config, res *loaders.Result) *session.Session {
+	t.Helper()
+	b := session.NewBuilder(cfg, false)
+	b.Follow()
+	if err := b.Add(res.Trajectories); err != nil {
+		t.Fatal(err)
+	}
+	return b.Session(source, res, nil)
 }
 
 // SampleTab returns the tab newTab builds on the sample session, set up
@@ -358,9 +389,9 @@ var ReloadFiles = []string{
 }
 
 // A ReloadCase is a file of ReloadFiles read again (Reload) while
-// trajectory Open is open and its read under way, on a hidden tab: File
-// read again with the trajectories of ids Text. Want is the id open
-// after, "" when the run holds it no more.
+// trajectory Open is open (its read under way) or selected: File read
+// again with the trajectories of ids Text. Want is the id open or
+// selected after, "" when the run holds it no more.
 type ReloadCase struct {
 	Name       string
 	Open, File int
@@ -368,10 +399,12 @@ type ReloadCase struct {
 	Want       string
 }
 
-// ReloadCases are the ways a trajectory open moves or goes when a file is
-// read again: a file before it shorter (another trajectory at its index,
-// or none), its own file without it.
+// ReloadCases are the ways a trajectory open or selected moves or goes
+// when a file is read again: a file before it shorter (another trajectory
+// at its index, or none), its own file longer (the other file's rows then
+// come before it), its own file without it.
 var ReloadCases = []ReloadCase{
+	{Name: "rows come before it", Open: 1, File: 0, Text: reloadRows("a0", "a1", "a2", "a3"), Want: "a1"},
 	{Name: "another at its index", Open: 3, File: 0, Text: reloadRows("a0", "a1"), Want: "b0"},
 	{Name: "past the end", Open: 4, File: 0, Text: reloadRows("a0"), Want: "b1"},
 	{Name: "gone", Open: 3, File: 1, Text: reloadRows("b9"), Want: ""},
@@ -438,6 +471,45 @@ func ReloadReads(t *testing.T, newTab func(*common.Common) common.Tab, open func
 				}
 			})
 		}
+	}
+}
+
+// SelectionFollowsAReload runs ReloadCases on the tab newTab builds,
+// on a run of ReloadFiles: choose selects trajectory i of its session
+// with the tab's keys, and selected returns the index of the trajectory
+// selected, -1 for none. After the reload and the tab's refresh, the
+// same trajectory is selected, never another at its index; one the run
+// holds no more leaves a trajectory of the run selected, or none, and
+// nothing said.
+func SelectionFollowsAReload(t *testing.T, newTab func(*common.Common) common.Tab, choose func(tab common.Tab, i int), selected func(tab common.Tab) int) {
+	for _, c := range ReloadCases {
+		t.Run(c.Name, func(t *testing.T) {
+			s, paths := FilesSession(t, ReloadFiles, setup.Config{})
+			tab := TabOn(s, newTab)
+			choose(tab, c.Open)
+			if i := selected(tab); i != c.Open {
+				t.Fatalf("chose %d, %d selected", c.Open, i)
+			}
+			Reload(t, s, paths[c.File], c.Text)
+			_, cmd := tab.Update(common.SessionChangedMsg{})
+			Jobs(tab)
+			if cmd != nil {
+				if n, ok := cmd().(common.NoticeMsg); ok {
+					t.Errorf("the reload said %q", n.Text)
+				}
+			}
+			i := selected(tab)
+			switch {
+			case c.Want == "" && i >= s.Trajectories.Len():
+				t.Errorf("%d selected, past the run's %d trajectories", i, s.Trajectories.Len())
+			case c.Want != "" && (i < 0 || s.Trajectories.At(i).ID != c.Want):
+				id := ""
+				if i >= 0 && i < s.Trajectories.Len() {
+					id = s.Trajectories.At(i).ID
+				}
+				t.Errorf("%d (%q) selected, want %s", i, id, c.Want)
+			}
+		})
 	}
 }
 

@@ -127,9 +127,11 @@ type compareTab struct {
 	prepared *prepared
 	// selected is the point selected: the first disagreement of each
 	// comparison shown until chosen (a key or a click), then the chosen
-	// trajectory while it is compared.
+	// trajectory while it is compared, chosenAt (noteChosen), found
+	// again when follow mode read files again.
 	selected int
 	chosen   bool
+	chosenAt session.Place
 	reading  bool
 	// read is the trajectory open while reading, read again from its
 	// file off the event loop when the session keeps it lean.
@@ -163,8 +165,10 @@ type compared struct {
 	ranked bool
 	toRank *toRank
 	// b is the method B of cmp: the session's may have changed since, its
-	// result still being computed.
-	b engine.Method
+	// result still being computed. reloads is the session's Reloads then:
+	// cmp.Index's trajectories' indices hold while it stays.
+	b       engine.Method
+	reloads int
 	// collapse is the share of the batch's groups, of those holding
 	// distinct objective vectors (groups), where distinct vectors get
 	// identical rewards under A and under B (diagnose.Collapse); B's
@@ -275,27 +279,35 @@ func (t *compareTab) SetSize(width, height int) {
 }
 
 func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	cmd := t.update(msg)
+	t.noteChosen()
+	return t, cmd
+}
+
+// noteChosen notes the trajectory chosen, for show to find it after
+// follow mode read files again; not while the comparison shown is of the
+// run before (its indices are no longer the session's).
+func (t *compareTab) noteChosen() {
+	if s := t.common.Session; t.chosen && t.reloads == s.Reloads && t.selected < len(t.cmp.Index) {
+		t.chosenAt = s.PlaceOf(t.cmp.Index[t.selected])
+	}
+}
+
+func (t *compareTab) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.SessionChangedMsg:
 		t.refresh()
 	case common.HiddenMsg:
 		t.release()
 	case trajectory.ReadMsg:
-		changed, closed := t.read.Done(t.common.Session, msg)
-		switch {
-		case closed:
-			t.setReading(false)
-			return t, t.read.GoneNotice()
-		case changed:
-			t.detail.SetContent(trajectory.Detail(t.common, &t.read.Opened, t.width))
-		}
+		return t.readChanged(t.read.Done(t.common.Session, msg))
 	case comparedMsg:
 		if t.jobBack(msg.gen, msg.buf) {
 			old := t.compared
 			cmd := t.show(msg.v)
 			t.recycle(old.sides, old.cmp.ByA, old.cmp.ByB)
 			t.rank()
-			return t, cmd
+			return cmd
 		}
 	case rankedMsg:
 		if t.jobBack(msg.gen, msg.buf) {
@@ -308,18 +320,18 @@ func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			// What selects needs the comparison; a change of B does not
 			// (but for a trajectory read, whose keys scroll it).
 			if !t.reading && key.Matches(msg, t.keys.NextB, t.keys.PrevB) {
-				return t, t.handleKey(msg)
+				return t.handleKey(msg)
 			}
-			return t, nil
+			return nil
 		}
 		if t.reading {
 			if key.Matches(msg, t.keys.Close) {
 				t.setReading(false)
-				return t, nil
+				return nil
 			}
-			return t, common.ScrollReader(&t.detail, msg)
+			return common.ScrollReader(&t.detail, msg)
 		}
-		return t, t.handleKey(msg)
+		return t.handleKey(msg)
 	case tea.MouseWheelMsg:
 		if t.reading {
 			t.detail, _ = t.detail.Update(msg)
@@ -329,7 +341,7 @@ func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			t.click(msg.X, msg.Y)
 		}
 	}
-	return t, nil
+	return nil
 }
 
 func (t *compareTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -448,6 +460,9 @@ func (t *compareTab) setReading(on bool) {
 	t.detail.SetContent(trajectory.Detail(t.common, &t.read.Opened, t.width))
 	t.detail.GotoTop()
 }
+
+// SettingKeys implements common.SettingKeyer: method B's keys.
+func (t *compareTab) SettingKeys() []key.Binding { return []key.Binding{t.keys.NextB, t.keys.PrevB} }
 
 // ShowsCompare implements common.Comparer: the tab always shows B.
 func (t *compareTab) ShowsCompare() bool { return true }
@@ -624,6 +639,7 @@ func (t *compareTab) PrepareJob() func(res *engine.Result, computed func() *engi
 		return nil
 	}
 	p := &prepared{bi: s.Batch, method: method, width: t.width, height: t.height, buf: t.buf}
+	reloads := s.Reloads
 	t.prepared, t.buf = p, nil
 	t.taken++
 	known, width, height := t.known, t.width, t.height
@@ -649,6 +665,7 @@ func (t *compareTab) PrepareJob() func(res *engine.Result, computed func() *engi
 		}
 		grid := func(ranges [2][2]float64) chart.Grid { return newFrame(width, height, ranges).Grid }
 		p.v = compare(res, b, p.bi, method, known, p.buf, grid)
+		p.v.reloads = reloads
 		p.a, p.b = res, b
 	}
 }
@@ -695,7 +712,7 @@ func (t *compareTab) refresh() {
 			return // the recompute that computes it changes the session
 		}
 	}
-	gen, known, width, height := t.gen.Load(), t.known, t.width, t.height
+	gen, known, width, height, reloads := t.gen.Load(), t.known, t.width, t.height, s.Reloads
 	if p != nil && p.a == a && p.b == b && p.bi == bi && p.method == method && p.width == width && p.height == height {
 		if t.buf == p.buf {
 			t.buf = nil // lent again, to the job that hands the comparison over
@@ -706,7 +723,9 @@ func (t *compareTab) refresh() {
 	buf := t.lend()
 	t.job = func() tea.Msg {
 		grid := func(ranges [2][2]float64) chart.Grid { return newFrame(width, height, ranges).Grid }
-		return comparedMsg{gen, compare(a, b, bi, method, known, buf, grid), buf}
+		v := compare(a, b, bi, method, known, buf, grid)
+		v.reloads = reloads
+		return comparedMsg{gen, v, buf}
 	}
 }
 
@@ -742,7 +761,11 @@ func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf
 func (t *compareTab) show(v compared) tea.Cmd {
 	s := t.common.Session
 	prev := -1
-	if t.selected < len(t.cmp.Index) && t.chosen {
+	switch {
+	case !t.chosen:
+	case v.reloads != t.reloads:
+		prev = s.Find(t.chosenAt) // the comparison shown is of the run before files were read again
+	case t.selected < len(t.cmp.Index):
 		prev = t.cmp.Index[t.selected]
 	}
 	t.compared, t.computing = v, false
@@ -757,19 +780,23 @@ func (t *compareTab) show(v compared) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	if t.reading {
-		_, closed := t.read.Follow(s)
-		switch {
-		case closed:
-			t.setReading(false)
-			cmd = t.read.GoneNotice()
-		case slices.Contains(t.cmp.Index, t.read.Opened.I):
-			t.detail.SetContent(trajectory.Detail(t.common, &t.read.Opened, t.width))
-		default:
-			t.setReading(false)
-		}
+		cmd = t.readChanged(t.read.Keep(s, func(i int) bool { return slices.Contains(t.cmp.Index, i) }))
 	}
 	t.redraw()
 	return cmd
+}
+
+// readChanged shows what change did to the opened trajectory: drawn
+// again, or the plot shown again; it returns gone, the notice that the
+// run holds it no more.
+func (t *compareTab) readChanged(change trajectory.Change, gone tea.Cmd) tea.Cmd {
+	switch change {
+	case trajectory.Closed:
+		t.setReading(false)
+	case trajectory.Changed:
+		t.detail.SetContent(trajectory.Detail(t.common, &t.read.Opened, t.width))
+	}
+	return gone
 }
 
 // pointsChunk is how many points a goroutine classifies or counts at a

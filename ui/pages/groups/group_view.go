@@ -35,8 +35,11 @@ type groupView struct {
 	// members are the completions in table order: sorted by the sort
 	// key sortKey (sortKeys; A's reward at first), descending or not;
 	// of the run as read reloads times again (Session.Reloads).
-	members    []int
-	reloads    int
+	members []int
+	reloads int
+	// selectedAt is the completion under the cursor (noteSelected),
+	// found again when follow mode read files again.
+	selectedAt session.Place
 	sortKey    int
 	descending bool
 	// sortedBy names the key the rows were last sorted by: a change of
@@ -101,9 +104,16 @@ const maxResponseWidth = 120
 // apart, and key its key where the prompt does not tell it from another
 // group ("" elsewhere), ranking its members by A's reward descending; with keepOrder, a
 // group already open with the same members keeps its rows' order, so that
-// a change of method does not move the completion being looked at.
+// a change of method does not move the completion being looked at, and
+// one whose members changed keeps the cursor on that completion, found
+// where it is now when follow mode read files again.
 func (v *groupView) open(c *common.Common, g *diagnose.GroupSummary, prompt, distinct, key string, keepOrder bool) {
+	s := c.Session
 	same := v.summary.Key == g.Key && slices.Equal(v.summary.Members, g.Members)
+	at := v.selected()
+	if v.reloads != s.Reloads {
+		at = s.Find(v.selectedAt) // the members are of the run before files were read again
+	}
 	v.summary, v.promptText, v.distinct, v.key = *g, prompt, distinct, key
 	if !same {
 		v.completionLines, v.sharedStart = map[int]string{}, ""
@@ -119,10 +129,22 @@ func (v *groupView) open(c *common.Common, g *diagnose.GroupSummary, prompt, dis
 	if !keepOrder {
 		v.sortKey, v.descending = 0, true
 	}
-	v.members, v.reloads = slices.Clone(g.Members), c.Session.Reloads
+	v.members, v.reloads = slices.Clone(g.Members), s.Reloads
 	v.sort(c)
 	v.table.SetRows(len(v.members))
+	if keepOrder {
+		v.table.SetCursor(max(slices.Index(v.members, at), 0))
+	}
 	v.layout(c)
+}
+
+// noteSelected notes the completion under the cursor, for open to find
+// it after follow mode read files again; not while the members are of
+// the run before (their indices are no longer the session's).
+func (v *groupView) noteSelected(s *session.Session) {
+	if v.reloads == s.Reloads {
+		v.selectedAt = s.PlaceOf(v.selected())
+	}
 }
 
 // groupSortKey is a number of the group view's rows to sort them by.

@@ -194,20 +194,26 @@ func (t *groupsTab) SetSize(width, height int) {
 }
 
 func (t *groupsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	cmd := t.update(msg)
+	t.group.noteSelected(t.common.Session)
+	return t, cmd
+}
+
+func (t *groupsTab) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.SessionChangedMsg:
-		return t, t.refresh()
+		return t.refresh()
 	case completionsReadMsg:
 		t.group.readDone(t.common, msg)
 	case list.OpenedMsg:
 		cmd := t.list.ReadDone(t.common, msg)
 		if !t.list.Gone() || t.mode != groupCompletion {
-			return t, nil
+			return nil
 		}
 		t.setMode(groupMembers)
-		return t, cmd
+		return cmd
 	case tea.KeyPressMsg:
-		return t, t.handleKey(msg)
+		return t.handleKey(msg)
 	case tea.MouseClickMsg:
 		if msg.Button == tea.MouseLeft {
 			t.click(msg.Mouse().Y)
@@ -222,7 +228,7 @@ func (t *groupsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			t.list.Table.Update(msg)
 		}
 	}
-	return t, nil
+	return nil
 }
 
 // click selects the row drawn at line y of the body.
@@ -867,4 +873,5 @@ func (t *groupsTab) ShowGroup(i int) {
 	t.list.Table.SetCursor(j)
 	t.openGroup()
 	t.group.table.SetCursor(max(slices.Index(t.group.members, i), 0))
+	t.group.noteSelected(t.common.Session)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/plot"
 	"github.com/rewardlens/rewardlens/ui/components/trajectory"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // paretoPanelWidth is the width of the details beside the plot;
@@ -107,10 +108,12 @@ type paretoTab struct {
 	pending   projecting
 	gen       int
 	computing bool
-	// selected is a position in points.proj; onlyGroup hides the other
-	// groups.
-	selected  int
-	onlyGroup bool
+	// selected is a position in points.proj, selectedAt its trajectory
+	// (noteSelection), found again when follow mode read files again;
+	// onlyGroup hides the other groups.
+	selected   int
+	selectedAt session.Place
+	onlyGroup  bool
 	// view is the part of the plane shown; drawn, the frame drawn of it
 	// and its caches; reader, the selected trajectory opened.
 	view   paretoView
@@ -213,10 +216,11 @@ type paretoReader struct {
 
 // projectionKey identifies the data a projection was built from: the
 // evaluation (values and validity; a recompute with other options keeps
-// it), the batch and its size (follow mode appends to it), the axes.
+// it), the batch and its size (follow mode appends to it), the axes, and
+// the session's Reloads (the trajectories' indices hold while it stays).
 type projectionKey struct {
-	eval           *engine.Evaluation
-	batch, n, x, y int
+	eval                    *engine.Evaluation
+	batch, n, x, y, reloads int
 }
 
 // density is chart.Density of a projection's points in a grid: each
@@ -273,19 +277,27 @@ func (t *paretoTab) SetSize(width, height int) {
 }
 
 func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	cmd := t.update(msg)
+	t.noteSelection()
+	return t, cmd
+}
+
+// noteSelection notes the selected trajectory, for install to find it
+// after follow mode read files again; not while the points are of the
+// run before (their indices are no longer the session's).
+func (t *paretoTab) noteSelection() {
+	if s := t.common.Session; t.points.key.reloads == s.Reloads {
+		t.selectedAt = s.PlaceOf(t.selectedTrajectory())
+	}
+}
+
+func (t *paretoTab) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.SessionChangedMsg:
 		t.project()
-		return t, t.refreshReading()
+		return t.refreshReading()
 	case trajectory.ReadMsg:
-		changed, closed := t.reader.Done(t.common.Session, msg)
-		switch {
-		case closed:
-			t.setReading(false)
-			return t, t.reader.GoneNotice()
-		case changed:
-			t.reader.detail.SetContent(trajectory.Detail(t.common, &t.reader.Opened, t.width))
-		}
+		return t.readChanged(t.reader.Done(t.common.Session, msg))
 	case projectedMsg:
 		if msg.gen == t.gen && t.computing {
 			t.computing = false
@@ -297,7 +309,7 @@ func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		case t.reader.reading:
 			t.handleReadingKey(msg)
 		case !t.computing:
-			return t, t.handleKey(msg)
+			return t.handleKey(msg)
 		}
 	case tea.MouseWheelMsg:
 		switch {
@@ -314,7 +326,7 @@ func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			t.click(msg.X, msg.Y)
 		}
 	}
-	return t, nil
+	return nil
 }
 
 // PrefetchHidden implements common.Prefetcher: the projection of a
@@ -427,16 +439,20 @@ func (t *paretoTab) refreshReading() tea.Cmd {
 		return nil
 	}
 	s := t.common.Session
-	if _, closed := t.reader.Follow(s); closed {
+	return t.readChanged(t.reader.Keep(s, func(i int) bool { return slices.Contains(s.CurrentBatch().Members, i) }))
+}
+
+// readChanged shows what change did to the opened trajectory: drawn
+// again, or the plot shown again; it returns gone, the notice that the
+// run holds it no more.
+func (t *paretoTab) readChanged(change trajectory.Change, gone tea.Cmd) tea.Cmd {
+	switch change {
+	case trajectory.Closed:
 		t.setReading(false)
-		return t.reader.GoneNotice()
+	case trajectory.Changed:
+		t.reader.detail.SetContent(trajectory.Detail(t.common, &t.reader.Opened, t.width))
 	}
-	if !slices.Contains(s.CurrentBatch().Members, t.reader.Opened.I) {
-		t.setReading(false)
-		return nil
-	}
-	t.reader.detail.SetContent(trajectory.Detail(t.common, &t.reader.Opened, t.width))
-	return nil
+	return gone
 }
 
 // nextObjective returns the objective after k, skipping the other axis'
@@ -469,7 +485,7 @@ func (t *paretoTab) project() {
 	t.keys.NextX.SetEnabled(m > 1)
 	t.keys.NextY.SetEnabled(m > 1)
 	batch := s.CurrentBatch()
-	key := projectionKey{eval: res.Evaluation, batch: s.Batch, n: len(batch.Members), x: t.points.xObj, y: t.points.yObj}
+	key := projectionKey{eval: res.Evaluation, batch: s.Batch, n: len(batch.Members), x: t.points.xObj, y: t.points.yObj, reloads: s.Reloads}
 	switch {
 	case key == t.points.key && t.points.ranking == res.Ranking:
 		// The points shown: what was asked since is no longer needed. The
@@ -527,6 +543,9 @@ func (t *paretoTab) ask(key projectionKey, ranking *engine.Ranking, compute func
 // grid is the frame's.
 func (t *paretoTab) install(p projected, counted density) {
 	previous := t.selectedTrajectory()
+	if p.key.reloads != t.points.key.reloads {
+		previous = t.common.Session.Find(t.selectedAt) // the points shown are of the run before files were read again
+	}
 	same := p.key == t.points.key
 	t.points.projected = p
 	if counted.counts != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/list"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // trajectoriesMode is what the Trajectories tab is doing with the keys.
@@ -79,6 +80,9 @@ type trajectoriesTab struct {
 	// opened trajectory; rows what it lists.
 	list list.List
 	rows trajectoryList
+	// cursorAt is the trajectory under the cursor (noteCursor), found
+	// again when follow mode read files again.
+	cursorAt session.Place
 }
 
 // New returns the Trajectories tab.
@@ -128,7 +132,18 @@ func (t *trajectoriesTab) SetSize(width, height int) {
 }
 
 func (t *trajectoriesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
-	return t, t.update(msg)
+	cmd := t.update(msg)
+	t.noteCursor()
+	return t, cmd
+}
+
+// noteCursor notes the trajectory under the cursor, for rebuild to find
+// it after follow mode read files again; not while the rows are of the
+// run before (their indices are no longer the session's).
+func (t *trajectoriesTab) noteCursor() {
+	if s := t.common.Session; t.rows.reloads == s.Reloads {
+		t.cursorAt = s.PlaceOf(t.rows.at(t.list.Table.Cursor()))
+	}
 }
 
 // Job implements common.Worker: the read of the opened trajectory
@@ -274,6 +289,9 @@ func (t *trajectoriesTab) rebuild(keepOrder bool) tea.Cmd {
 	}
 	table := &t.list.Table
 	current := t.rows.at(table.Cursor())
+	if t.rows.reloads != s.Reloads {
+		current = s.Find(t.cursorAt) // the rows are of the run before files were read again
+	}
 	t.rows.build(s, t.list.FilterText(), t.list.SortColumn, t.list.Descending, keepOrder)
 	t.list.SortColumn = t.rows.sortColumn
 	table.SetSize(t.width, max(t.height-1, 2)) // under the status line
@@ -289,6 +307,7 @@ func (t *trajectoriesTab) rebuild(keepOrder bool) tea.Cmd {
 		}
 	}
 	t.setKeys(t.mode)
+	t.noteCursor()
 	return cmd
 }
 

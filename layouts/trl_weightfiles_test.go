@@ -1,0 +1,91 @@
+package layouts
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/setup"
+	"github.com/rewardlens/rewardlens/loaders"
+)
+
+// TestTRLWeightsAcrossFiles: the weights the "read as" line reads from a
+// run's first completions table are checked against its other tables
+// (scripts/trl_fixtures.py, TRL's own code): two steps of one run with
+// reward_weights [2, 0.5] agree, the line as of one file; a second table
+// written with [4, 1], the same ratios, disagrees through epsilon alone,
+// and the line names it with its own weights; so does a third, from a
+// run that weighs the rewards in other ratios.
+func TestTRLWeightsAcrossFiles(t *testing.T) {
+	const read = "fitted accuracy_reward 2, format_reward 0.5; --match-logged fits them"
+	steps := trlFixture("reward_weights_steps")
+	changed := filepath.Join(trlFixture("reward_weights_changed"), "completions_00002.parquet")
+	ratios := filepath.Join(trlFixture("reward_weights"), "completions_00001.parquet")
+	for _, c := range []struct {
+		name  string
+		paths []string
+		want  []string // what the sentence says after the weights read
+	}{
+		{"one run", []string{steps}, nil},
+		{"another factor", []string{trlFixture("reward_weights_changed")}, []string{
+			"; warning: the weights read from " + filepath.Join(trlFixture("reward_weights_changed"), "completions_00001.parquet") + " (accuracy_reward 2, format_reward 0.5) are not those that the logged advantage of other files tells, " +
+				changed + "'s being accuracy_reward 4, format_reward 1 (the reward weights changed within the run, or the files are of more than one run: no one set of weights is the run's)"}},
+		{"other ratios", []string{steps, changed, ratios}, []string{
+			changed + "'s being accuracy_reward 4, format_reward 1, " + ratios + "'s being accuracy_reward 1, format_reward 0.5 ("}},
+	} {
+		_, sentence, err := Apply(context.Background(), setup.Config{}, c.paths, loaders.Options{}, nil, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if !strings.Contains(sentence, read) {
+			t.Errorf("%s: %q lacks the weights read, %q", c.name, sentence, read)
+		}
+		if c.want == nil && strings.Contains(sentence, "warning") {
+			t.Errorf("%s: %q warns, the tables agreeing", c.name, sentence)
+		}
+		for _, want := range c.want {
+			if !strings.Contains(sentence, want) {
+				t.Errorf("%s: %q lacks %q", c.name, sentence, want)
+			}
+		}
+	}
+	// --objective: the line reads no weights, nothing to check.
+	cfg := setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "accuracy_reward", Expr: `metadata["accuracy_reward"]`}}}
+	if _, sentence, err := Apply(context.Background(), cfg, []string{trlFixture("reward_weights_changed")}, loaders.Options{}, nil, nil); err != nil || strings.Contains(sentence, "warning") {
+		t.Errorf("with --objective: %q, error %v; want no warning", sentence, err)
+	}
+}
+
+// TestTRLWeightsAcrossFilesNamed: of the tables that disagree with the
+// weights read, the line names the first trlMaxFilesNamed, then how
+// many more; a table whose log no weighted sum of the rewards read
+// reproduces (its advantage weighs a third column) is said to have none.
+func TestTRLWeightsAcrossFilesNamed(t *testing.T) {
+	spread := [4][3]float64{{1, 0, 0.25}, {0, 1, 0}, {1, 0.5, 1}, {0, 0, 0.5}}
+	other := [4][3]float64{{0, 0.5, 0.75}, {1, 1, 0}, {0, 0.5, 1}, {1, 0, 0.5}}
+	thirdWeighed := writeTRLTable(t, [][4][3]float64{spread, other}, [3]float64{2, 0.5, 1})
+	changed, err := os.ReadFile(filepath.Join(trlFixture("reward_weights_changed"), "completions_00002.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	copies := t.TempDir()
+	for i := range 4 {
+		if err := os.WriteFile(filepath.Join(copies, fmt.Sprintf("completions_%05d.parquet", i+2)), changed, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first := filepath.Join(trlFixture("reward_weights_steps"), "completions_00001.parquet")
+	_, sentence, err := Apply(context.Background(), setup.Config{}, []string{first, thirdWeighed, copies}, loaders.Options{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "other files tells, " + thirdWeighed + "'s being none in TRL's settings (no weighted sum of the rewards reproduces its log), " +
+		filepath.Join(copies, "completions_00002.parquet") + "'s being accuracy_reward 4, format_reward 1, " +
+		filepath.Join(copies, "completions_00003.parquet") + "'s being accuracy_reward 4, format_reward 1, and 2 more files (the reward weights changed"
+	if !strings.Contains(sentence, want) {
+		t.Errorf("%q lacks %q", sentence, want)
+	}
+}

@@ -1,0 +1,107 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
+	"github.com/rewardlens/rewardlens/layouts"
+	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/session"
+)
+
+// openInstructSteps returns open-instruct traces of the steps from to to,
+// two prompts of four samples each, their advantages standard's; step
+// zero's second prompt's rewards all equal (none for no such step).
+func openInstructSteps(from, to, zero int) string {
+	var text strings.Builder
+	for step := from; step <= to; step++ {
+		for i := range 8 {
+			// Rewards 0, 1, 0, 1: mean 0.5, numpy's std 0.5.
+			reward, advantage := float64(i%2), (float64(i%2)-0.5)/(0.5+1e-8)
+			if step == zero && i >= 4 {
+				reward, advantage = 1, 0
+			}
+			b, _ := json.Marshal(map[string]any{"step": step, "sample_idx": i, "prompt_idx": i / 4, "prompt_tokens": []int{step, i / 4}, "reward": reward, "advantage": advantage})
+			text.Write(append(b, '\n'))
+		}
+	}
+	return text.String()
+}
+
+// TestFollowOpenInstructFilteredWithdrawn: the dashboard following
+// open-instruct traces whose first steps have no zero-spread group shows
+// the layout's note that the filter dropped such groups; a later step
+// with one (the filter was off) replaces it with the line that withdraws
+// it, saying why, which stays as the run grows: the note never goes
+// unsaid.
+func TestFollowOpenInstructFilteredWithdrawn(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run_rollouts_000000.jsonl")
+	if err := os.WriteFile(path, []byte(openInstructSteps(1, 2, 0)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, sentence, err := layouts.Apply(context.Background(), setup.Config{From: "open-instruct"}, []string{dir}, loaders.Options{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields, err := scoring.NewRecordFields(cfg.GroupBy, cfg.BatchBy, cfg.IDBy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := layouts.RunNoteOf(cfg)
+	if note == nil {
+		t.Fatal("the open-instruct layout has no note of the run")
+	}
+	// The follow source reads the file, then gives only the updates the
+	// test hands the dashboard.
+	var pick func(*scoring.Trajectory) *scoring.Pick
+	in := Input{Source: dir, Config: cfg, Layout: sentence,
+		LayoutWarnings: func(rowCap scoring.RowCap) func(*engine.Result, []int) []string { return layouts.Warnings(cfg, rowCap) },
+		RunNote:        &session.RunNote{Text: note.Text, Refuted: note.Refuted},
+		Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
+			pick = hooks.Pick
+			res, err := loaders.Stream([]string{path}, loaders.Options{Fields: fields, Pick: hooks.Pick}, hooks.Each)
+			return res, make(chan loaders.Update), err
+		}}
+	app := loadModel(t, in, 200)
+	app.Settle()
+	update := func(from, to, zero int) {
+		t.Helper()
+		res, err := loaders.Read(strings.NewReader(openInstructSteps(from, to, zero)), path, 0, loaders.Options{Fields: fields, Pick: pick})
+		if err != nil {
+			t.Fatal(err)
+		}
+		app.Update(liveMsg{loaders.Update{Trajectories: res.Trajectories}, true})
+		app.Settle()
+	}
+	warnings := func() string { return strings.Join(app.status.Warnings(), "\n") }
+	if w := warnings(); !strings.Contains(w, note.Text) || strings.Contains(w, "withdrawn") {
+		t.Fatalf("steps 1 and 2 read, the note is not shown alone:\n%s", w)
+	}
+	withdrawal := "withdrawn (step 3 has a group of zero spread: filter_zero_std_samples was off): " + note.Text
+	for _, step := range []int{3, 4} {
+		update(step, step, 3)
+		if w := warnings(); !strings.Contains(w, withdrawal) || strings.Count(w, note.Text) != 1 {
+			t.Errorf("step %d read: the note is not withdrawn, once, saying why:\n%s", step, w)
+		}
+	}
+
+	// Read with step 3 from the start, the note is never shown: nothing
+	// to withdraw.
+	if err := os.WriteFile(path, []byte(openInstructSteps(1, 3, 3)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	app = loadModel(t, in, 200)
+	app.Settle()
+	if w := warnings(); strings.Contains(w, note.Text) {
+		t.Errorf("read with step 3 at once, the note is said:\n%s", w)
+	}
+}
