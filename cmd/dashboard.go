@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
+
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/configfile"
 	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/layouts"
@@ -31,7 +33,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	if follow && s.maxRows > 0 {
 		return usagef("--max-rows is not for --follow, which reads on as the run writes")
 	}
-	var fallback *engine.Config
+	var fallback *setup.Config
 	source := strings.Join(args, ", ")
 	if len(args) == 0 {
 		sampleCfg, err := sampleConfig()
@@ -150,14 +152,14 @@ func (s *settings) dashboardError(err error) error {
 }
 
 // sampleConfig reads the sample experiment's embedded config.
-func sampleConfig() (engine.Config, error) {
+func sampleConfig() (setup.Config, error) {
 	text, err := fs.ReadFile(sampledata.FS, sampledata.ConfigPath)
 	if err != nil {
-		return engine.Config{}, err
+		return setup.Config{}, err
 	}
 	f, err := configfile.Parse(sampledata.ConfigPath, string(text))
 	if err != nil {
-		return engine.Config{}, inputError{err}
+		return setup.Config{}, inputError{err}
 	}
 	return f.Config, nil
 }

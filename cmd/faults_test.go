@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -27,7 +27,7 @@ func TestReserveSkewedByLongID(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts := res.Trajectories
-	computer, _, err := newComputer(engine.Config{}, &ts[0], nil)
+	computer, _, err := newComputer(setup.Config{}, &ts[0], nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,10 +17,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/english"
@@ -236,7 +238,7 @@ func (f *statsFollower) sayRepeats() {
 // evaluation, the result and its trends, updated batch by batch, and what
 // it printed.
 type statsFollower struct {
-	cfg    engine.Config
+	cfg    setup.Config
 	health *healthFlags
 	json   bool
 	out    io.Writer

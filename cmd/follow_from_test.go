@@ -12,7 +12,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/testkit"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -119,20 +119,20 @@ func TestFollowFromTrainerStartedEmpty(t *testing.T) {
 		{"open-instruct", filepath.Join(openInstructDir, "standard"), "grpo_gsm8k__1__1764150000_rollouts_000000.jsonl"},
 		{"trl", trlDir, ""},
 	} {
-		whole, wholeSentence, _, err := applyLayout(context.Background(), engine.Config{From: c.from}, []string{c.src}, loaders.Options{}, nil, nil)
+		whole, wholeSentence, _, err := applyLayout(context.Background(), setup.Config{From: c.from}, []string{c.src}, loaders.Options{}, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		dir := t.TempDir()
 		var said testkit.SyncBuffer
 		type applied struct {
-			cfg      engine.Config
+			cfg      setup.Config
 			sentence string
 			err      error
 		}
 		done := make(chan applied, 1)
 		go func() {
-			cfg, sentence, _, err := applyLayout(context.Background(), engine.Config{From: c.from}, []string{dir}, loaders.Options{}, nil, &said)
+			cfg, sentence, _, err := applyLayout(context.Background(), setup.Config{From: c.from}, []string{dir}, loaders.Options{}, nil, &said)
 			done <- applied{cfg, sentence, err}
 		}()
 		time.Sleep(2 * awaitPoll)

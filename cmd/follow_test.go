@@ -13,7 +13,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/testfile"
 	"github.com/rewardlens/rewardlens/internal/testkit"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -308,7 +308,7 @@ func TestDashboardFollowAwaitsALayout(t *testing.T) {
 	dir := t.TempDir()
 	var said testkit.SyncBuffer
 	type applied struct {
-		cfg      engine.Config
+		cfg      setup.Config
 		sentence string
 		err      error
 	}
@@ -316,7 +316,7 @@ func TestDashboardFollowAwaitsALayout(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer func() { cancel(); <-done }()
 	go func() {
-		cfg, sentence, _, err := applyLayout(ctx, engine.Config{}, []string{dir}, loaders.Options{}, nil, &said)
+		cfg, sentence, _, err := applyLayout(ctx, setup.Config{}, []string{dir}, loaders.Options{}, nil, &said)
 		done <- applied{cfg, sentence, err}
 	}()
 	time.Sleep(2 * awaitPoll)

@@ -10,9 +10,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/layouts"
@@ -51,7 +53,7 @@ type prepared struct {
 	fields fieldNames
 	// cfg is the config the computer was built for, its layout's defaults
 	// applied.
-	cfg engine.Config
+	cfg setup.Config
 	// check is what result found checking the trainer's output
 	// (agreement.CheckTrainer).
 	check agreement.TrainerCheck
@@ -360,7 +362,7 @@ const maxReserveGrowth = 256
 
 // sayLayout says on stderr how the inputs are read, when they are in a
 // trainer's layout (layouts.Apply), and the method cfg computes with.
-func sayLayout(w io.Writer, layout string, cfg engine.Config) {
+func sayLayout(w io.Writer, layout string, cfg setup.Config) {
 	switch {
 	case layout == "":
 	case !layouts.IsTrainer(cfg.From): // plain records, with a note

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -19,7 +20,7 @@ import (
 // waited for, the layout (--from auto) or a trainer's defaults (--from
 // names it) told by their first. stdin is standard input's first records
 // when layouts.PeekStdin read them, else nil.
-func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, stdin *loaders.FileFields, followLog io.Writer) (engine.Config, string, *layouts.RowsCheck, error) {
+func applyLayout(ctx context.Context, cfg setup.Config, paths []string, opts loaders.Options, stdin *loaders.FileFields, followLog io.Writer) (setup.Config, string, *layouts.RowsCheck, error) {
 	if err := checkFrom(cfg); err != nil {
 		return cfg, "", nil, err
 	}
@@ -50,7 +51,7 @@ var layoutQuiet = 10 * time.Second
 
 // checkFrom is the usage error of a --from (config from) that names no
 // layout.
-func checkFrom(cfg engine.Config) error {
+func checkFrom(cfg setup.Config) error {
 	if err := layouts.CheckFrom("--from", cfg.From); err != nil {
 		return usageError{err}
 	}
@@ -70,8 +71,8 @@ func allBatches(res *engine.Result) []int {
 // it that differ from the defaults ("method grpo, epsilon 1e-06, a group
 // of one: score"), for stderr beside the layout's sentence; "" when cfg's
 // options are not valid (their error comes later).
-func methodSentence(cfg engine.Config) string {
-	opts, err := cfg.Options()
+func methodSentence(cfg setup.Config) string {
+	opts, err := engine.OptionsOf(cfg)
 	if err != nil {
 		return ""
 	}

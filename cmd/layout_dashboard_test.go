@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 )
@@ -18,20 +18,20 @@ import (
 func TestLayoutConfigs(t *testing.T) {
 	for _, c := range []struct {
 		dir      string
-		want     engine.Config
+		want     setup.Config
 		sentence string
 	}{
 		{verlDir, sampletest.VerlConfig(), sampletest.VerlLayout},
 		{trlDir, sampletest.TRLConfig(), sampletest.TRLLayout},
 	} {
-		cfg, sentence, _, err := applyLayout(context.Background(), engine.Config{}, []string{c.dir}, loaders.Options{}, nil, nil)
+		cfg, sentence, _, err := applyLayout(context.Background(), setup.Config{}, []string{c.dir}, loaders.Options{}, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(cfg, c.want) || sentence != c.sentence {
 			t.Errorf("%s:\n%+v\n%q\nwant\n%+v\n%q", c.dir, cfg, sentence, c.want, c.sentence)
 		}
-		cfg, _, _, err = applyLayout(context.Background(), engine.Config{Method: "pareto"}, []string{c.dir}, loaders.Options{}, nil, nil)
+		cfg, _, _, err = applyLayout(context.Background(), setup.Config{Method: "pareto"}, []string{c.dir}, loaders.Options{}, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

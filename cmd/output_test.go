@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/output"
 )
 
@@ -72,7 +74,7 @@ func benchResult(b *testing.B, n int) (*idList, *engine.Result) {
 			Metadata: map[string]any{"o1": rng.Float64(), "o2": rng.Float64()},
 		}
 	}
-	cfg, err := engine.Config{}.InferObjectives(&ts[0])
+	cfg, err := setup.Config{}.InferObjectives(&ts[0])
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,8 +10,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/suggest"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
@@ -22,7 +24,7 @@ import (
 // threshold that is no number is the user's (exit status 2), and so is an
 // expression that does not compile (a *scoring.CompileError); either is
 // said at its line when the value is file's, the --config file's.
-func newPromptColumns(cfg engine.Config, objectives []scoring.Objective, file *configFile) (*promptColumns, error) {
+func newPromptColumns(cfg setup.Config, objectives []scoring.Objective, file *configFile) (*promptColumns, error) {
 	c, err := prompts.NewColumns(cfg, objectives)
 	var compile *scoring.CompileError
 	switch {
@@ -225,7 +227,7 @@ func (f *configFile) filterObjectiveError(err error) error {
 // notFiltered refuses --filter-groups (or the config's filter_groups, at
 // its line in file) where it is not applied yet, rather than showing
 // rewards it did not filter: stats --follow.
-func notFiltered(cfg engine.Config, where string, file *configFile) error {
+func notFiltered(cfg setup.Config, where string, file *configFile) error {
 	if cfg.FilterGroups == "" {
 		return nil
 	}

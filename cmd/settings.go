@@ -14,6 +14,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/configfile"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/layouts"
@@ -84,8 +85,8 @@ func (s *settings) register(f *pflag.FlagSet) {
 	f.StringArrayVar(&s.minimize, "minimize", nil, "minimise the objective `NAME` (repeatable)")
 	f.StringArrayVar(&s.weights, "weight", nil, "weight of an objective, `NAME=W` (repeatable)")
 	f.StringVar(&s.task, "task", "", "svrl task expression (default metadata.accuracy)")
-	f.Float64Var(&s.verificationWeight, "verification-weight", engine.DefaultVerificationWeight, "svrl weight of verification_cost")
-	f.Float64Var(&s.efficiencyWeight, "efficiency-weight", engine.DefaultEfficiencyWeight, "svrl weight of efficiency")
+	f.Float64Var(&s.verificationWeight, "verification-weight", setup.DefaultVerificationWeight, "svrl weight of verification_cost")
+	f.Float64Var(&s.efficiencyWeight, "efficiency-weight", setup.DefaultEfficiencyWeight, "svrl weight of efficiency")
 	f.StringVar(&s.scope, "scope", "", "comparison groups: group or batch (default group)")
 	f.StringVar(&s.scale, "scale", "", "grpo scale: group, batch or none (default group); group or batch normalises, over a config's normalize = false")
 	f.BoolVar(&s.noNormalize, "no-normalize", false, "do not normalise rewards")
@@ -123,7 +124,7 @@ func (s *settings) registerCompletions(cmd *cobra.Command) {
 		return cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp)
 	}
 	for flag, values := range map[string][]string{
-		"computer":             strs(engine.Computers),
+		"computer":             strs(setup.Computers),
 		"method":               strs(engine.AllMethods()),
 		"scope":                strs(engine.Scopes),
 		"scale":                strs(engine.Scales),
@@ -142,8 +143,8 @@ func (s *settings) registerCompletions(cmd *cobra.Command) {
 // --config is given), then every flag the user set on top of it. A bad
 // value the file sets, and no flag overrides, is the error at its line
 // (configfile.File.CheckValues).
-func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine.Config, error) {
-	var cfg engine.Config
+func (s *settings) config(flags *pflag.FlagSet, fallback *setup.Config) (setup.Config, error) {
+	var cfg setup.Config
 	s.file = nil
 	switch {
 	case s.configPath != "":
@@ -260,7 +261,7 @@ func (s *settings) sayWarnings(w io.Writer) {
 // check of the rows read (layouts.Apply's RowsCheck). followLog,
 // nil unless the inputs are followed, is where the wait for a first
 // record to recognise their layout by is said (applyLayout).
-func (s *settings) resolve(ctx context.Context, flags *pflag.FlagSet, fallback *engine.Config, args []string, stdin io.Reader, followLog io.Writer) (engine.Config, loaders.Options, string, *layouts.RowsCheck, error) {
+func (s *settings) resolve(ctx context.Context, flags *pflag.FlagSet, fallback *setup.Config, args []string, stdin io.Reader, followLog io.Writer) (setup.Config, loaders.Options, string, *layouts.RowsCheck, error) {
 	cfg, err := s.config(flags, fallback)
 	if err != nil {
 		return cfg, loaders.Options{}, "", nil, err
@@ -272,7 +273,7 @@ func (s *settings) resolve(ctx context.Context, flags *pflag.FlagSet, fallback *
 // dashboard's --follow): the settings are read once and what of them does
 // not need the inputs is checked (precheck) before the paths that do not
 // exist yet are waited for (awaitInputs), said on followLog.
-func (s *settings) resolveFollowed(ctx context.Context, flags *pflag.FlagSet, fallback *engine.Config, args []string, stdin io.Reader, followLog io.Writer) (engine.Config, loaders.Options, string, *layouts.RowsCheck, error) {
+func (s *settings) resolveFollowed(ctx context.Context, flags *pflag.FlagSet, fallback *setup.Config, args []string, stdin io.Reader, followLog io.Writer) (setup.Config, loaders.Options, string, *layouts.RowsCheck, error) {
 	cfg, err := s.config(flags, fallback)
 	if err != nil {
 		return cfg, loaders.Options{}, "", nil, err
@@ -288,8 +289,8 @@ func (s *settings) resolveFollowed(ctx context.Context, flags *pflag.FlagSet, fa
 
 // resolveConfig is resolve given cfg, the config file or fallback and the
 // flags.
-func (s *settings) resolveConfig(ctx context.Context, cfg engine.Config, args []string, stdin io.Reader, followLog io.Writer) (engine.Config, loaders.Options, string, *layouts.RowsCheck, error) {
-	plain, err := s.loaderOptions(ctx, stdin, engine.Config{})
+func (s *settings) resolveConfig(ctx context.Context, cfg setup.Config, args []string, stdin io.Reader, followLog io.Writer) (setup.Config, loaders.Options, string, *layouts.RowsCheck, error) {
+	plain, err := s.loaderOptions(ctx, stdin, setup.Config{})
 	if err != nil {
 		return cfg, loaders.Options{}, "", nil, err
 	}
@@ -322,11 +323,11 @@ func (s *settings) resolveConfig(ctx context.Context, cfg engine.Config, args []
 // method does not read with its settings (the layout's defaults applied,
 // checked): grpo under scale none, a method that divides by no std, or
 // one whose trainer fixes its std and epsilon (MethodSpec.FixedDivisor).
-func (s *settings) warnIgnoredDivisor(cfg engine.Config) {
+func (s *settings) warnIgnoredDivisor(cfg setup.Config) {
 	if len(s.divisorFlags) == 0 || cfg.MatchLogged != nil && *cfg.MatchLogged {
 		return // --match-logged may compute with them: it says what it computes with
 	}
-	opts, err := cfg.Options()
+	opts, err := engine.OptionsOf(cfg)
 	if err != nil {
 		return
 	}
@@ -355,11 +356,11 @@ func (s *settings) warnIgnoredDivisor(cfg engine.Config) {
 // (MethodSpec.ReadsGroupOfOne), saying what the method gives a group of
 // one when its trainer fixes it (MethodSpec.FixedGroupOfOne) and asked
 // otherwise, as --scale is warned of (applyScale).
-func (s *settings) warnIgnoredMethodFlags(cfg engine.Config) {
+func (s *settings) warnIgnoredMethodFlags(cfg setup.Config) {
 	if cfg.MatchLogged != nil && *cfg.MatchLogged {
 		return // --match-logged may compute with another method: it says what it computes with
 	}
-	opts, err := cfg.Options()
+	opts, err := engine.OptionsOf(cfg)
 	if err != nil {
 		return
 	}
@@ -387,7 +388,7 @@ func (s *settings) warnIgnoredMethodFlags(cfg engine.Config) {
 // turned off, and with --no-normalize is a usage error; another method is
 // told that it ignores --scale (with --no-normalize too: nothing
 // contradicts).
-func (s *settings) applyScale(cfg engine.Config) (engine.Config, error) {
+func (s *settings) applyScale(cfg setup.Config) (setup.Config, error) {
 	method := engine.Method(cfg.Method)
 	if method == "" {
 		method = engine.DefaultOptions().Method
@@ -432,7 +433,7 @@ func (s *settings) scaleFlagsContradict(method engine.Method) error {
 // record fields, the method and expressions, as checkConfig does before a
 // layout's defaults): following a path not there yet (awaitInputs), a
 // mistyped flag is said at once, not when the run's first file comes.
-func (s *settings) precheck(ctx context.Context, cfg engine.Config) error {
+func (s *settings) precheck(ctx context.Context, cfg setup.Config) error {
 	if err := checkFrom(cfg); err != nil {
 		return err
 	}
@@ -449,7 +450,7 @@ func (s *settings) precheck(ctx context.Context, cfg engine.Config) error {
 
 // loaderOptions returns how to read the inputs, with cfg's record fields;
 // the reading stops once ctx is done (ctrl+c).
-func (s *settings) loaderOptions(ctx context.Context, stdin io.Reader, cfg engine.Config) (loaders.Options, error) {
+func (s *settings) loaderOptions(ctx context.Context, stdin io.Reader, cfg setup.Config) (loaders.Options, error) {
 	format, err := loaders.ParseFormat(s.inputFormat)
 	if err != nil {
 		return loaders.Options{}, usageError{fmt.Errorf("--input-format: %w", err)}
@@ -468,15 +469,15 @@ func (s *settings) loaderOptions(ctx context.Context, stdin io.Reader, cfg engin
 	return loaders.Options{Format: format, SkipInvalid: s.skipInvalidLines, Stdin: stdin, Context: ctx, Fields: fields, MaxRecordBytes: maxRecord, MaxRows: s.maxRows, RelogField: layouts.RelogField(cfg)}, nil
 }
 
-func parseObjectives(specs []string) ([]engine.ObjectiveConfig, error) {
-	objs := make([]engine.ObjectiveConfig, 0, len(specs))
+func parseObjectives(specs []string) ([]setup.ObjectiveConfig, error) {
+	objs := make([]setup.ObjectiveConfig, 0, len(specs))
 	for _, spec := range specs {
 		name, expr, ok := strings.Cut(spec, "=")
 		name, expr = strings.TrimSpace(name), strings.TrimSpace(expr)
 		if !ok || name == "" || expr == "" {
 			return nil, usagef("--objective %q: want NAME=EXPR", spec)
 		}
-		objs = append(objs, engine.ObjectiveConfig{Name: name, Expr: expr})
+		objs = append(objs, setup.ObjectiveConfig{Name: name, Expr: expr})
 	}
 	return objs, nil
 }
@@ -539,7 +540,7 @@ type configFile struct {
 
 // checkValues is File.CheckValues with the CLI's errors, merged being the
 // config of the file and the flags.
-func (f *configFile) checkValues(merged engine.Config) error {
+func (f *configFile) checkValues(merged setup.Config) error {
 	if f == nil {
 		return nil
 	}
@@ -570,11 +571,11 @@ func (f *configFile) at(key string, err error) error {
 
 // newComputer builds the reward computer for cfg, inferring the pareto
 // objectives from the first trajectory when none are configured; note is
-// then the line that says them (engine.Config.InferredNote). Settings
+// then the line that says them (setup.Config.InferredNote). Settings
 // errors are the user's (exit status 2); file, the --config file (nil for
 // none), says which are its own, at their line: the names the file gives
 // can be checked once the objectives are known.
-func newComputer(cfg engine.Config, first *scoring.Trajectory, file *configFile) (c *engine.RewardComputer, note string, err error) {
+func newComputer(cfg setup.Config, first *scoring.Trajectory, file *configFile) (c *engine.RewardComputer, note string, err error) {
 	inferred, err := cfg.InferObjectives(first)
 	if err != nil {
 		return nil, "", inputError{err}
@@ -600,15 +601,15 @@ func sayInferred(w io.Writer, note string) {
 // checkConfig compiles cfg's expressions and checks its names before any
 // data is read. A pareto config without objectives is checked once they are
 // inferred.
-func checkConfig(cfg engine.Config) error {
-	if (cfg.Computer == "" || cfg.Computer == string(engine.ComputerPareto)) && len(cfg.Objectives) == 0 && len(cfg.Sources) == 0 {
+func checkConfig(cfg setup.Config) error {
+	if (cfg.Computer == "" || cfg.Computer == string(setup.ComputerPareto)) && len(cfg.Objectives) == 0 && len(cfg.Sources) == 0 {
 		probe := cfg
 		// Names of objectives not yet inferred are checked once they are.
 		probe.Weights, probe.Minimize, probe.Gates, probe.Priority, probe.PriorityTolerance = nil, nil, nil, nil, nil
 		if probe.Method == string(engine.Lexicographic) && len(cfg.Priority) > 0 {
 			probe.Method = ""
 		}
-		probe.Objectives = []engine.ObjectiveConfig{{Name: "probe", Expr: "0"}}
+		probe.Objectives = []setup.ObjectiveConfig{{Name: "probe", Expr: "0"}}
 		_, err := engine.New(probe)
 		if err != nil {
 			return inputError{err}

@@ -122,7 +122,7 @@ func newAppendLine(ev *Evaluation, s scoring.Scorer) *appendLine {
 		constraints, gates := st.Defs()
 		l.evaluator.constraints, l.evaluator.gates = len(constraints), len(gates)
 	}
-	if ss, ok := inner.(*sourceScorer); ok {
+	if ss, ok := inner.(*scoring.SourceScorer); ok {
 		l.evaluator.sources = newSourceEvaluator(ss, ev)
 		// The groups' index by source and value (Evaluator.sourceGroup).
 		index = make(map[string]int32, len(ev.groupNames))

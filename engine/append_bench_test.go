@@ -9,9 +9,11 @@ import (
 	"time"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/health"
 )
 
@@ -44,7 +46,7 @@ const batches, perBatch = 1000, 1024
 func followedRun(b *testing.B) (*rand.Rand, *live.Evaluation, *engine.Result) {
 	b.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
-	c, err := engine.New(engine.Config{Method: string(engine.GRPO), Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "a"}, {Name: "b", Expr: "b"}, {Name: "c", Expr: "c", Goal: "min"}}})
+	c, err := engine.New(setup.Config{Method: string(engine.GRPO), Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "a"}, {Name: "b", Expr: "b"}, {Name: "c", Expr: "c", Goal: "min"}}})
 	if err != nil {
 		b.Fatal(err)
 	}

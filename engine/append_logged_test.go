@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"math"
 	"slices"
 	"strconv"
@@ -17,7 +18,7 @@ import (
 // the trajectories it keeps. They were dropped, and the dashboard showed
 // the rewards in the logged column.
 func TestAppendCarriesTheLoggedAdvantage(t *testing.T) {
-	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}}, LoggedAdvantage: "adv"})
+	c, err := New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x"}}, LoggedAdvantage: "adv"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func TestAppendCarriesTheLoggedAdvantage(t *testing.T) {
 // then indexed past its end).
 func TestAppendCarriesTheLoggedAdvantageOfAnOverflow(t *testing.T) {
 	one := 1.0
-	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: "x", Weight: &one}, {Name: "y", Expr: "y", Weight: &one}}, LoggedAdvantage: "adv"})
+	c, err := New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: &one}, {Name: "y", Expr: "y", Weight: &one}}, LoggedAdvantage: "adv"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func TestAppendCarriesTheLoggedAdvantageOfAnOverflow(t *testing.T) {
 // first in input order kept, whichever goroutine read it and across
 // Append; null and NaN are absent, not counted.
 func TestLoggedNotNumbers(t *testing.T) {
-	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}}, LoggedAdvantage: "adv"})
+	c, err := New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x"}}, LoggedAdvantage: "adv"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func TestLoggedNotNumbers(t *testing.T) {
 // them; Filter counts the rows it keeps, and keeps the first only when it
 // keeps its row.
 func TestLoggedNotNumbersCarried(t *testing.T) {
-	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y"}}, Weights: map[string]float64{"x": 1, "y": 1}, LoggedAdvantage: "adv"})
+	c, err := New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y"}}, Weights: map[string]float64{"x": 1, "y": 1}, LoggedAdvantage: "adv"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func TestLoggedNotNumbersCarried(t *testing.T) {
 // first kept; Filter counts the rows it keeps, the first known only when
 // it keeps its row.
 func TestLoggedNonFinite(t *testing.T) {
-	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}}, LoggedAdvantage: "adv"})
+	c, err := New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x"}}, LoggedAdvantage: "adv"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +208,7 @@ func TestLoggedNonFinite(t *testing.T) {
 // still, which may be a row no longer there. Rows appended after leave a
 // first not known as it is, and give a cause no kept row has its first.
 func TestFilterEvalReason(t *testing.T) {
-	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "o", Expr: "len(x)"}}})
+	c, err := New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "o", Expr: "len(x)"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"math/rand/v2"
 	"testing"
 
@@ -30,7 +31,7 @@ func TestAppendKeepsNoCaches(t *testing.T) {
 // newTestComputer returns a pareto computer on x (max), y (min) and z.
 func newTestComputer(t testing.TB) *RewardComputer {
 	t.Helper()
-	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y", Goal: "min"}, {Name: "z", Expr: "metadata.z"}}})
+	c, err := New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y", Goal: "min"}, {Name: "z", Expr: "metadata.z"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

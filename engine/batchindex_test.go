@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
@@ -12,7 +13,7 @@ import (
 // without a batch is not found, and its index is where that batch would
 // go (before the first, between two, past the last).
 func TestBatchIndex(t *testing.T) {
-	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}})
+	c, err := New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

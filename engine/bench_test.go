@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
@@ -12,9 +13,9 @@ import (
 // data (objectives metadata["o1"]..), or with exprs when given.
 func benchComputer(b *testing.B, ts []scoring.Trajectory, method Method, exprs ...string) *RewardComputer {
 	b.Helper()
-	cfg := Config{Method: string(method)}
+	cfg := setup.Config{Method: string(method)}
 	for k, e := range exprs {
-		cfg.Objectives = append(cfg.Objectives, ObjectiveConfig{Name: fmt.Sprintf("e%d", k+1), Expr: e})
+		cfg.Objectives = append(cfg.Objectives, setup.ObjectiveConfig{Name: fmt.Sprintf("e%d", k+1), Expr: e})
 	}
 	inferred, err := cfg.InferObjectives(&ts[0])
 	if err != nil {

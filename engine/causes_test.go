@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"maps"
 	"math/rand/v2"
 	"strings"
@@ -36,7 +37,7 @@ func TestCauseCounter(t *testing.T) {
 // the first of them, however the evaluation is split over goroutines,
 // and after an Append.
 func TestEvalReasonIsTheFirstTrajectorys(t *testing.T) {
-	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "o", Expr: "metadata.x * 2"}}})
+	c, err := New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "o", Expr: "metadata.x * 2"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestEvalReasonIsTheFirstTrajectorys(t *testing.T) {
 // whole or picked (a loader's Pick), kept as an evaluation error's is by
 // Filter and Append.
 func TestNotNumberReasonIsTheFirstValue(t *testing.T) {
-	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "o", Expr: "x"}, {Name: "l", Expr: "y == 1 ? [1] : 0"}}})
+	c, err := New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "o", Expr: "x"}, {Name: "l", Expr: "y == 1 ? [1] : 0"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,8 +149,8 @@ func TestScoreOverflowCauses(t *testing.T) {
 // with its sum, after Compute, Append, Filter, Without and Restructure
 // too; a text no subject gives reads as none.
 func TestCauseOf(t *testing.T) {
-	c, err := New(Config{
-		Objectives:  []ObjectiveConfig{{Name: "a", Expr: "metadata.a", Weight: ptr(1.0)}, {Name: "score", Expr: "metadata.b", Weight: ptr(1.0)}},
+	c, err := New(setup.Config{
+		Objectives:  []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a", Weight: ptr(1.0)}, {Name: "score", Expr: "metadata.b", Weight: ptr(1.0)}},
 		Constraints: []string{"metadata.c >= 0.5"},
 		Gates:       []string{"a: metadata.g > 0"},
 	})

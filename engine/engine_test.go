@@ -3,7 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"math"
 	"strings"
 	"testing"
@@ -227,7 +227,7 @@ func TestGDPO(t *testing.T) {
 }
 
 func TestSVRLScorer(t *testing.T) {
-	c, err := New(Config{Computer: "svrl", Method: "absolute", Normalize: ptr(false)})
+	c, err := New(setup.Config{Computer: "svrl", Method: "absolute", Normalize: ptr(false)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,20 +313,20 @@ func TestCompileErrorsNameTheExpressionAndPosition(t *testing.T) {
 }
 
 func TestFactory(t *testing.T) {
-	if _, err := New(Config{Method: "best"}); err == nil || !strings.Contains(err.Error(), "absolute, relative, grpo, rloo, pareto, pareto-crowding, gdpo") {
+	if _, err := New(setup.Config{Method: "best"}); err == nil || !strings.Contains(err.Error(), "absolute, relative, grpo, rloo, pareto, pareto-crowding, gdpo") {
 		t.Errorf("unknown method: %v", err)
 	}
-	if _, err := New(Config{Method: "grop"}); err == nil || !strings.Contains(err.Error(), `unknown method "grop"; did you mean grpo? (valid: `) {
+	if _, err := New(setup.Config{Method: "grop"}); err == nil || !strings.Contains(err.Error(), `unknown method "grop"; did you mean grpo? (valid: `) {
 		t.Errorf("a misspelt method: %v", err)
 	}
-	if _, err := New(Config{Computer: "magic"}); err == nil || !strings.Contains(err.Error(), "pareto, svrl") {
+	if _, err := New(setup.Config{Computer: "magic"}); err == nil || !strings.Contains(err.Error(), "pareto, svrl") {
 		t.Errorf("unknown computer: %v", err)
 	}
-	objs := []ObjectiveConfig{{Name: "acc", Expr: "accuracy"}, {Name: "len", Expr: "length"}}
-	if _, err := New(Config{Objectives: objs, Weights: map[string]float64{"speed": 1}}); err == nil || !strings.Contains(err.Error(), "acc, len") {
+	objs := []setup.ObjectiveConfig{{Name: "acc", Expr: "accuracy"}, {Name: "len", Expr: "length"}}
+	if _, err := New(setup.Config{Objectives: objs, Weights: map[string]float64{"speed": 1}}); err == nil || !strings.Contains(err.Error(), "acc, len") {
 		t.Errorf("unknown weight name: %v", err)
 	}
-	c, err := New(Config{Objectives: objs, Minimize: []string{"len"}, Weights: map[string]float64{"acc": 0.9}, Scope: "batch"})
+	c, err := New(setup.Config{Objectives: objs, Minimize: []string{"len"}, Weights: map[string]float64{"acc": 0.9}, Scope: "batch"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +341,7 @@ func TestFactory(t *testing.T) {
 
 func TestInferObjectives(t *testing.T) {
 	first := enginetest.Traj(0, "", "b", 1.0, "a", 2.0, "name", "x", "nan", math.NaN(), "flag", true)
-	cfg, err := Config{}.InferObjectives(&first)
+	cfg, err := setup.Config{}.InferObjectives(&first)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,37 +361,8 @@ func TestInferObjectives(t *testing.T) {
 	}
 }
 
-// Without a number among the first record's metadata (but the keys a
-// record field reads), nothing is inferred: the error names the record,
-// its keys and why none is an objective.
-func TestInferNoObjective(t *testing.T) {
-	first := enginetest.Traj(0, "", "note", "x", "iteration", 3.0)
-	first.Source, first.Line = "run.jsonl", 4
-	for _, tc := range []struct {
-		cfg  Config
-		want string
-	}{
-		{Config{BatchBy: "metadata.iteration"}, `run.jsonl:4: no objective to score: without --objective (or a config's objectives), each metadata value of the first record that is a number is one, and its metadata ("iteration", "note"): none is a number but the fields read by group_by, batch_by, id_by, prompt_by or logged_advantage, which are not inferred as objectives: iteration`},
-		{Config{}, ""},
-	} {
-		_, err := tc.cfg.InferObjectives(&first)
-		if got := fmt.Sprint(err); tc.want == "" && err != nil || tc.want != "" && !strings.HasPrefix(got, tc.want) {
-			t.Errorf("%+v: %v, want %q", tc.cfg, err, tc.want)
-		}
-	}
-	empty := enginetest.Traj(0, "")
-	if _, err := (Config{}).InferObjectives(&empty); err == nil || !strings.Contains(err.Error(), "it has no metadata") {
-		t.Errorf("no metadata: %v", err)
-	}
-	// A key a record field reads that is no number is not named as left out.
-	text := enginetest.Traj(0, "", "grp", "g1", "note", "x")
-	if _, err := (Config{GroupBy: "metadata.grp"}).InferObjectives(&text); err == nil || !strings.HasSuffix(err.Error(), `("grp", "note"): none is a number`) {
-		t.Errorf("a text group key: %v", err)
-	}
-}
-
 func TestMinimizedObjectiveIsOriented(t *testing.T) {
-	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "len", Expr: "len", Goal: "min"}}, Normalize: ptr(false), Method: "absolute"})
+	c, err := New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "len", Expr: "len", Goal: "min"}}, Normalize: ptr(false), Method: "absolute"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"math"
 	"testing"
 
@@ -21,7 +22,7 @@ func TestEvalReasonOnce(t *testing.T) {
 			for i := range ts {
 				ts[i] = enginetest.Traj(0, fmt.Sprint(i/8), "o2", value)
 			}
-			c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: expr}}})
+			c, err := New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: expr}}})
 			if err != nil {
 				t.Fatal(err)
 			}

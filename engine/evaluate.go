@@ -42,7 +42,7 @@ type Evaluation struct {
 	// row that had it.
 	evalReasons map[string]firstReason
 	// Absent marks, row-major as Values, the objectives that were missing
-	// or NaN and count 0 under nansum (Config.NanSum): TRL's None reward,
+	// or NaN and count 0 under nansum (setup.Config.NanSum): TRL's None reward,
 	// which gdpo leaves out of its group normalisation. nil without
 	// nansum.
 	Absent []bool
@@ -75,7 +75,7 @@ type Evaluation struct {
 	// SourceNames are the sources met (sources.go), in order of first
 	// appearance, and sourceOf each trajectory's index in it (-1 when
 	// source_by could not be evaluated); both nil without sources. Per
-	// source: the index of its scorer (sourceScorer.scorerIndex), its
+	// source: the index of its scorer (scoring.SourceScorer.ScorerIndex), its
 	// weight per column and which columns are its objectives.
 	SourceNames   []string
 	sourceOf      []int32
@@ -164,7 +164,7 @@ func (e *Evaluator) setStructure(s scoring.Scorer) {
 		e.ev.Constraints, e.ev.Gates = st.Defs()
 		e.constraints, e.gates = len(e.ev.Constraints), len(e.ev.Gates)
 	}
-	if ss, ok := inner.(*sourceScorer); ok {
+	if ss, ok := inner.(*scoring.SourceScorer); ok {
 		e.sources = newSourceEvaluator(ss, e.ev)
 		if e.ev.sourceOf == nil {
 			e.ev.sourceOf = []int32{}
@@ -179,8 +179,8 @@ func marksAbsent(s scoring.Scorer) bool {
 	switch p := s.(type) {
 	case *scoring.ParetoScorer:
 		return p.NanSum()
-	case *sourceScorer:
-		return p.nanSum()
+	case *scoring.SourceScorer:
+		return p.NanSum()
 	}
 	return false
 }
@@ -412,15 +412,15 @@ func (ev *Evaluation) evaluate(s scoring.Scorer, ts []scoring.Trajectory, lo int
 		t, i := &ts[j], lo+j
 		var err error
 		row := ev.Values[i*m : (i+1)*m]
-		if ss, ok := s.(*sourceScorer); ok {
+		if ss, ok := s.(*scoring.SourceScorer); ok {
 			if src := ev.sourceOf[i]; src >= 0 {
 				var absent []bool
 				if ev.Absent != nil {
 					absent = ev.Absent[i*m : (i+1)*m]
 				}
-				err = ss.evaluateSource(t, ev.sourceScorer[src], row, absent)
+				err = ss.EvaluateSource(t, ev.sourceScorer[src], row, absent)
 			} else {
-				_, err = ss.source(t)
+				_, err = ss.Source(t)
 			}
 		} else if p, ok := s.(*scoring.ParetoScorer); ok && ev.Absent != nil {
 			err = p.EvaluateAbsent(t, row, ev.Absent[i*m:(i+1)*m])

@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"math"
 	"slices"
 	"testing"
@@ -81,15 +82,15 @@ var fuzzWeights = []float64{1, 0, -1, 0.5, 1e300, 1e-300, 3, 0.05}
 // objectives, each with a goal, a weight (or the default) and an
 // expression read directly or by the expression VM; and, sometimes,
 // weights overriding the objectives' own as the dashboard's do.
-func (in *fuzzInput) settings() (Config, Options) {
+func (in *fuzzInput) settings() (setup.Config, Options) {
 	method := Methods[int(in.byte())%len(Methods)]
 	scope := Scopes[int(in.byte())%len(Scopes)]
 	scale := Scales[int(in.byte())%len(Scales)]
 	normalize := in.byte()%2 == 0
-	cfg := Config{Method: string(method), Scope: string(scope), Scale: string(scale), Normalize: &normalize}
+	cfg := setup.Config{Method: string(method), Scope: string(scope), Scale: string(scale), Normalize: &normalize}
 	m := 1 + int(in.byte())%4
 	for k := range m {
-		o := ObjectiveConfig{Name: fmt.Sprint("o", k), Expr: fmt.Sprintf("metadata.o%d", k)}
+		o := setup.ObjectiveConfig{Name: fmt.Sprint("o", k), Expr: fmt.Sprintf("metadata.o%d", k)}
 		flags := in.byte()
 		if flags&1 != 0 {
 			o.Goal = string(scoring.Minimize)

@@ -89,7 +89,7 @@ type MethodSpec struct {
 }
 
 // A Trainer is a trainer whose advantages some method computes
-// (MethodSpec.Trainers), by the name of its input layout (Config.From)
+// (MethodSpec.Trainers), by the name of its input layout (setup.Config.From)
 // where rewardlens has one.
 type Trainer string
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/parallel"
+	"github.com/rewardlens/rewardlens/internal/suggest"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -32,7 +33,7 @@ var ObjectiveNorms = []ObjectiveNorm{NormNone, NormMinMax, NormZScore, NormRank}
 // parseObjectiveNorm returns the normalisation named s, or an error
 // listing the valid names.
 func parseObjectiveNorm(s string) (ObjectiveNorm, error) {
-	return parseEnum("objective normalisation", s, ObjectiveNorms)
+	return suggest.Parse("objective normalisation", s, ObjectiveNorms)
 }
 
 // DefaultPenalty is the default lambda of score - lambda * violation.

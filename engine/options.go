@@ -1,10 +1,6 @@
 package engine
 
 import (
-	"fmt"
-	"strings"
-
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/suggest"
 	"github.com/rewardlens/rewardlens/stats"
 )
@@ -107,50 +103,28 @@ var ScorePrecisions = []ScorePrecision{ScoreFloat64, ScoreFloat32}
 const DefaultEpsilon = 1e-4
 
 // parseMethod returns the method named s, or an error listing the valid names.
-func parseMethod(s string) (Method, error) { return parseEnum("method", s, AllMethods()) }
+func parseMethod(s string) (Method, error) { return suggest.Parse("method", s, AllMethods()) }
 
 // parseScope returns the scope named s, or an error listing the valid names.
-func parseScope(s string) (Scope, error) { return parseEnum("scope", s, Scopes) }
+func parseScope(s string) (Scope, error) { return suggest.Parse("scope", s, Scopes) }
 
 // parseScale returns the scale named s, or an error listing the valid names.
-func parseScale(s string) (Scale, error) { return parseEnum("scale", s, Scales) }
+func parseScale(s string) (Scale, error) { return suggest.Parse("scale", s, Scales) }
 
 // parseStd returns the standard deviation named s, or an error listing the
 // valid names.
-func parseStd(s string) (Std, error) { return parseEnum("std", s, Stds) }
+func parseStd(s string) (Std, error) { return suggest.Parse("std", s, Stds) }
 
 // parseGroupOfOne returns the convention named s, or an error listing the
 // valid names.
-func parseGroupOfOne(s string) (GroupOfOne, error) { return parseEnum("group of one", s, GroupOfOnes) }
+func parseGroupOfOne(s string) (GroupOfOne, error) {
+	return suggest.Parse("group of one", s, GroupOfOnes)
+}
 
 // parseScorePrecision returns the score precision named s, or an error
 // listing the valid names.
 func parseScorePrecision(s string) (ScorePrecision, error) {
-	return parseEnum("score precision", s, ScorePrecisions)
-}
-
-// parseGoal returns the goal named s, or an error listing the valid names.
-func parseGoal(s string) (scoring.Goal, error) { return parseEnum("goal", s, scoring.Goals) }
-
-func parseEnum[T ~string](what, s string, valid []T) (T, error) {
-	for _, v := range valid {
-		if string(v) == s {
-			return v, nil
-		}
-	}
-	names := make([]string, len(valid))
-	for i, v := range valid {
-		names[i] = string(v)
-	}
-	return "", fmt.Errorf("unknown %s %q%s (valid: %s)", what, s, suggest.DidYouMean(suggest.Near(s, names)), joinNames(valid))
-}
-
-func joinNames[T ~string](vs []T) string {
-	names := make([]string, len(vs))
-	for i, v := range vs {
-		names[i] = string(v)
-	}
-	return strings.Join(names, ", ")
+	return suggest.Parse("score precision", s, ScorePrecisions)
 }
 
 // Options are the settings of a reward computation that do not change what

@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"fmt"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -71,9 +72,9 @@ func sameFloats(a, b []float64) bool {
 func TestParallelEvaluateMatchesSequential(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 6))
 	ts := mixedTrajectories(rng, 3*evalChunk+123)
-	cfgs := []Config{
-		{Objectives: []ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "b", Goal: "min"}}},
-		{Objectives: []ObjectiveConfig{{Name: "s", Expr: "a * 2 + step_count / 4"}, {Name: "t", Expr: "done ? b : -b"}}},
+	cfgs := []setup.Config{
+		{Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "b", Goal: "min"}}},
+		{Objectives: []setup.ObjectiveConfig{{Name: "s", Expr: "a * 2 + step_count / 4"}, {Name: "t", Expr: "done ? b : -b"}}},
 		{Computer: "svrl", Task: "a + b"},
 	}
 	for _, cfg := range cfgs {
@@ -112,7 +113,7 @@ func TestParallelEvaluateMatchesSequential(t *testing.T) {
 // reserved for copies no array.
 func TestEvaluatorReserve(t *testing.T) {
 	ts := mixedTrajectories(rand.New(rand.NewPCG(3, 1)), 2*evalChunk)
-	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "b"}}})
+	c, err := New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "b"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestEvaluatorReserve(t *testing.T) {
 func TestRankingMatchesNaive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 7))
 	ts := mixedTrajectories(rng, 40_000)
-	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "a", Expr: "a"}, {Name: "b", Expr: "metadata.b"}}})
+	c, err := New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "a"}, {Name: "b", Expr: "metadata.b"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

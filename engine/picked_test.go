@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"math"
 	"slices"
 	"testing"
@@ -111,14 +112,14 @@ func errText(err error) string {
 // logged advantage's expression reads more of the record or the scorer
 // has no pick (svrl).
 func TestRewardComputerPick(t *testing.T) {
-	objs := []ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "b"}}
+	objs := []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "b"}}
 	for _, c := range []struct {
-		cfg  Config
+		cfg  setup.Config
 		keys []string // nil: no pick
 	}{
-		{Config{Objectives: objs}, []string{"a", "b"}},
-		{Config{Objectives: objs, LoggedAdvantage: "advantage"}, nil},
-		{Config{Computer: "svrl"}, nil},
+		{setup.Config{Objectives: objs}, []string{"a", "b"}},
+		{setup.Config{Objectives: objs, LoggedAdvantage: "advantage"}, nil},
+		{setup.Config{Computer: "svrl"}, nil},
 	} {
 		computer, err := New(c.cfg)
 		if err != nil {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -16,14 +17,14 @@ import (
 // group, and invalid trajectories at their group's valid mean.
 func TestComputeInvariants(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	objs := []ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y", Goal: "min"}, {Name: "z", Expr: "metadata.z"}}
+	objs := []setup.ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y", Goal: "min"}, {Name: "z", Expr: "metadata.z"}}
 	for trial := 0; trial < 60; trial++ {
 		ts := enginetest.RandomTrajectories(rng, rng.IntN(60))
 		for _, method := range AllMethods() {
 			for _, scope := range Scopes {
 				for _, scale := range Scales {
 					for _, normalize := range []bool{true, false} {
-						c, err := New(Config{Objectives: objs, Method: string(method), Scope: string(scope), Scale: string(scale), Normalize: &normalize, Priority: lexicographicPriority(method, objs)})
+						c, err := New(setup.Config{Objectives: objs, Method: string(method), Scope: string(scope), Scale: string(scale), Normalize: &normalize, Priority: lexicographicPriority(method, objs)})
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -87,7 +88,7 @@ func oriented(res *Result, i int) []float64 {
 
 // lexicographicPriority is the priority the tests that run every method
 // give lexicographic: the objectives in their order; nil for the others.
-func lexicographicPriority(method Method, objs []ObjectiveConfig) []string {
+func lexicographicPriority(method Method, objs []setup.ObjectiveConfig) []string {
 	if method != Lexicographic {
 		return nil
 	}

@@ -4,8 +4,10 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // TestRescore: a trajectory read again that scores as evaluated is the
@@ -38,9 +40,9 @@ func TestRescore(t *testing.T) {
 // (the copy follow mode rereads against); read again unchanged it is the
 // same, and edited it says what changed.
 func TestRescoreScoreOverflow(t *testing.T) {
-	c, err := engine.New(engine.Config{
+	c, err := engine.New(setup.Config{
 		Method:         "grpo",
-		Objectives:     []engine.ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y"}},
+		Objectives:     []setup.ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y"}},
 		Weights:        map[string]float64{"x": 1, "y": 1},
 		ScorePrecision: "float32",
 	})

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
@@ -21,7 +22,7 @@ func BenchmarkRestructureInvalidRows(b *testing.B) {
 		}
 		ts[i] = scoring.Trajectory{ID: fmt.Sprint("t", i), Group: fmt.Sprint("g", i/8), Metadata: md}
 	}
-	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "a", Expr: "metadata.a"}}, Constraints: []string{"metadata.c >= 0.5"}})
+	c, err := New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}}, Constraints: []string{"metadata.c >= 0.5"}})
 	if err != nil {
 		b.Fatal(err)
 	}

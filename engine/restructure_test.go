@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -16,17 +17,17 @@ import (
 
 // restructureConfig is objectives a (max), b (min), c (max), or with
 // sources, math's a and c and code's b and c.
-func restructureConfig(sources bool) Config {
+func restructureConfig(sources bool) setup.Config {
 	w7, w3, w5 := 0.7, 0.3, 0.5
-	a := ObjectiveConfig{Name: "a", Expr: "metadata.a", Weight: &w7}
-	b := ObjectiveConfig{Name: "b", Expr: "metadata.b", Goal: "min", Weight: &w3}
-	c := ObjectiveConfig{Name: "c", Expr: "metadata.c", Weight: &w5}
+	a := setup.ObjectiveConfig{Name: "a", Expr: "metadata.a", Weight: &w7}
+	b := setup.ObjectiveConfig{Name: "b", Expr: "metadata.b", Goal: "min", Weight: &w3}
+	c := setup.ObjectiveConfig{Name: "c", Expr: "metadata.c", Weight: &w5}
 	if !sources {
-		return Config{Objectives: []ObjectiveConfig{a, b, c}}
+		return setup.Config{Objectives: []setup.ObjectiveConfig{a, b, c}}
 	}
-	return Config{SourceBy: "src", Sources: map[string]SourceConfig{
-		"math": {Objectives: []ObjectiveConfig{a, c}},
-		"code": {Objectives: []ObjectiveConfig{b, c}},
+	return setup.Config{SourceBy: "src", Sources: map[string]setup.SourceConfig{
+		"math": {Objectives: []setup.ObjectiveConfig{a, c}},
+		"code": {Objectives: []setup.ObjectiveConfig{b, c}},
 	}}
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"math"
 	"slices"
 	"strings"
@@ -15,13 +16,13 @@ import (
 
 // sourceConfig: source a scores x (max, 1) and y (min, 0.5); source b
 // scores x (max, weight 2 by its weights table) and z (max, 1).
-func sourceConfig(method Method, scope Scope) Config {
+func sourceConfig(method Method, scope Scope) setup.Config {
 	one, half := 1.0, 0.5
-	return Config{
+	return setup.Config{
 		Method: string(method), Scope: string(scope), SourceBy: "src",
-		Sources: map[string]SourceConfig{
-			"a": {Objectives: []ObjectiveConfig{{Name: "x", Expr: "x", Weight: &one}, {Name: "y", Expr: "y", Goal: "min", Weight: &half}}},
-			"b": {Objectives: []ObjectiveConfig{{Name: "x", Expr: "x", Weight: &one}, {Name: "z", Expr: "z", Weight: &one}}, Weights: map[string]float64{"x": 2}},
+		Sources: map[string]setup.SourceConfig{
+			"a": {Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: &one}, {Name: "y", Expr: "y", Goal: "min", Weight: &half}}},
+			"b": {Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: &one}, {Name: "z", Expr: "z", Weight: &one}}, Weights: map[string]float64{"x": 2}},
 		},
 	}
 }
@@ -105,22 +106,22 @@ func TestSourcesAgainstBruteForce(t *testing.T) {
 func TestSourcesBadInput(t *testing.T) {
 	one := 1.0
 	for _, tc := range []struct {
-		cfg  Config
+		cfg  setup.Config
 		want string
 	}{
-		{Config{SourceBy: "src"}, "no [sources.NAME] section"},
-		{Config{Sources: map[string]SourceConfig{"a": {Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}}}}}, "sources need the pareto computer and source_by"},
-		{Config{SourceBy: "src", Sources: map[string]SourceConfig{
-			"a": {Objectives: []ObjectiveConfig{{Name: "x", Expr: "x", Weight: &one}}},
-			"b": {Objectives: []ObjectiveConfig{{Name: "x", Expr: "x", Goal: "min"}}},
+		{setup.Config{SourceBy: "src"}, "no [sources.NAME] section"},
+		{setup.Config{Sources: map[string]setup.SourceConfig{"a": {Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x"}}}}}, "sources need the pareto computer and source_by"},
+		{setup.Config{SourceBy: "src", Sources: map[string]setup.SourceConfig{
+			"a": {Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: &one}}},
+			"b": {Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Goal: "min"}}},
 		}}, "objective x: goal"},
 		// A section's own weights name its objectives, as the top level's
 		// name theirs.
-		{Config{SourceBy: "src", Sources: map[string]SourceConfig{
-			"a": {Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}}, Weights: map[string]float64{"y": 2}},
+		{setup.Config{SourceBy: "src", Sources: map[string]setup.SourceConfig{
+			"a": {Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x"}}, Weights: map[string]float64{"y": 2}},
 		}}, `source a: weight: unknown objective "y" (objectives: x)`},
-		{Config{SourceBy: "src", Sources: map[string]SourceConfig{
-			"a": {Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}}, Weights: map[string]float64{"x": math.NaN()}},
+		{setup.Config{SourceBy: "src", Sources: map[string]setup.SourceConfig{
+			"a": {Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x"}}, Weights: map[string]float64{"x": math.NaN()}},
 		}}, `source a: weight x: NaN is not a finite number`},
 	} {
 		if _, err := New(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -138,7 +139,7 @@ func TestSourcesBadInput(t *testing.T) {
 		t.Fatalf("valid %v, causes %q", res.Evaluation.Valid, res.Evaluation.Causes)
 	}
 	cfg := sourceConfig(Absolute, ScopeGroup)
-	cfg.Objectives = []ObjectiveConfig{{Name: "z", Expr: "z", Weight: &one}}
+	cfg.Objectives = []setup.ObjectiveConfig{{Name: "z", Expr: "z", Weight: &one}}
 	c, err = New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -239,7 +240,7 @@ func TestObjectiveWeight(t *testing.T) {
 		}
 	}
 	cfg := sourceConfig(Absolute, ScopeGroup)
-	cfg.Sources["b"] = SourceConfig{Objectives: cfg.Sources["b"].Objectives} // x weighs 1 in both
+	cfg.Sources["b"] = setup.SourceConfig{Objectives: cfg.Sources["b"].Objectives} // x weighs 1 in both
 	if c, err = New(cfg); err != nil {
 		t.Fatal(err)
 	}

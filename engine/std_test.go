@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"math"
 	"testing"
 
@@ -55,16 +56,16 @@ func TestPopulationStd(t *testing.T) {
 // TestConfigStd checks the std config key: population, sample, the
 // default, and an unknown name refused.
 func TestConfigStd(t *testing.T) {
-	objs := []ObjectiveConfig{{Name: "x", Expr: "x"}}
+	objs := []setup.ObjectiveConfig{{Name: "x", Expr: "x"}}
 	for name, want := range map[string]Std{"": StdSample, "sample": StdSample, "population": StdPopulation} {
-		c, err := New(Config{Objectives: objs, Std: name})
+		c, err := New(setup.Config{Objectives: objs, Std: name})
 		if err != nil {
 			t.Errorf("std %q: %v", name, err)
 		} else if c.Options.Std != want {
 			t.Errorf("std %q: got %q, want %q", name, c.Options.Std, want)
 		}
 	}
-	if _, err := New(Config{Objectives: objs, Std: "unbiased"}); err == nil {
+	if _, err := New(setup.Config{Objectives: objs, Std: "unbiased"}); err == nil {
 		t.Error(`std "unbiased": no error`)
 	}
 }

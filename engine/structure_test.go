@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"math"
 	"slices"
 	"strings"
@@ -15,10 +16,10 @@ import (
 
 // structureComputer builds the computer of objectives a (max, weight 0.7)
 // and b (min, 0.3) with cfg's other settings.
-func structureComputer(t *testing.T, cfg Config) *RewardComputer {
+func structureComputer(t *testing.T, cfg setup.Config) *RewardComputer {
 	t.Helper()
 	w7, w3 := 0.7, 0.3
-	cfg.Objectives = []ObjectiveConfig{{Name: "a", Expr: "metadata.a", Weight: &w7}, {Name: "b", Expr: "metadata.b", Goal: "min", Weight: &w3}}
+	cfg.Objectives = []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a", Weight: &w7}, {Name: "b", Expr: "metadata.b", Goal: "min", Weight: &w3}}
 	c, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +102,7 @@ func TestConstrainedAgainstBruteForce(t *testing.T) {
 	for seed := range uint64(20) {
 		ts := enginetest.StructureData(seed, 60)
 		for _, scope := range Scopes {
-			c := structureComputer(t, Config{Constraints: enginetest.StructureConstraints, Scope: string(scope)})
+			c := structureComputer(t, setup.Config{Constraints: enginetest.StructureConstraints, Scope: string(scope)})
 			opts := c.Options
 			opts.Penalty, opts.Normalize = 0.5, false
 			res := c.NewEvaluatorFor(ts).Compute(withMethod(opts, Absolute))
@@ -140,8 +141,8 @@ func (c *RewardComputer) NewEvaluatorFor(ts []scoring.Trajectory) *Evaluation {
 
 func TestConstrainedEqualsParetoWhenAllFeasible(t *testing.T) {
 	ts := enginetest.StructureData(7, 80)
-	plain := structureComputer(t, Config{}).NewEvaluatorFor(ts).Compute(DefaultOptions())
-	always := structureComputer(t, Config{Constraints: []string{"a >= 0", "b <= 3"}}).NewEvaluatorFor(ts).Compute(DefaultOptions())
+	plain := structureComputer(t, setup.Config{}).NewEvaluatorFor(ts).Compute(DefaultOptions())
+	always := structureComputer(t, setup.Config{Constraints: []string{"a >= 0", "b <= 3"}}).NewEvaluatorFor(ts).Compute(DefaultOptions())
 	if !slices.Equal(plain.Ranking.Ranks, always.Ranking.Ranks) || !slices.Equal(plain.Rewards, always.Rewards) {
 		t.Fatal("constraints every trajectory meets changed the pareto ranks or rewards")
 	}
@@ -152,7 +153,7 @@ func TestGDPOPenalty(t *testing.T) {
 	// w_k g_k - lambda v, then (R - mean) / (sample std + eps) over the
 	// batch, by hand over the random data.
 	ts := enginetest.StructureData(3, 50)
-	c := structureComputer(t, Config{Constraints: enginetest.StructureConstraints})
+	c := structureComputer(t, setup.Config{Constraints: enginetest.StructureConstraints})
 	opts := withMethod(c.Options, GDPO)
 	opts.Penalty = 2
 	res := c.NewEvaluatorFor(ts).Compute(opts)
@@ -239,7 +240,7 @@ func TestLexicographicAgainstSorting(t *testing.T) {
 			tol         float64
 			constraints []string
 		}{{0, nil}, {2, nil}, {0, enginetest.StructureConstraints}} {
-			cfg := Config{Method: string(Lexicographic), Priority: []string{"a", "b"}, Constraints: tc.constraints}
+			cfg := setup.Config{Method: string(Lexicographic), Priority: []string{"a", "b"}, Constraints: tc.constraints}
 			if tc.tol > 0 {
 				cfg.PriorityTolerance = map[string]float64{"a": tc.tol}
 			}
@@ -263,7 +264,7 @@ func TestLexicographicOnePriorityIsRelative(t *testing.T) {
 	ts := enginetest.StructureData(11, 70)
 	w := 1.0
 	for _, normalize := range []bool{true, false} {
-		cfg := Config{Objectives: []ObjectiveConfig{{Name: "a", Expr: "metadata.a", Weight: &w}}, Normalize: &normalize}
+		cfg := setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a", Weight: &w}}, Normalize: &normalize}
 		rel, err := New(cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -294,7 +295,7 @@ func TestObjectiveNormalizationByHand(t *testing.T) {
 		{NormZScore, []float64{-1, -1.0 / 3, -1.0 / 3, 5.0 / 3}}, // mean 2.5, population std 1.5
 		{NormRank, []float64{0, 0.5, 0.5, 1}},                    // average ranks 1, 2.5, 2.5, 4
 	} {
-		c := structureComputer(t, Config{NormalizeObjectives: string(tc.norm)})
+		c := structureComputer(t, setup.Config{NormalizeObjectives: string(tc.norm)})
 		opts := withMethod(c.Options, Absolute)
 		opts.Normalize = false
 		res := c.NewEvaluatorFor(ts).Compute(opts)
@@ -313,7 +314,7 @@ func TestObjectiveNormalizationByHand(t *testing.T) {
 	for _, b := range []float64{1, 2, 2, 5} {
 		ts = append(ts, enginetest.Traj(0, "g", "a", 0.0, "b", b, "flag", true))
 	}
-	c := structureComputer(t, Config{NormalizeObjectives: string(NormMinMax)})
+	c := structureComputer(t, setup.Config{NormalizeObjectives: string(NormMinMax)})
 	res := c.NewEvaluatorFor(ts).Compute(withMethod(c.Options, Absolute))
 	assertFloats(t, "minimised minmax scores", res.Scores, []float64{0, -0.075, -0.075, -0.3})
 }
@@ -324,7 +325,7 @@ func TestObjectiveNormalizationScope(t *testing.T) {
 		enginetest.Traj(0, "g1", "a", 0.0, "b", 0.0, "flag", true), enginetest.Traj(0, "g1", "a", 2.0, "b", 0.0, "flag", true),
 		enginetest.Traj(0, "g2", "a", 2.0, "b", 0.0, "flag", true), enginetest.Traj(0, "g2", "a", 4.0, "b", 0.0, "flag", true),
 	}
-	c := structureComputer(t, Config{NormalizeObjectives: string(NormMinMax)})
+	c := structureComputer(t, setup.Config{NormalizeObjectives: string(NormMinMax)})
 	ev := c.NewEvaluatorFor(ts)
 	opts := withMethod(c.Options, Absolute)
 	assertFloats(t, "scope group", ev.Compute(opts).Scores, []float64{0, 0.7, 0, 0.7})
@@ -334,8 +335,8 @@ func TestObjectiveNormalizationScope(t *testing.T) {
 
 func TestGates(t *testing.T) {
 	ts := enginetest.StructureData(5, 60)
-	plain := structureComputer(t, Config{}).NewEvaluatorFor(ts)
-	always := structureComputer(t, Config{Gates: []string{"a: a >= 0", "b: true"}}).NewEvaluatorFor(ts)
+	plain := structureComputer(t, setup.Config{}).NewEvaluatorFor(ts)
+	always := structureComputer(t, setup.Config{Gates: []string{"a: a >= 0", "b: true"}}).NewEvaluatorFor(ts)
 	for _, m := range AllMethods() {
 		opts := DefaultOptions()
 		opts.Method = m
@@ -347,7 +348,7 @@ func TestGates(t *testing.T) {
 		assertFloats(t, string(m)+" rewards with an always-open gate", a.Rewards, p.Rewards)
 	}
 	// b counts only where flag: s = 0.7 a - 0.3 b flag.
-	gated := structureComputer(t, Config{Gates: []string{"b: flag"}}).NewEvaluatorFor(ts)
+	gated := structureComputer(t, setup.Config{Gates: []string{"b: flag"}}).NewEvaluatorFor(ts)
 	res := gated.Compute(withMethod(DefaultOptions(), Absolute))
 	for i, tr := range ts {
 		want := 0.7 * tr.Metadata["a"].(float64)
@@ -365,7 +366,7 @@ func TestGates(t *testing.T) {
 
 func TestAllInfeasibleWarns(t *testing.T) {
 	ts := enginetest.StructureData(2, 30)
-	ev := structureComputer(t, Config{Constraints: []string{"a > 3"}}).NewEvaluatorFor(ts)
+	ev := structureComputer(t, setup.Config{Constraints: []string{"a > 3"}}).NewEvaluatorFor(ts)
 	if w := ev.InfeasibleWarning(); !strings.Contains(w, "every one of the 30 valid trajectories breaks a constraint") {
 		t.Fatalf("warning %q", w)
 	}
@@ -385,23 +386,23 @@ func TestAllInfeasibleWarns(t *testing.T) {
 func TestStructureBadInput(t *testing.T) {
 	minusOne := -1.0
 	for _, tc := range []struct {
-		cfg  Config
+		cfg  setup.Config
 		want string
 	}{
-		{Config{Constraints: []string{"a + 1"}}, `constraint "a + 1" is not a boolean`},
-		{Config{Constraints: []string{`"text"`}}, `is not a boolean`},
-		{Config{Gates: []string{"aa: flag"}}, `gate "aa: flag": no objective "aa"; did you mean a?`},
-		{Config{Gates: []string{"flag"}}, `want 'NAME: EXPR'`},
-		{Config{Gates: []string{"a: b * 2"}}, `is not a boolean`},
-		{Config{Method: string(Lexicographic)}, "method lexicographic needs --priority"},
-		{Config{Method: string(Lexicographic), Priority: []string{"bb"}}, `priority: no objective "bb"; did you mean b?`},
-		{Config{Method: string(Lexicographic), Priority: []string{"a"}, PriorityTolerance: map[string]float64{"a": -1}}, "must be a positive finite number"},
-		{Config{Method: string(Lexicographic), Priority: []string{"a"}, PriorityTolerance: map[string]float64{"b": 1}}, `"b" is not a priority`},
-		{Config{NormalizeObjectives: "quantile"}, "unknown objective normalisation"},
-		{Config{Penalty: &minusOne}, "penalty -1"},
+		{setup.Config{Constraints: []string{"a + 1"}}, `constraint "a + 1" is not a boolean`},
+		{setup.Config{Constraints: []string{`"text"`}}, `is not a boolean`},
+		{setup.Config{Gates: []string{"aa: flag"}}, `gate "aa: flag": no objective "aa"; did you mean a?`},
+		{setup.Config{Gates: []string{"flag"}}, `want 'NAME: EXPR'`},
+		{setup.Config{Gates: []string{"a: b * 2"}}, `is not a boolean`},
+		{setup.Config{Method: string(Lexicographic)}, "method lexicographic needs --priority"},
+		{setup.Config{Method: string(Lexicographic), Priority: []string{"bb"}}, `priority: no objective "bb"; did you mean b?`},
+		{setup.Config{Method: string(Lexicographic), Priority: []string{"a"}, PriorityTolerance: map[string]float64{"a": -1}}, "must be a positive finite number"},
+		{setup.Config{Method: string(Lexicographic), Priority: []string{"a"}, PriorityTolerance: map[string]float64{"b": 1}}, `"b" is not a priority`},
+		{setup.Config{NormalizeObjectives: "quantile"}, "unknown objective normalisation"},
+		{setup.Config{Penalty: &minusOne}, "penalty -1"},
 	} {
 		w7, w3 := 0.7, 0.3
-		tc.cfg.Objectives = []ObjectiveConfig{{Name: "a", Expr: "metadata.a", Weight: &w7}, {Name: "b", Expr: "metadata.b", Goal: "min", Weight: &w3}}
+		tc.cfg.Objectives = []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a", Weight: &w7}, {Name: "b", Expr: "metadata.b", Goal: "min", Weight: &w3}}
 		_, err := New(tc.cfg)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: error %v, want one containing %q", tc.cfg, err, tc.want)
@@ -409,7 +410,7 @@ func TestStructureBadInput(t *testing.T) {
 	}
 	// A constraint of a field that is no boolean when it runs makes the
 	// trajectory invalid, saying why.
-	c := structureComputer(t, Config{Constraints: []string{"metadata.a"}})
+	c := structureComputer(t, setup.Config{Constraints: []string{"metadata.a"}})
 	res := c.Compute([]scoring.Trajectory{enginetest.Traj(0, "g", "a", 1.0, "b", 1.0)}, Pareto)
 	if res.Evaluation.Valid[0] || !strings.Contains(res.Evaluation.Causes[0], "constraint metadata.a: not a boolean") {
 		t.Fatalf("valid %v, cause %q", res.Evaluation.Valid[0], res.Evaluation.Causes[0])
@@ -421,7 +422,7 @@ func TestStructureAppendRecompute(t *testing.T) {
 	// one computed from scratch, constraints, gates and normalisation
 	// included.
 	ts := enginetest.StructureData(13, 90)
-	c := structureComputer(t, Config{Constraints: enginetest.StructureConstraints, Gates: []string{"b: flag"}, NormalizeObjectives: string(NormZScore)})
+	c := structureComputer(t, setup.Config{Constraints: enginetest.StructureConstraints, Gates: []string{"b: flag"}, NormalizeObjectives: string(NormZScore)})
 	for _, m := range []Method{Absolute, GDPO, Pareto} {
 		opts := withMethod(c.Options, m)
 		ev := Evaluate(c.Scorer, ts[:50])
@@ -446,7 +447,7 @@ func TestStructureAppendRecompute(t *testing.T) {
 func TestConstraintBudget(t *testing.T) {
 	// A constraint goes through the expression sandbox: one that would
 	// build a gigabyte is over budget, the trajectory invalid saying so.
-	c := structureComputer(t, Config{Constraints: []string{`len(repeat(repeat("x", 100000), 100000)) > 0`}})
+	c := structureComputer(t, setup.Config{Constraints: []string{`len(repeat(repeat("x", 100000), 100000)) > 0`}})
 	res := c.Compute([]scoring.Trajectory{enginetest.Traj(0, "g", "a", 1.0, "b", 1.0, "flag", true)}, Pareto)
 	if res.Evaluation.Valid[0] || !strings.Contains(res.Evaluation.Causes[0], "over the expression's budget") {
 		t.Fatalf("valid %v, cause %q", res.Evaluation.Valid[0], res.Evaluation.Causes[0])

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"math"
 	"slices"
 	"strings"
@@ -79,7 +80,7 @@ func TestEpsilonAndGroupOfOne(t *testing.T) {
 func TestNanSum(t *testing.T) {
 	two := func(nanSum bool) *RewardComputer {
 		yes := nanSum
-		c, err := New(Config{Method: "grpo", NanSum: &yes, Objectives: []ObjectiveConfig{
+		c, err := New(setup.Config{Method: "grpo", NanSum: &yes, Objectives: []setup.ObjectiveConfig{
 			{Name: "acc", Expr: "acc", Weight: ptr(1.0)}, {Name: "fmt", Expr: "fmt", Weight: ptr(1.0)}}})
 		if err != nil {
 			t.Fatal(err)
@@ -108,22 +109,22 @@ func TestNanSum(t *testing.T) {
 	if res.Evaluation.Valid[1] || res.Evaluation.Valid[2] {
 		t.Errorf("without nansum, missing rewards are valid: %v", res.Evaluation.Valid)
 	}
-	if _, err := New(Config{Computer: "svrl", NanSum: ptr(true)}); err == nil {
+	if _, err := New(setup.Config{Computer: "svrl", NanSum: ptr(true)}); err == nil {
 		t.Error("nansum with the svrl computer: no error")
 	}
 }
 
 // TestConfigEpsilonAndGroupOfOne checks the config keys' checks.
 func TestConfigEpsilonAndGroupOfOne(t *testing.T) {
-	objs := []ObjectiveConfig{{Name: "x", Expr: "x"}}
-	c, err := New(Config{Objectives: objs, Epsilon: ptr(1e-6), GroupOfOne: "score"})
+	objs := []setup.ObjectiveConfig{{Name: "x", Expr: "x"}}
+	c, err := New(setup.Config{Objectives: objs, Epsilon: ptr(1e-6), GroupOfOne: "score"})
 	if err != nil || c.Options.Epsilon != 1e-6 || c.Options.GroupOfOne != GroupOfOneScore {
 		t.Fatalf("New: %+v, %v", c, err)
 	}
-	if c, _ := New(Config{Objectives: objs}); c.Options.Epsilon != DefaultEpsilon || c.Options.GroupOfOne != GroupOfOneZero {
+	if c, _ := New(setup.Config{Objectives: objs}); c.Options.Epsilon != DefaultEpsilon || c.Options.GroupOfOne != GroupOfOneZero {
 		t.Errorf("defaults: %+v", c.Options)
 	}
-	for _, bad := range []Config{
+	for _, bad := range []setup.Config{
 		{Objectives: objs, Epsilon: ptr(0.0)},
 		{Objectives: objs, Epsilon: ptr(-1e-6)},
 		{Objectives: objs, Epsilon: ptr(math.Inf(1))},
@@ -194,7 +195,7 @@ func TestRecordFields(t *testing.T) {
 // expression (Config.StepCountBy): an integer >= 0, with the other record
 // fields kept; "" adds nothing.
 func TestRecordFieldsStepCount(t *testing.T) {
-	f, err := Config{BatchBy: "step", StepCountBy: "n"}.RecordFields()
+	f, err := setup.Config{BatchBy: "step", StepCountBy: "n"}.RecordFields()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,11 +209,11 @@ func TestRecordFieldsStepCount(t *testing.T) {
 			t.Errorf("n = %v: %v, want %q", n, err, want)
 		}
 	}
-	if g, err := (Config{}).RecordFields(); g != nil || err != nil {
+	if g, err := (setup.Config{}).RecordFields(); g != nil || err != nil {
 		t.Errorf("no expression: %v, %v", g, err)
 	}
 	var ce *scoring.CompileError
-	if _, err := (Config{StepCountBy: "n +"}).RecordFields(); !errors.As(err, &ce) || ce.Name != scoring.StepCountBySetting {
+	if _, err := (setup.Config{StepCountBy: "n +"}).RecordFields(); !errors.As(err, &ce) || ce.Name != scoring.StepCountBySetting {
 		t.Errorf("a bad expression: %v", err)
 	}
 }
@@ -224,7 +225,7 @@ func TestRecordFieldsStepCount(t *testing.T) {
 // rather than counting as a reward of 0; an evaluation appended to
 // (following a run) gives the same.
 func TestGDPONanSum(t *testing.T) {
-	c, err := New(Config{Method: "gdpo", NanSum: ptr(true), Objectives: []ObjectiveConfig{
+	c, err := New(setup.Config{Method: "gdpo", NanSum: ptr(true), Objectives: []setup.ObjectiveConfig{
 		{Name: "acc", Expr: "acc", Weight: ptr(1.0)}, {Name: "fmt", Expr: "fmt", Weight: ptr(1.0)}}})
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"slices"
 	"testing"
 
@@ -15,7 +16,7 @@ import (
 // {0, 1} left out; the kept group {2, 3, 4} of scores 1, 2, 6 has mean 3
 // and sample std sqrt(7), rewards (x-3)/(sqrt(7)+eps). ev is unchanged.
 func TestWithout(t *testing.T) {
-	c, err := New(Config{Method: string(GRPO), Objectives: []ObjectiveConfig{{Name: "a", Expr: "a"}}})
+	c, err := New(setup.Config{Method: string(GRPO), Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "a"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestWithout(t *testing.T) {
 // that one afterwards, in place, leaves the first append's rows as they
 // were.
 func TestAppendToWithout(t *testing.T) {
-	c, err := New(Config{Method: string(GRPO), Objectives: []ObjectiveConfig{{Name: "a", Expr: "a"}}})
+	c, err := New(setup.Config{Method: string(GRPO), Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "a"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestAppendToWithout(t *testing.T) {
 // evaluation before keeping its own), and none of them of a cause; the
 // rows outside the batches changed keep theirs.
 func TestWithoutSinceDropped(t *testing.T) {
-	c, err := New(Config{Method: string(GRPO), Objectives: []ObjectiveConfig{{Name: "a", Expr: "a"}}})
+	c, err := New(setup.Config{Method: string(GRPO), Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "a"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

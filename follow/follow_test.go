@@ -8,9 +8,11 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -34,7 +36,7 @@ func trajectories(rng *rand.Rand, src string, n int, steps ...int64) []scoring.T
 // from scratch on the trajectories held, and the previous ones unchanged.
 func TestStep(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 2))
-	c, err := engine.New(engine.Config{Method: string(engine.GRPO), Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "a"}, {Name: "b", Expr: "b", Goal: "min"}}})
+	c, err := engine.New(setup.Config{Method: string(engine.GRPO), Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "a"}, {Name: "b", Expr: "b", Goal: "min"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

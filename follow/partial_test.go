@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // TestProbablyPartialScopeBatch: a complete last step one row shorter
@@ -19,7 +21,7 @@ func TestProbablyPartialScopeBatch(t *testing.T) {
 		step := int64(i / 12)
 		ts = append(ts, scoring.Trajectory{ID: fmt.Sprint(i), Batch: step, Group: fmt.Sprint("g", step, "-", i%12/4), Done: true, Metadata: map[string]any{"a": float64(i % 3)}})
 	}
-	c, err := engine.New(engine.Config{Method: string(engine.GRPO), Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "a"}}})
+	c, err := engine.New(setup.Config{Method: string(engine.GRPO), Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "a"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 // Warnings returns what to warn of in the batches of index batches of a
 // result while following: layout's warnings (a trainer layout's,
 // layouts.Warnings; nil for none), then, with equalGroups (a layout whose
-// groups are all of one size, engine.Config.EqualGroups), those of
+// groups are all of one size, setup.Config.EqualGroups), those of
 // UnequalGroups. It is nil when there is nothing to ask.
 func Warnings(layout func(res *engine.Result, batches []int) []string, equalGroups bool) func(res *engine.Result, batches []int) []string {
 	if !equalGroups {

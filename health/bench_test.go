@@ -5,8 +5,10 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // BenchmarkFindingsSteps runs every check on runs of 500 and 5,000 steps
@@ -14,7 +16,7 @@ import (
 // that the time per step of the two sizes tells whether a check looks
 // each step up over all of them.
 func BenchmarkFindingsSteps(b *testing.B) {
-	comp, err := engine.New(engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x"}}, LoggedAdvantage: "adv"})
+	comp, err := engine.New(setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x"}}, LoggedAdvantage: "adv"})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,8 +8,10 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // near reports whether a is b within a relative 1e-12.
@@ -21,7 +23,7 @@ func near(a, b float64) bool {
 // every check that Findings reports.
 func TestStepFindings(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
-	c, err := engine.New(engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "z", Expr: "metadata.z"}}, Method: string(engine.GRPO)})
+	c, err := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "z", Expr: "metadata.z"}}, Method: string(engine.GRPO)})
 	if err != nil {
 		t.Fatal(err)
 	}

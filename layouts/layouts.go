@@ -8,12 +8,14 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"io"
 	"os"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/english"
@@ -55,7 +57,7 @@ type trainerLayout struct {
 	promptBy, promptWhy string
 	// check, when set, refuses a file of the layout that cannot be read
 	// as the trainer meant (cfg is as the user gave it).
-	check func(cfg engine.Config, f loaders.FileFields) error
+	check func(cfg setup.Config, f loaders.FileFields) error
 	// defaults returns cfg with the layout's defaults where cfg sets
 	// nothing, first being the first input file's fields (standard
 	// input's, Path "-", when it is the only input that holds a record;
@@ -63,7 +65,7 @@ type trainerLayout struct {
 	// the "read as" line says besides cfg's settings ("" for nothing),
 	// and the check of the other files' rows against what they read of
 	// first (RowsCheck, nil for none).
-	defaults func(cfg engine.Config, first loaders.FileFields) (engine.Config, string, *RowsCheck, error)
+	defaults func(cfg setup.Config, first loaders.FileFields) (setup.Config, string, *RowsCheck, error)
 	// firstStep, when set, says what the defaults read of the first
 	// file's first step beyond its first record ("open-instruct's
 	// advantage normalisation and pass threshold"): following, Apply
@@ -80,7 +82,7 @@ type trainerLayout struct {
 	// line); cfg is the config the layout's defaults were applied to,
 	// rowCap what --max-rows did to the reading (the group it cut is not
 	// the trainer's doing).
-	warnings func(cfg engine.Config, res *engine.Result, rowCap scoring.RowCap, batches []int) []string
+	warnings func(cfg setup.Config, res *engine.Result, rowCap scoring.RowCap, batches []int) []string
 	// runNote, when set, is a note of the whole run (open-instruct's
 	// filtered traces): Warnings appends it, StepWarnings leaves it to
 	// the follower, which asks each batch once (RunNoteOf).
@@ -204,7 +206,7 @@ func describeLayout(layout string) string {
 // rows of the inputs' load against what the defaults read of the first
 // file (TRL's weights): the caller adds the rows read to it and says its
 // warning once they are read.
-func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, stdin *loaders.FileFields, await *Awaiting) (engine.Config, string, *RowsCheck, error) {
+func Apply(ctx context.Context, cfg setup.Config, paths []string, opts loaders.Options, stdin *loaders.FileFields, await *Awaiting) (setup.Config, string, *RowsCheck, error) {
 	from := cfg.From
 	if from == "" {
 		from = layoutAuto
@@ -313,14 +315,14 @@ func fieldList(names []string) string {
 // checks that a step's groups are of one size (Config.EqualGroups: a
 // trainer's groups are num_generations each), unless its defaults say
 // otherwise.
-func layoutDefaults(cfg engine.Config, l *trainerLayout, first loaders.FileFields) (engine.Config, string, error) {
+func layoutDefaults(cfg setup.Config, l *trainerLayout, first loaders.FileFields) (setup.Config, string, error) {
 	cfg, sentence, _, err := layoutDefaultsChecked(cfg, l, first)
 	return cfg, sentence, err
 }
 
 // layoutDefaultsChecked is layoutDefaults that also returns the check of
 // the other files' rows its defaults made (trainerLayout.defaults).
-func layoutDefaultsChecked(cfg engine.Config, l *trainerLayout, first loaders.FileFields) (engine.Config, string, *RowsCheck, error) {
+func layoutDefaultsChecked(cfg setup.Config, l *trainerLayout, first loaders.FileFields) (setup.Config, string, *RowsCheck, error) {
 	cfg.From = l.name
 	cfg.EqualGroups = true
 	groupGiven := cfg.GroupBy != ""
@@ -352,8 +354,8 @@ func layoutDefaultsChecked(cfg engine.Config, l *trainerLayout, first loaders.Fi
 
 // noRowsCheck is defaults, a layout's that check no rows, as
 // trainerLayout.defaults.
-func noRowsCheck(defaults func(engine.Config, loaders.FileFields) (engine.Config, string, error)) func(engine.Config, loaders.FileFields) (engine.Config, string, *RowsCheck, error) {
-	return func(cfg engine.Config, first loaders.FileFields) (engine.Config, string, *RowsCheck, error) {
+func noRowsCheck(defaults func(setup.Config, loaders.FileFields) (setup.Config, string, error)) func(setup.Config, loaders.FileFields) (setup.Config, string, *RowsCheck, error) {
+	return func(cfg setup.Config, first loaders.FileFields) (setup.Config, string, *RowsCheck, error) {
 		cfg, note, err := defaults(cfg, first)
 		return cfg, note, nil, err
 	}
@@ -361,8 +363,8 @@ func noRowsCheck(defaults func(engine.Config, loaders.FileFields) (engine.Config
 
 // usesPareto reports whether cfg scores with the pareto scorer (the
 // default), the one whose objectives a layout may set.
-func usesPareto(cfg engine.Config) bool {
-	return cfg.Computer == "" || cfg.Computer == string(engine.ComputerPareto)
+func usesPareto(cfg setup.Config) bool {
+	return cfg.Computer == "" || cfg.Computer == string(setup.ComputerPareto)
 }
 
 // layoutSentence says how the inputs are read, for stderr and the
@@ -370,7 +372,7 @@ func usesPareto(cfg engine.Config) bool {
 // batch = step, objective score". The method and its settings are not
 // said here but where they are true (methodSentence): the dashboard
 // switches methods.
-func layoutSentence(name string, cfg engine.Config) string {
+func layoutSentence(name string, cfg setup.Config) string {
 	parts := []string{"group = " + cfg.GroupBy, "batch = " + cfg.BatchBy}
 	if n := len(cfg.Objectives); n > 0 {
 		names := make([]string, n)
@@ -507,7 +509,7 @@ func (a *Awaiting) record(ctx context.Context, paths []string, opts loaders.Opti
 // its first peekRows; nil otherwise, or when it holds no record. It
 // returns them and the reader that gives standard input whole
 // (loaders.PeekStdin when it looked, else opts.Stdin).
-func PeekStdin(cfg engine.Config, paths []string, opts loaders.Options, follow bool) (*loaders.FileFields, io.Reader) {
+func PeekStdin(cfg setup.Config, paths []string, opts loaders.Options, follow bool) (*loaders.FileFields, io.Reader) {
 	if follow || !slices.Contains(paths, "-") {
 		return nil, opts.Stdin
 	}
@@ -530,7 +532,7 @@ func PeekStdin(cfg engine.Config, paths []string, opts loaders.Options, follow b
 // recognised no layout (cfg as Apply returned it) and has a first record,
 // stdin (PeekStdin's), that recognise takes for a trainer's: standard
 // input beside other inputs, which the first file's layout decides.
-func WithStdin(sentence string, cfg engine.Config, stdin *loaders.FileFields) string {
+func WithStdin(sentence string, cfg setup.Config, stdin *loaders.FileFields) string {
 	if stdin == nil || cfg.From != "" && cfg.From != layoutAuto {
 		return sentence
 	}
@@ -551,7 +553,7 @@ func WithStdin(sentence string, cfg engine.Config, stdin *loaders.FileFields) st
 // none.
 // The layout's note of the run (runNote) comes last, read of the whole
 // result whichever batches are asked: callers ask for every batch.
-func Warnings(cfg engine.Config, rowCap scoring.RowCap) func(*engine.Result, []int) []string {
+func Warnings(cfg setup.Config, rowCap scoring.RowCap) func(*engine.Result, []int) []string {
 	l := findLayout(cfg.From)
 	if l == nil || l.warnings == nil && l.runNote == nil {
 		return nil
@@ -573,7 +575,7 @@ func Warnings(cfg engine.Config, rowCap scoring.RowCap) func(*engine.Result, []i
 // StepWarnings is Warnings without the layout's note of the run, for a
 // follower's step lines: it asks the note per batch (RunNoteOf), never
 // the whole run per line. nil when the layout has no warnings.
-func StepWarnings(cfg engine.Config, rowCap scoring.RowCap) func(*engine.Result, []int) []string {
+func StepWarnings(cfg setup.Config, rowCap scoring.RowCap) func(*engine.Result, []int) []string {
 	if l := findLayout(cfg.From); l != nil && l.warnings != nil {
 		return func(res *engine.Result, batches []int) []string { return l.warnings(cfg, res, rowCap, batches) }
 	}
@@ -615,7 +617,7 @@ type RunNote struct {
 }
 
 // RunNoteOf returns the note of the run of cfg's layout, nil for none.
-func RunNoteOf(cfg engine.Config) *RunNote {
+func RunNoteOf(cfg setup.Config) *RunNote {
 	if l := findLayout(cfg.From); l != nil && l.runNote != nil {
 		return &RunNote{Text: l.runNote.text, Of: l.runNote.of, note: l.runNote}
 	}
@@ -643,7 +645,7 @@ func (n *RunNote) Refuted(res *engine.Result) string {
 // RelogField returns the field of cfg's layout (Apply sets From) that
 // its trainer changes alone when it logs one generation's rows again
 // (loaders.Options.RelogField), "" for none.
-func RelogField(cfg engine.Config) string {
+func RelogField(cfg setup.Config) string {
 	if l := findLayout(cfg.From); l != nil {
 		return l.relogField
 	}
@@ -654,7 +656,7 @@ func RelogField(cfg engine.Config) string {
 // (Warnings) read of a result, the others zero: results of one evaluation
 // whose options it maps to equal ones have the same warnings. nil where
 // Warnings is.
-func WarningsRead(cfg engine.Config) func(engine.Options) engine.Options {
+func WarningsRead(cfg setup.Config) func(engine.Options) engine.Options {
 	if l := findLayout(cfg.From); l != nil && (l.warnings != nil || l.runNote != nil) {
 		return l.warningsRead
 	}

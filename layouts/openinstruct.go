@@ -14,6 +14,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/prompts"
@@ -104,7 +105,7 @@ const (
 	openInstructCentered openInstructMode = "centered"
 )
 
-func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error) {
+func openInstructDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, string, error) {
 	one := 1.0
 	var notes []string
 	cfg.GroupBy = cmp.Or(cfg.GroupBy, openInstructPrompt)
@@ -120,7 +121,7 @@ func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.C
 		notes = append(notes, "step_count = "+openInstructLength+", the completion's tokens")
 	}
 	if usesPareto(cfg) && len(cfg.Objectives) == 0 {
-		cfg.Objectives = []engine.ObjectiveConfig{{Name: openInstructReward, Expr: openInstructReward, Goal: string(scoring.Maximize), Weight: &one}}
+		cfg.Objectives = []setup.ObjectiveConfig{{Name: openInstructReward, Expr: openInstructReward, Goal: string(scoring.Maximize), Weight: &one}}
 	}
 	// The reward is the run's one objective and what its verifiers
 	// grade: named as the task metric (as verl's acc is), so that the
@@ -156,7 +157,7 @@ func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.C
 // taskMetricIsReward reports whether cfg's task metric is the trace's
 // reward as written: the objective it names (the first when it names
 // none) is reward, or it names none and is the expression reward.
-func taskMetricIsReward(cfg engine.Config) bool {
+func taskMetricIsReward(cfg setup.Config) bool {
 	name := cfg.TaskMetric
 	if name == "" {
 		if len(cfg.Objectives) == 0 {
@@ -179,7 +180,7 @@ func taskMetricIsReward(cfg engine.Config) bool {
 // no scale (neither Scale nor Normalize); else the one the first records'
 // logged advantages tell (openInstructNormalisation), with a warning when
 // they do not tell and cfg sets no Scale.
-func openInstructChosenNormalisation(cfg engine.Config, rows []scoring.Trajectory) (openInstructMode, string) {
+func openInstructChosenNormalisation(cfg setup.Config, rows []scoring.Trajectory) (openInstructMode, string) {
 	if cfg.Scale == "" && cfg.Normalize == nil && (cfg.Std != "" || cfg.Epsilon != nil) {
 		return openInstructStandard, "advantage normalisation standard (a std or an epsilon given, which only standard reads)"
 	}
@@ -430,7 +431,7 @@ func openInstructRuns(files []loaders.FileFields) string {
 // (openInstructLevelWarning), and of a step whose logged advantages
 // contradict the advantage normalisation res is computed with
 // (openInstructNormalisationWarning).
-func openInstructWarnings(cfg engine.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
+func openInstructWarnings(cfg setup.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
 	warnings := nanGroups(res, batches, openInstructReward, "open-instruct's own advantages are NaN for every row of such a group (numpy's mean over the group, in _data_preparation_loop), and the comparison with the logged advantage leaves them out")
 	warnings = append(warnings, invalidRowGroups(res, batches, openInstructReward, invalidRowsTrainer{})...)
 	for _, w := range []string{openInstructLevelWarning(cfg, res, batches), openInstructNormalisationWarning(cfg, res, batches)} {
@@ -561,7 +562,7 @@ func openInstructInForce(o engine.Options) (openInstructMode, bool) {
 // batch) contradicts too, or when it is the first batch, which the
 // normalisation was read from or which settings given overrule (the
 // comparison with the logged advantage says so).
-func openInstructNormalisationWarning(cfg engine.Config, res *engine.Result, batches []int) string {
+func openInstructNormalisationWarning(cfg setup.Config, res *engine.Result, batches []int) string {
 	inForce, ok := openInstructInForce(res.Options)
 	ev := res.Evaluation
 	if !ok || ev.Logged == nil {
@@ -664,7 +665,7 @@ const maxLevelsShown = 5
 // or a batch before those (a follower asks batch by batch) has such a
 // value: it was warned of there, once. One batch's warning names its
 // step.
-func openInstructLevelWarning(cfg engine.Config, res *engine.Result, batches []int) string {
+func openInstructLevelWarning(cfg setup.Config, res *engine.Result, batches []int) string {
 	if cfg.PassThresholdLevels == nil || len(batches) == 0 {
 		return ""
 	}

@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -126,15 +128,15 @@ func TestOpenInstructThresholdOnlyForReward(t *testing.T) {
 	two := 2.0
 	for _, c := range []struct {
 		name string
-		cfg  engine.Config
+		cfg  setup.Config
 		want float64 // 0: not set
 	}{
-		{"default", engine.Config{}, 10},
-		{"task metric reward", engine.Config{TaskMetric: "reward"}, 10},
-		{"task metric acc", engine.Config{TaskMetric: "acc"}, 0},
-		{"another first objective", engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "acc"}}}, 0},
-		{"an objective named reward of another value", engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "reward", Expr: "reward * 2"}}}, 0},
-		{"given", engine.Config{PassThreshold: &two}, 2},
+		{"default", setup.Config{}, 10},
+		{"task metric reward", setup.Config{TaskMetric: "reward"}, 10},
+		{"task metric acc", setup.Config{TaskMetric: "acc"}, 0},
+		{"another first objective", setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "acc"}}}, 0},
+		{"an objective named reward of another value", setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "reward", Expr: "reward * 2"}}}, 0},
+		{"given", setup.Config{PassThreshold: &two}, 2},
 	} {
 		cfg, note, err := layoutDefaults(c.cfg, &openInstructLayout, first)
 		var got float64
@@ -158,15 +160,15 @@ func TestPromptNote(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		l     *trainerLayout
-		cfg   engine.Config
+		cfg   setup.Config
 		first loaders.FileFields
 		want  string // "": no prompt note
 	}{
-		{"open-instruct", &openInstructLayout, engine.Config{}, openInstruct, ", prompt = prompt_tokens (prompt_idx is a slot of the step's batch), id = "},
-		{"open-instruct grouped as given", &openInstructLayout, engine.Config{GroupBy: "step"}, openInstruct, ", prompt = prompt_tokens, id = "},
-		{"open-instruct prompt given", &openInstructLayout, engine.Config{PromptBy: "prompt_idx"}, openInstruct, ""},
-		{"verl with uid", &verlLayout, engine.Config{}, verl, ", prompt = input (uid changes every step), id = uid"},
-		{"verl grouped by input", &verlLayout, engine.Config{}, loaders.FileFields{Names: []string{"input", "output", "score", "step"}}, ""},
+		{"open-instruct", &openInstructLayout, setup.Config{}, openInstruct, ", prompt = prompt_tokens (prompt_idx is a slot of the step's batch), id = "},
+		{"open-instruct grouped as given", &openInstructLayout, setup.Config{GroupBy: "step"}, openInstruct, ", prompt = prompt_tokens, id = "},
+		{"open-instruct prompt given", &openInstructLayout, setup.Config{PromptBy: "prompt_idx"}, openInstruct, ""},
+		{"verl with uid", &verlLayout, setup.Config{}, verl, ", prompt = input (uid changes every step), id = uid"},
+		{"verl grouped by input", &verlLayout, setup.Config{}, loaders.FileFields{Names: []string{"input", "output", "score", "step"}}, ""},
 	} {
 		_, sentence, err := layoutDefaults(c.cfg, c.l, c.first)
 		if err != nil || (c.want == "") == strings.Contains(sentence, "prompt = ") || !strings.Contains(sentence, c.want) {
@@ -182,7 +184,7 @@ func TestPromptNote(t *testing.T) {
 // a group shorter than its step's others (caught in part) or with a row
 // without a reward.
 func TestOpenInstructNormalisationWarning(t *testing.T) {
-	cfg, _, err := layoutDefaults(engine.Config{}, &openInstructLayout, loaders.FileFields{})
+	cfg, _, err := layoutDefaults(setup.Config{}, &openInstructLayout, loaders.FileFields{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +246,7 @@ func TestOpenInstructNormalisationWarning(t *testing.T) {
 	centered2 := slices.Concat(group(2, "0", false, 0, 10, 0, 10), group(2, "1", false, 10, 0, 0, 0))
 	for _, c2 := range []struct {
 		name string
-		cfg  engine.Config
+		cfg  setup.Config
 		ts   []scoring.Trajectory
 		set  func(*engine.Options)
 		want string // the normalisation the warning names as in force, "" for no warning
@@ -284,7 +286,7 @@ func TestOpenInstructLengthNeedsTheField(t *testing.T) {
 		{"without them", loaders.FileFields{Path: "run_rollouts_000000.jsonl", Names: []string{"advantage", "prompt_idx", "reward", "sample_idx", "step"}}, false},
 		{"standard input", loaders.FileFields{}, false},
 	} {
-		cfg, note, err := layoutDefaults(engine.Config{}, &openInstructLayout, c.first)
+		cfg, note, err := layoutDefaults(setup.Config{}, &openInstructLayout, c.first)
 		if err != nil || (cfg.StepCountBy != "") != c.want || strings.Contains(note, "step_count") != c.want {
 			t.Errorf("%s: step_count_by %q, note %q, %v; want set %v", c.name, cfg.StepCountBy, note, err, c.want)
 		}
@@ -322,7 +324,7 @@ func openInstructGroup(step int64, prompt, field string, standard bool, rewards 
 // than the most groups of a step times their size; one zero-spread group
 // anywhere in the run says the filter was off.
 func TestOpenInstructFilteredWarning(t *testing.T) {
-	cfg, _, err := layoutDefaults(engine.Config{}, &openInstructLayout, loaders.FileFields{})
+	cfg, _, err := layoutDefaults(setup.Config{}, &openInstructLayout, loaders.FileFields{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +358,7 @@ func TestOpenInstructFilteredWarning(t *testing.T) {
 // open-instruct scored the whole group: said as the NaN reward is, with
 // the cause; the NaN reward keeps its own warning.
 func TestOpenInstructInvalidRewardGroups(t *testing.T) {
-	cfg, _, err := layoutDefaults(engine.Config{}, &openInstructLayout, loaders.FileFields{})
+	cfg, _, err := layoutDefaults(setup.Config{}, &openInstructLayout, loaders.FileFields{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -57,7 +58,7 @@ const (
 // trlDefaults returns cfg with TRL's defaults, what the "read as" line
 // says of them, and the check of the other tables' rows against the
 // weights read from the first (trlWeightsCheck), nil for none.
-func trlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, string, *RowsCheck, error) {
+func trlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, string, *RowsCheck, error) {
 	one := 1.0
 	note := ""
 	var check *RowsCheck
@@ -77,7 +78,7 @@ func trlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, st
 			check = trlWeightsCheck(sourceOf(first), rewards, weights)
 		}
 		for _, col := range rewards {
-			cfg.Objectives = append(cfg.Objectives, engine.ObjectiveConfig{Name: col, Expr: fmt.Sprintf("metadata[%q]", col), Goal: string(scoring.Maximize), Weight: &one})
+			cfg.Objectives = append(cfg.Objectives, setup.ObjectiveConfig{Name: col, Expr: fmt.Sprintf("metadata[%q]", col), Goal: string(scoring.Maximize), Weight: &one})
 		}
 		if len(cfg.Objectives) == 0 && first.Path != "" {
 			return cfg, "", nil, fmt.Errorf("%s: TRL completions without a reward column (a float column other than %s): give --objective", sourceOf(first), trlAdvantage)
@@ -103,8 +104,8 @@ func trlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, st
 // each reward function 1 unless reward_weights says otherwise
 // (GRPOTrainer.__init__, torch.ones(len(reward_funcs))), whichever
 // columns --objective or a config names, not the 1/m of plain records.
-// A --weight still overrides it (engine.Config.Weights).
-func trlWeights(objs []engine.ObjectiveConfig) []engine.ObjectiveConfig {
+// A --weight still overrides it (setup.Config.Weights).
+func trlWeights(objs []setup.ObjectiveConfig) []setup.ObjectiveConfig {
 	out := slices.Clone(objs)
 	for i := range out {
 		if out[i].Weight == nil {

@@ -7,8 +7,10 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
@@ -42,7 +44,7 @@ import (
 //
 // The group --max-rows cut (agreement.CutGroupOf of rowCap) is left out:
 // the cap made it short, not TRL; a warning of its step says so.
-func trlGroupWarnings(_ engine.Config, res *engine.Result, rowCap scoring.RowCap, batches []int) []string {
+func trlGroupWarnings(_ setup.Config, res *engine.Result, rowCap scoring.RowCap, batches []int) []string {
 	cut := agreement.CutGroupOf(res, rowCap)
 	groupsOf := func(b *engine.Batch) []diagnose.GroupSummary {
 		groups := diagnose.GroupSummaries(res, b)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -237,7 +238,7 @@ func TestTRLRewardColumnsWithWeightsAndTies(t *testing.T) {
 // scored as rewards.
 func TestTRLStdinNotTRL(t *testing.T) {
 	stdin, _ := loaders.PeekStdin(loaders.Options{Stdin: strings.NewReader(`{"input":"q","output":"a","score":1,"step":1}` + "\n")}, peekRows)
-	_, _, _, err := Apply(context.Background(), engine.Config{From: "trl"}, []string{"-"}, loaders.Options{}, stdin, nil)
+	_, _, _, err := Apply(context.Background(), setup.Config{From: "trl"}, []string{"-"}, loaders.Options{}, stdin, nil)
 	if want := "standard input: not TRL completions (--from trl): its first record has fields input, output, score, step, TRL completions has completion, prompt, step"; err == nil || err.Error() != want {
 		t.Errorf("error %v\nwant %s", err, want)
 	}

@@ -8,13 +8,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // applyLoaded is Apply of paths and the warning of its RowsCheck on the
 // rows of their load (every table, none left out as logged again).
-func applyLoaded(t *testing.T, cfg engine.Config, paths []string) (sentence, warning string) {
+func applyLoaded(t *testing.T, cfg setup.Config, paths []string) (sentence, warning string) {
 	t.Helper()
 	_, sentence, check, err := Apply(context.Background(), cfg, paths, loaders.Options{}, nil, nil)
 	if err != nil {
@@ -53,7 +53,7 @@ func TestTRLWeightsAcrossFiles(t *testing.T) {
 		{"other ratios", []string{steps, changed, ratios}, []string{
 			changed + "'s being accuracy_reward 4, format_reward 1, " + ratios + "'s being accuracy_reward 1, format_reward 0.5 ("}},
 	} {
-		sentence, warning := applyLoaded(t, engine.Config{}, c.paths)
+		sentence, warning := applyLoaded(t, setup.Config{}, c.paths)
 		if !strings.Contains(sentence, read) {
 			t.Errorf("%s: %q lacks the weights read, %q", c.name, sentence, read)
 		}
@@ -67,7 +67,7 @@ func TestTRLWeightsAcrossFiles(t *testing.T) {
 		}
 	}
 	// --objective: the line reads no weights, nothing to check.
-	cfg := engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "accuracy_reward", Expr: `metadata["accuracy_reward"]`}}}
+	cfg := setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "accuracy_reward", Expr: `metadata["accuracy_reward"]`}}}
 	if _, _, check, err := Apply(context.Background(), cfg, []string{trlFixture("reward_weights_changed")}, loaders.Options{}, nil, nil); err != nil || check != nil {
 		t.Errorf("with --objective: check %v, error %v; want none", check, err)
 	}
@@ -92,7 +92,7 @@ func TestTRLWeightsAcrossFilesNamed(t *testing.T) {
 		}
 	}
 	first := filepath.Join(trlFixture("reward_weights_steps"), "completions_00001.parquet")
-	_, warning := applyLoaded(t, engine.Config{}, []string{first, thirdWeighed, copies})
+	_, warning := applyLoaded(t, setup.Config{}, []string{first, thirdWeighed, copies})
 	want := "other files tells, " + thirdWeighed + "'s being none in TRL's settings (no weighted sum of the rewards reproduces its log), " +
 		filepath.Join(copies, "completions_00002.parquet") + "'s being accuracy_reward 4, format_reward 1, " +
 		filepath.Join(copies, "completions_00003.parquet") + "'s being accuracy_reward 4, format_reward 1, and 2 more files (the reward weights changed"

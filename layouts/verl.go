@@ -8,8 +8,10 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/sandbox"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -45,7 +47,7 @@ var verlLayout = trainerLayout{
 	response:     verlResponse,
 	promptBy:     verlPrompt,
 	promptWhy:    verlUID + " changes every step",
-	check: func(cfg engine.Config, f loaders.FileFields) error {
+	check: func(cfg setup.Config, f loaders.FileFields) error {
 		if cfg.GroupBy == "" && !slices.Contains(f.Names, verlPrompt) && !slices.Contains(f.Names, verlUID) {
 			return fmt.Errorf("%s: a verl rollout dump without %q or %q: its rows cannot be grouped by prompt (give --group-by EXPR)", sourceOf(f), verlPrompt, verlUID)
 		}
@@ -184,7 +186,7 @@ func verlScoreIsText(first loaders.FileFields, peek *firstRecords) bool {
 	return false
 }
 
-func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error) {
+func verlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, string, error) {
 	peek := newFirstRecords(first)
 	one := 1.0
 	if slices.Contains(first.Names, verlUID) {
@@ -198,7 +200,7 @@ func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, s
 	cfg.GroupBy = cmp.Or(cfg.GroupBy, verlPrompt)
 	cfg.BatchBy = cmp.Or(cfg.BatchBy, stepField)
 	if usesPareto(cfg) && len(cfg.Objectives) == 0 {
-		cfg.Objectives = []engine.ObjectiveConfig{{Name: verlScore, Expr: verlObjective(first, peek), Goal: string(scoring.Maximize), Weight: &one}}
+		cfg.Objectives = []setup.ObjectiveConfig{{Name: verlScore, Expr: verlObjective(first, peek), Goal: string(scoring.Maximize), Weight: &one}}
 	}
 	if cfg.Epsilon == nil {
 		eps := verlEpsilon
@@ -260,7 +262,7 @@ func verlRoundedPenalty(peek *firstRecords) string {
 
 // verlNotes says, in the "read as" line, what the id is when set, and
 // where the objective is not the dump's score as written, and why.
-func verlNotes(cfg engine.Config) []string {
+func verlNotes(cfg setup.Config) []string {
 	var notes []string
 	if cfg.IDBy != "" {
 		notes = append(notes, "id = "+cfg.IDBy)
@@ -284,7 +286,7 @@ func verlNotes(cfg engine.Config) []string {
 // verlWarnings are the verl layout's warnings on a result: its NaN groups
 // (nanGroups, invalidRowGroups) and, under a method verl weighs by tokens, that the
 // dump lacks the token counts (verlTokenWeighted).
-func verlWarnings(_ engine.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
+func verlWarnings(_ setup.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
 	return slices.Concat(nanGroups(res, batches, verlScore, "verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)"),
 		invalidRowGroups(res, batches, verlScore, verlInvalidRows(res)), verlTokenWeighted(res, batches))
 }

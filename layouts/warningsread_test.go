@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -64,12 +66,12 @@ func TestWarningsRead(t *testing.T) {
 			openInstructGroup(1, "a", "score", false, 0, 1), openInstructGroup(1, "b", "score", false, 1, 0),
 			openInstructGroup(2, "a", "score", false, 0, 1, 1, 0), openInstructGroup(2, "b", "score", false, 1, 0)), false},
 	} {
-		cfg, _, err := layoutDefaults(engine.Config{}, c.l, c.first)
+		cfg, _, err := layoutDefaults(setup.Config{}, c.l, c.first)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		if len(cfg.Objectives) == 0 {
-			cfg.Objectives = []engine.ObjectiveConfig{{Name: "score", Expr: "score"}}
+			cfg.Objectives = []setup.ObjectiveConfig{{Name: "score", Expr: "score"}}
 		}
 		computer, err := engine.New(cfg)
 		if err != nil {

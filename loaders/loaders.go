@@ -307,7 +307,7 @@ func ExpectedCount(size int64, ts []scoring.Trajectory) int {
 // trajectories, and what that did to the last group read (RowCap): the
 // cap cut it, naming it (step S, group "G"); it is whole, the first row
 // not read beginning another; or, untold, it may lack members. sources
-// says the rows have sources (engine.Config.SourceBy), where one group
+// says the rows have sources (setup.Config.SourceBy), where one group
 // value may be two sources' groups: a row not read of the last read's
 // group may be another source's, so the cut is untold.
 func (r *Result) CappedWarning(n int, sources bool) string {

@@ -8,7 +8,9 @@ import (
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // The settings of the prompts' analysis, as errors name them.
@@ -57,7 +59,7 @@ var ErrThreshold = errors.New("the pass threshold must be a finite number")
 // (else NoDefaultTask says so). A prompt expression that is cfg's group
 // expression, or "", is the group. The error is a *scoring.CompileError,
 // or ErrThreshold.
-func NewColumns(cfg engine.Config, objectives []scoring.Objective) (*Columns, error) {
+func NewColumns(cfg setup.Config, objectives []scoring.Objective) (*Columns, error) {
 	c := &Columns{Threshold: DefaultPassThreshold, TaskName: cmp.Or(cfg.TaskMetric, objectives[0].Name)}
 	if cfg.TaskMetric == "" {
 		if src, ok := sourceLacking(cfg, c.TaskName); ok {
@@ -97,9 +99,9 @@ func NewColumns(cfg engine.Config, objectives []scoring.Objective) (*Columns, er
 // has the top-level objectives, "(other)" when they lack it): grading its
 // trajectories by it would read the 0 the engine holds for an objective a
 // source lacks as a failed task. ok is false without sources.
-func sourceLacking(cfg engine.Config, name string) (source string, ok bool) {
-	has := func(objectives []engine.ObjectiveConfig) bool {
-		return slices.ContainsFunc(objectives, func(o engine.ObjectiveConfig) bool { return o.Name == name })
+func sourceLacking(cfg setup.Config, name string) (source string, ok bool) {
+	has := func(objectives []setup.ObjectiveConfig) bool {
+		return slices.ContainsFunc(objectives, func(o setup.ObjectiveConfig) bool { return o.Name == name })
 	}
 	for _, src := range cfg.SourceNames() {
 		if !has(cfg.Sources[src].Objectives) {

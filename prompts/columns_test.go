@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // TestColumns: the prompt and the task metric by expression, read as the
@@ -21,7 +23,7 @@ func TestColumns(t *testing.T) {
 		{Group: "g2", Metadata: map[string]any{"q": "what", "acc": false}, LoaderState: scoring.LoaderState{Source: "f.jsonl", Line: 2}},
 	}
 	objectives := []scoring.Objective{{Name: "x"}}
-	c, err := NewColumns(engine.Config{PromptBy: "q", TaskMetric: "acc"}, objectives)
+	c, err := NewColumns(setup.Config{PromptBy: "q", TaskMetric: "acc"}, objectives)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,18 +31,18 @@ func TestColumns(t *testing.T) {
 		t.Errorf("by expression: keys %+v, task %v; want one prompt, acc 1 and 0", c.Keys, c.Task)
 	}
 	ts[1].Metadata["q"] = nil
-	c, _ = NewColumns(engine.Config{PromptBy: "q"}, objectives)
+	c, _ = NewColumns(setup.Config{PromptBy: "q"}, objectives)
 	if err := c.Add(ts); err == nil || !strings.HasPrefix(err.Error(), `f.jsonl:2: prompt_by "q": missing`) {
 		t.Errorf("a missing prompt: %v", err)
 	}
 
 	yes := true
-	scorer, err := engine.New(engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "1"}}, NanSum: &yes})
+	scorer, err := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "1"}}, NanSum: &yes})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ev := engine.Evaluate(scorer.Scorer, ts)
-	c, _ = NewColumns(engine.Config{}, scorer.Scorer.Objectives())
+	c, _ = NewColumns(setup.Config{}, scorer.Scorer.Objectives())
 	if c.ReadsRecords() || c.TaskName != "x" {
 		t.Fatalf("defaults: reads records %v, task %q; want the group and x", c.ReadsRecords(), c.TaskName)
 	}
@@ -53,11 +55,11 @@ func TestColumns(t *testing.T) {
 		t.Error("HasTask with no finite value")
 	}
 	nan := math.NaN()
-	if _, err := NewColumns(engine.Config{PassThreshold: &nan}, objectives); !errors.Is(err, ErrThreshold) {
+	if _, err := NewColumns(setup.Config{PassThreshold: &nan}, objectives); !errors.Is(err, ErrThreshold) {
 		t.Errorf("a NaN threshold: %v", err)
 	}
 	var compile *scoring.CompileError
-	if _, err := NewColumns(engine.Config{TaskMetric: "acc +"}, objectives); !errors.As(err, &compile) {
+	if _, err := NewColumns(setup.Config{TaskMetric: "acc +"}, objectives); !errors.As(err, &compile) {
 		t.Errorf("a task metric that does not compile: %v", err)
 	}
 }
@@ -71,7 +73,7 @@ func TestColumnsDeleteFunc(t *testing.T) {
 	for i, q := range []string{"p", "q", "p", "r"} {
 		ts = append(ts, scoring.Trajectory{Metadata: map[string]any{"q": q, "acc": float64(i)}})
 	}
-	c, err := NewColumns(engine.Config{PromptBy: "q", TaskMetric: "acc"}, []scoring.Objective{{Name: "x"}})
+	c, err := NewColumns(setup.Config{PromptBy: "q", TaskMetric: "acc"}, []scoring.Objective{{Name: "x"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,9 +96,9 @@ func TestColumnsDeleteFunc(t *testing.T) {
 // default unless every source has it.
 func TestColumnsWithSources(t *testing.T) {
 	one := 1.0
-	cfg := engine.Config{SourceBy: "task", Sources: map[string]engine.SourceConfig{
-		"math": {Objectives: []engine.ObjectiveConfig{{Name: "accuracy", Expr: "accuracy", Weight: &one}}},
-		"chat": {Objectives: []engine.ObjectiveConfig{{Name: "safety", Expr: "safety", Weight: &one}}},
+	cfg := setup.Config{SourceBy: "task", Sources: map[string]setup.SourceConfig{
+		"math": {Objectives: []setup.ObjectiveConfig{{Name: "accuracy", Expr: "accuracy", Weight: &one}}},
+		"chat": {Objectives: []setup.ObjectiveConfig{{Name: "safety", Expr: "safety", Weight: &one}}},
 	}}
 	c, err := engine.New(cfg)
 	if err != nil {
@@ -132,7 +134,7 @@ func TestColumnsWithSources(t *testing.T) {
 		t.Errorf("by default: %q, task %v; want %q and no task metric", columns.NoDefaultTask, columns.Task, want)
 	}
 
-	cfg.Sources["chat"] = engine.SourceConfig{Objectives: append([]engine.ObjectiveConfig{{Name: "accuracy", Expr: "safety", Weight: &one}}, cfg.Sources["chat"].Objectives...)}
+	cfg.Sources["chat"] = setup.SourceConfig{Objectives: append([]setup.ObjectiveConfig{{Name: "accuracy", Expr: "safety", Weight: &one}}, cfg.Sources["chat"].Objectives...)}
 	if columns, err := NewColumns(cfg, []scoring.Objective{{Name: "accuracy"}, {Name: "safety"}}); err != nil || columns.NoDefaultTask != "" {
 		t.Errorf("accuracy in every source: %v, %q; want it the default", err, columns.NoDefaultTask)
 	}

@@ -14,6 +14,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
+
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -181,7 +183,7 @@ func TestWeightsCrossZero(t *testing.T) {
 // (--weight format_reward=-1) steps to -0.95 and back to -1.
 func TestNegativeWeightKeptByTheEditor(t *testing.T) {
 	minusOne := -1.0
-	s := uitest.SampleSessionWith(t, func(cfg *engine.Config) {
+	s := uitest.SampleSessionWith(t, func(cfg *setup.Config) {
 		cfg.Weights = map[string]float64{cfg.Objectives[1].Name: minusOne}
 	})
 	m := openModel(s, 120, 40)
@@ -464,7 +466,7 @@ func TestLightBackgroundEveryTab(t *testing.T) {
 // an objective's weight like any other.
 func TestSVRLWeights(t *testing.T) {
 	_, res := sampletest.Read(t)
-	s, err := session.Open("sample", engine.Config{Computer: "svrl", Method: "grpo"}, res, nil)
+	s, err := session.Open("sample", setup.Config{Computer: "svrl", Method: "grpo"}, res, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -473,7 +475,7 @@ func TestSVRLWeights(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	before := slices.Clone(s.Result.Rewards)
 	press(m, "w", "down", "+")
-	if got, want := s.Weights(), []float64{1, engine.DefaultVerificationWeight + weightStep, engine.DefaultEfficiencyWeight}; !slices.Equal(got, want) {
+	if got, want := s.Weights(), []float64{1, setup.DefaultVerificationWeight + weightStep, setup.DefaultEfficiencyWeight}; !slices.Equal(got, want) {
 		t.Errorf("weights %v, want %v", got, want)
 	}
 	if slices.Equal(s.Result.Rewards, before) {

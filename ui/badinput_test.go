@@ -8,8 +8,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -47,7 +47,7 @@ func TestDuplicateIDsInStatusLine(t *testing.T) {
 	for i := range ts {
 		ts[i] = scoring.Trajectory{ID: []string{"a", "b", "a", "c", "a", "b"}[i], Metadata: map[string]any{"x": float64(i)}}
 	}
-	s, err := session.Open("dups.jsonl", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
+	s, err := session.Open("dups.jsonl", setup.Config{}, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,8 +11,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -170,7 +172,7 @@ func TestCompareWithLogged(t *testing.T) {
 		t.Fatal(err)
 	}
 	yes := true
-	c, err := engine.New(engine.Config{Method: "grpo", NanSum: &yes, LoggedAdvantage: "advantage", Objectives: []engine.ObjectiveConfig{
+	c, err := engine.New(setup.Config{Method: "grpo", NanSum: &yes, LoggedAdvantage: "advantage", Objectives: []setup.ObjectiveConfig{
 		{Name: "accuracy_reward", Expr: "accuracy_reward"}, {Name: "think_format_reward", Expr: "think_format_reward"}},
 		Weights: map[string]float64{"accuracy_reward": 1, "think_format_reward": 1}})
 	if err != nil {

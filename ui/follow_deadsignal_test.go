@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -49,7 +49,7 @@ func TestFollowDeadSignalAfterRereading(t *testing.T) {
 		fo.Progress, fo.Pick = hooks.Progress, hooks.Pick
 		return loaders.Follow(ctx, []string{dir}, fo)
 	}}
-	in.Config = engine.Config{Method: "grpo", BatchBy: "step", TaskMetric: "metadata.acc", Objectives: []engine.ObjectiveConfig{{Name: "score", Expr: "metadata.score"}}}
+	in.Config = setup.Config{Method: "grpo", BatchBy: "step", TaskMetric: "metadata.acc", Objectives: []setup.ObjectiveConfig{{Name: "score", Expr: "metadata.score"}}}
 	app := loadModel(t, in, 120)
 	runHealth(app.Session())
 	// The step written again, its groups renamed: the file is read

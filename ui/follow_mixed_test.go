@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/testfile"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -29,7 +31,7 @@ func TestFollowWarnsOfMixedPrompts(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	in := followInput(ctx, path, loaders.Options{})
-	in.Config = engine.Config{Method: "grpo", PromptBy: "metadata.p", EqualGroups: true, Objectives: []engine.ObjectiveConfig{{Name: "r", Expr: "metadata.r"}}}
+	in.Config = setup.Config{Method: "grpo", PromptBy: "metadata.p", EqualGroups: true, Objectives: []setup.ObjectiveConfig{{Name: "r", Expr: "metadata.r"}}}
 	app := loadModel(t, in, 120)
 	mixed := func(want string) bool {
 		return slices.ContainsFunc(app.Session().Warnings, func(w string) bool { return strings.HasPrefix(w, want) })
@@ -69,7 +71,7 @@ func TestFollowWarnsOfMixedPromptsInAStepThatGrows(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			in := followInput(ctx, path, loaders.Options{})
-			in.Config = engine.Config{Method: "grpo", Scope: string(scope), PromptBy: "metadata.p", EqualGroups: true, Objectives: []engine.ObjectiveConfig{{Name: "r", Expr: "metadata.r"}}}
+			in.Config = setup.Config{Method: "grpo", Scope: string(scope), PromptBy: "metadata.p", EqualGroups: true, Objectives: []setup.ObjectiveConfig{{Name: "r", Expr: "metadata.r"}}}
 			app := loadModel(t, in, 120)
 			mixed := func() bool {
 				return slices.ContainsFunc(app.Session().Warnings, func(w string) bool { return strings.Contains(w, "of more than one prompt") })

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/testfile"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -35,7 +35,7 @@ func TestFollowCSVKeepsPrompts(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	in := followInput(ctx, path, loaders.Options{})
-	in.Config = engine.Config{Method: "grpo", PromptBy: "metadata.question", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}}}
+	in.Config = setup.Config{Method: "grpo", PromptBy: "metadata.question", Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}}}
 	app := loadModel(t, in, 120)
 	if s := app.Session(); s.Prompts == nil || s.PromptsErr != nil {
 		t.Fatalf("first reading: prompts %v, %v", s.Prompts, s.PromptsErr)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -46,7 +47,7 @@ func TestFollowOpenInstructFilteredWithdrawn(t *testing.T) {
 	if err := os.WriteFile(path, []byte(openInstructSteps(1, 2, 0)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, sentence, _, err := layouts.Apply(context.Background(), engine.Config{From: "open-instruct"}, []string{dir}, loaders.Options{}, nil, nil)
+	cfg, sentence, _, err := layouts.Apply(context.Background(), setup.Config{From: "open-instruct"}, []string{dir}, loaders.Options{}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
@@ -23,7 +23,7 @@ func TestFollowCountsSkippedLinesAsStatsDoes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := uitest.FollowedSession(t, "run.jsonl", engine.Config{}, res)
+	s := uitest.FollowedSession(t, "run.jsonl", setup.Config{}, res)
 	m := NewModel(s, true)
 	m.Init()
 	m.follow(make(chan loaders.Update))

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"go.uber.org/goleak"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/testfile"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -45,7 +45,7 @@ func TestFollowStreamSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole, err := session.Open(path, engine.Config{}, res, nil)
+	whole, err := session.Open(path, setup.Config{}, res, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

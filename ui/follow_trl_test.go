@@ -13,6 +13,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -34,7 +35,7 @@ func TestFollowTRLStartedEmpty(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	wholeCfg, wholeSentence, _, err := layouts.Apply(ctx, engine.Config{From: "trl"}, []string{src}, loaders.Options{}, nil, nil)
+	wholeCfg, wholeSentence, _, err := layouts.Apply(ctx, setup.Config{From: "trl"}, []string{src}, loaders.Options{}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func TestFollowTRLStartedEmpty(t *testing.T) {
 		}
 	}
 	type applied struct {
-		cfg      engine.Config
+		cfg      setup.Config
 		sentence string
 		err      error
 	}
@@ -64,7 +65,7 @@ func TestFollowTRLStartedEmpty(t *testing.T) {
 	var waited atomic.Bool
 	go func() {
 		await := &layouts.Awaiting{Poll: 10 * time.Millisecond, Waiting: func([]string) { waited.Store(true) }}
-		cfg, sentence, _, err := layouts.Apply(ctx, engine.Config{From: "trl"}, []string{dir}, loaders.Options{}, nil, await)
+		cfg, sentence, _, err := layouts.Apply(ctx, setup.Config{From: "trl"}, []string{dir}, loaders.Options{}, nil, await)
 		done <- applied{cfg, sentence, err}
 	}()
 	time.Sleep(100 * time.Millisecond)

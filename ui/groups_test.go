@@ -6,8 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -23,7 +23,7 @@ func TestGroupsLongPrompt(t *testing.T) {
 		ts = append(ts, scoring.Trajectory{ID: string(rune('a' + i)), Group: prompt, Done: true,
 			Response: []byte(`"first line ` + string(rune('a'+i)) + `\nhidden"`), Metadata: map[string]any{"x": float64(i)}})
 	}
-	s, err := session.Open("long", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
+	s, err := session.Open("long", setup.Config{}, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -22,7 +24,7 @@ func TestGoalsShortenedToFit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	computer, err := engine.New(engine.Config{Objectives: []engine.ObjectiveConfig{
+	computer, err := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{
 		{Name: "accuracy_reward", Expr: "accuracy_reward"},
 		{Name: "think_format_reward", Expr: "think_format_reward"},
 		{Name: "response_length_in_tokens", Expr: "response_length_in_tokens", Goal: "min"},

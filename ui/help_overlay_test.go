@@ -9,7 +9,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/ui/components/helpoverlay"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
@@ -161,7 +163,7 @@ func TestHelpWhileEditingWeights(t *testing.T) {
 	for _, constrained := range []bool{false, true} {
 		s := uitest.SampleSession(t)
 		if constrained {
-			s = uitest.SampleSessionWith(t, func(cfg *engine.Config) { cfg.Constraints = []string{"safety >= 0.9"} })
+			s = uitest.SampleSessionWith(t, func(cfg *setup.Config) { cfg.Constraints = []string{"safety >= 0.9"} })
 		}
 		m := NewModel(s, true)
 		m.Init()

@@ -9,8 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -87,7 +87,7 @@ func checkNoControls(t *testing.T, where, view string) {
 func TestHostileDataNeverReachesTheTerminal(t *testing.T) {
 	t.Chdir(t.TempDir()) // e writes the export here
 	for _, noColor := range []bool{true, false} {
-		cfg := engine.Config{Objectives: []engine.ObjectiveConfig{
+		cfg := setup.Config{Objectives: []setup.ObjectiveConfig{
 			{Name: "acc" + hostile[0], Expr: "metadata.accuracy"},
 			{Name: "safe" + hostile[3], Expr: "metadata.safety", Goal: "min"},
 			{Name: "len" + hostile[8], Expr: "metadata.len"}, // missing from some rows: the cause names it

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -87,7 +87,7 @@ func TestAllInvalidIsNeverHealthy(t *testing.T) {
 // status line says which field was meant.
 func TestDashboardObjectiveTypo(t *testing.T) {
 	_, res := sampletest.Read(t)
-	cfg := engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "acc", Expr: "metadata.acuracy"}}}
+	cfg := setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "acc", Expr: "metadata.acuracy"}}}
 	s, err := session.Open("sample", cfg, res, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +123,7 @@ func TestDetailSaysWhyTheExpressionFailed(t *testing.T) {
 {"id":"str","group":"g","metadata":{"a":"long","b":1}}
 {"id":"yes","group":"g","metadata":{"a":true,"b":1}}
 `
-	s := uitest.TextSessionWith(t, text, engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a / 10"}, {Name: "b", Expr: "b"}}})
+	s := uitest.TextSessionWith(t, text, setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a / 10"}, {Name: "b", Expr: "b"}}})
 	for id, want := range map[string]string{
 		"str": `valid        no: a: evaluation error: invalid operation: string / int (a = "long")`,
 		"yes": `valid        no: a: evaluation error: invalid operation: bool / int (a = true)`,

@@ -7,6 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
@@ -14,7 +16,7 @@ import (
 // accuracy,safety when priority, else as newTestModel.
 func modelWithPriority(t *testing.T, priority bool) *Model {
 	t.Helper()
-	s := uitest.SampleSessionWith(t, func(cfg *engine.Config) {
+	s := uitest.SampleSessionWith(t, func(cfg *setup.Config) {
 		if priority {
 			cfg.Priority = []string{"accuracy", "safety"}
 		}

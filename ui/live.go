@@ -486,7 +486,7 @@ func (l *liveState) allWarnings() []string {
 var errNoTrajectory = errors.New("no trajectories: following stopped before any came")
 
 // layoutWarnings is LayoutWarnings of rowCap and, when following a
-// layout whose groups are all of one size (engine.Config.EqualGroups),
+// layout whose groups are all of one size (setup.Config.EqualGroups),
 // the batches whose groups are not (follow.Warnings), asked again as they
 // come.
 func (in Input) layoutWarnings(rowCap scoring.RowCap) func(res *engine.Result, batches []int) []string {

@@ -16,7 +16,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -58,13 +60,13 @@ func peakRSS() float64 {
 // "peak-RSS-MiB" is the process's peak resident set size, loading
 // included; "load-s" the first reading and computing (the process's
 // time per op mostly waits for the follower to see the batch).
-func BenchmarkFollow1M(b *testing.B) { benchmarkFollow1M(b, engine.Config{}) }
+func BenchmarkFollow1M(b *testing.B) { benchmarkFollow1M(b, setup.Config{}) }
 
 // BenchmarkFollow1MEqualGroups is BenchmarkFollow1M in a layout whose
-// groups are all of one size (verl's, engine.Config.EqualGroups): the
+// groups are all of one size (verl's, setup.Config.EqualGroups): the
 // status line checks the groups' sizes of every batch after each update.
 func BenchmarkFollow1MEqualGroups(b *testing.B) {
-	benchmarkFollow1M(b, engine.Config{EqualGroups: true})
+	benchmarkFollow1M(b, setup.Config{EqualGroups: true})
 }
 
 // BenchmarkFollow1MLogged is BenchmarkFollow1M with a logged advantage
@@ -73,15 +75,15 @@ func BenchmarkFollow1MEqualGroups(b *testing.B) {
 // computes the trends and the health, and counts again the rows that
 // differ from the log over the run).
 func BenchmarkFollow1MLogged(b *testing.B) {
-	benchmarkFollow1MSettled(b, engine.Config{LoggedAdvantage: "safety"}, true)
+	benchmarkFollow1MSettled(b, setup.Config{LoggedAdvantage: "safety"}, true)
 }
 
 // benchmarkFollow1M is BenchmarkFollow1M with cfg.
-func benchmarkFollow1M(b *testing.B, cfg engine.Config) { benchmarkFollow1MSettled(b, cfg, false) }
+func benchmarkFollow1M(b *testing.B, cfg setup.Config) { benchmarkFollow1MSettled(b, cfg, false) }
 
 // benchmarkFollow1MSettled is benchmarkFollow1M, the dashboard settled
 // after the load (Settle) when settled.
-func benchmarkFollow1MSettled(b *testing.B, cfg engine.Config, settled bool) {
+func benchmarkFollow1MSettled(b *testing.B, cfg setup.Config, settled bool) {
 	path := filepath.Join(b.TempDir(), "run.jsonl")
 	rng := rand.New(rand.NewPCG(3, 4))
 	appendBatches(b, path, rng, 0, 1000)

@@ -16,7 +16,9 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -25,7 +27,7 @@ import (
 
 // sampleSteps returns the sample's config and its trajectories of steps
 // [from, to).
-func sampleSteps(tb testing.TB, from, to int64) (engine.Config, []scoring.Trajectory) {
+func sampleSteps(tb testing.TB, from, to int64) (setup.Config, []scoring.Trajectory) {
 	tb.Helper()
 	cfg, res := sampletest.Read(tb)
 	var out []scoring.Trajectory

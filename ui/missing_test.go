@@ -7,8 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -25,7 +25,7 @@ func TestMissingObjectiveShown(t *testing.T) {
 			Response: []byte(`"answer"`), Metadata: map[string]any{"accuracy_reward": acc[i], "format_reward": float64(i) / 4}})
 	}
 	yes := true
-	cfg := engine.Config{Method: "grpo", NanSum: &yes, Objectives: []engine.ObjectiveConfig{
+	cfg := setup.Config{Method: "grpo", NanSum: &yes, Objectives: []setup.ObjectiveConfig{
 		{Name: "accuracy_reward", Expr: "accuracy_reward"}, {Name: "format_reward", Expr: "format_reward"}}}
 	s, err := session.Open("none", cfg, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -35,9 +35,9 @@ func rewardFunctionsSession(t *testing.T) *session.Session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := engine.Config{Method: "grpo"}
+	cfg := setup.Config{Method: "grpo"}
 	for _, name := range names {
-		cfg.Objectives = append(cfg.Objectives, engine.ObjectiveConfig{Name: name, Expr: "metadata." + name})
+		cfg.Objectives = append(cfg.Objectives, setup.ObjectiveConfig{Name: name, Expr: "metadata." + name})
 	}
 	s, err := session.Open("run.jsonl", cfg, res, nil)
 	if err != nil {

@@ -7,7 +7,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/crash"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -17,7 +19,7 @@ import (
 // Input tells the dashboard what to open.
 type Input struct {
 	Source   string                                                          // "sample" or the file names, for the header
-	Config   engine.Config                                                   // as configured, before InferObjectives
+	Config   setup.Config                                                    // as configured, before InferObjectives
 	Load     func(progress func(done, total int64)) (*loaders.Result, error) // reads the inputs; calls progress as bytes are read
 	Warnings []string                                                        // shown in the status line
 	Layout   string                                                          // how the inputs were read ("read as verl rollout dumps: ..."), "" for plain records

@@ -6,8 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -26,7 +26,7 @@ func TestDataIsSanitised(t *testing.T) {
 			Metadata: map[string]any{"a": float64(i % 4), "b": float64(i % 3)},
 		}
 	}
-	cfg := engine.Config{Objectives: []engine.ObjectiveConfig{
+	cfg := setup.Config{Objectives: []setup.ObjectiveConfig{
 		{Name: "精度", Expr: "metadata.a"},
 		{Name: "evil\x1b]0;pwned\x07", Expr: "metadata.b"},
 	}}
@@ -55,7 +55,7 @@ func TestDataIsSanitised(t *testing.T) {
 // the dashboard's own styles escaped as text ("\x1b[...", the escape of
 // textsafe): a styled value cut by a function that makes data safe.
 func TestColouredScreensShowNoEscapedStyle(t *testing.T) {
-	s := uitest.SampleSessionWith(t, func(cfg *engine.Config) { cfg.Constraints = []string{"safety >= 0.9"} })
+	s := uitest.SampleSessionWith(t, func(cfg *setup.Config) { cfg.Constraints = []string{"safety >= 0.9"} })
 	m := NewModel(s, false)
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 140, Height: 45})

@@ -10,7 +10,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/configfile"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -117,7 +117,7 @@ func TestSaveSettingsPolicy(t *testing.T) {
 func TestSaveSettingsKeepsTheSourceOrder(t *testing.T) {
 	t.Chdir(t.TempDir())
 	declared := []string{"reasoning", "agentic"}
-	m := sourcesModel(t, 160, 40, func(cfg *engine.Config) { cfg.SourceOrder = declared })
+	m := sourcesModel(t, 160, 40, func(cfg *setup.Config) { cfg.SourceOrder = declared })
 	press(m, "ctrl+s")
 	if v := screen(m); !strings.Contains(v, "saved the settings to "+session.SettingsFile) {
 		t.Fatalf("ctrl+s did not save:\n%s", v)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
@@ -77,7 +77,7 @@ func TestSettledRewardsShownZero(t *testing.T) {
 func zeroSpreadModel(t *testing.T, text string) *Model {
 	t.Helper()
 	eps := 1e-9 // OpenRLHF's: the leftover grows to -5.6e-08
-	cfg := engine.Config{Method: "grpo", Epsilon: &eps, LoggedAdvantage: "advantage", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
+	cfg := setup.Config{Method: "grpo", Epsilon: &eps, LoggedAdvantage: "advantage", Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
 	return openModel(uitest.TextSessionWith(t, text, cfg), 120, 40)
 }
 

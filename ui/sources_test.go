@@ -11,9 +11,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -24,18 +24,18 @@ import (
 // agentic prompts p11..p15 scored by accuracy and safety, the others
 // (reasoning, met first) by accuracy and length; edit, if any, changes
 // the config first.
-func sourcesModel(tb testing.TB, width, height int, edit ...func(*engine.Config)) *Model {
+func sourcesModel(tb testing.TB, width, height int, edit ...func(*setup.Config)) *Model {
 	tb.Helper()
 	cfg, res := sampletest.Read(tb)
-	objectives := map[string]engine.ObjectiveConfig{}
+	objectives := map[string]setup.ObjectiveConfig{}
 	for _, o := range cfg.Objectives {
 		objectives[o.Name] = o
 	}
 	cfg.Objectives = nil
 	cfg.SourceBy = `group in ["p11", "p12", "p13", "p14", "p15"] ? "agentic" : "reasoning"`
-	cfg.Sources = map[string]engine.SourceConfig{
-		"agentic":   {Objectives: []engine.ObjectiveConfig{objectives["accuracy"], objectives["safety"]}},
-		"reasoning": {Objectives: []engine.ObjectiveConfig{objectives["accuracy"], objectives["length"]}},
+	cfg.Sources = map[string]setup.SourceConfig{
+		"agentic":   {Objectives: []setup.ObjectiveConfig{objectives["accuracy"], objectives["safety"]}},
+		"reasoning": {Objectives: []setup.ObjectiveConfig{objectives["accuracy"], objectives["length"]}},
 	}
 	for _, e := range edit {
 		e(&cfg)
@@ -95,9 +95,9 @@ func TestObjectivesBySource(t *testing.T) {
 func TestObjectivesWeightBySource(t *testing.T) {
 	var sampleWeight float64 // the sample's weight of accuracy, which reasoning keeps
 	// Tall enough for the batch's 128 rows.
-	m := sourcesModel(t, 200, 150, func(cfg *engine.Config) {
+	m := sourcesModel(t, 200, 150, func(cfg *setup.Config) {
 		sampleWeight = *cfg.Sources["reasoning"].Objectives[0].Weight
-		cfg.Sources["agentic"] = engine.SourceConfig{Objectives: cfg.Sources["agentic"].Objectives, Weights: map[string]float64{"accuracy": 2}}
+		cfg.Sources["agentic"] = setup.SourceConfig{Objectives: cfg.Sources["agentic"].Objectives, Weights: map[string]float64{"accuracy": 2}}
 	})
 	press(m, "3")
 	row := func(name string) string {
@@ -226,7 +226,7 @@ func TestTrajectoriesSortAnotherSourcesObjectiveLast(t *testing.T) {
 	// Safety centred on 0.95, of both signs: the engine's 0 would sort
 	// between them.
 	// Tall enough for the batch's 128 rows.
-	m := sourcesModel(t, 200, 150, func(cfg *engine.Config) {
+	m := sourcesModel(t, 200, 150, func(cfg *setup.Config) {
 		agentic := cfg.Sources["agentic"]
 		agentic.Objectives = slices.Clone(agentic.Objectives)
 		agentic.Objectives[1].Expr = "(" + agentic.Objectives[1].Expr + ") - 0.95"
@@ -261,10 +261,10 @@ func TestTrajectoriesSortAnotherSourcesObjectiveLast(t *testing.T) {
 // has, whose objective tests no source met has, and accuracy weighed 2
 // by agentic (1 by reasoning).
 func sourceLessModel(tb testing.TB, width, height int) *Model {
-	return sourcesModel(tb, width, height, func(cfg *engine.Config) {
+	return sourcesModel(tb, width, height, func(cfg *setup.Config) {
 		accuracy := cfg.Sources["agentic"].Objectives[0]
-		cfg.Sources["agentic"] = engine.SourceConfig{Objectives: cfg.Sources["agentic"].Objectives, Weights: map[string]float64{"accuracy": 2}}
-		cfg.Sources["code"] = engine.SourceConfig{Objectives: []engine.ObjectiveConfig{{Name: "tests", Expr: accuracy.Expr}}}
+		cfg.Sources["agentic"] = setup.SourceConfig{Objectives: cfg.Sources["agentic"].Objectives, Weights: map[string]float64{"accuracy": 2}}
+		cfg.Sources["code"] = setup.SourceConfig{Objectives: []setup.ObjectiveConfig{{Name: "tests", Expr: accuracy.Expr}}}
 	})
 }
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/statusline"
@@ -35,8 +37,8 @@ func trainerSession(t *testing.T, match bool) *session.Session {
 		t.Fatal(err)
 	}
 	one := 1.0
-	cfg := engine.Config{
-		Objectives:      []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x", Weight: &one}},
+	cfg := setup.Config{
+		Objectives:      []setup.ObjectiveConfig{{Name: "x", Expr: "metadata.x", Weight: &one}},
 		LoggedAdvantage: "metadata.adv",
 		MatchLogged:     &match,
 		EqualGroups:     true,
@@ -138,7 +140,7 @@ func TestStatusLineStepsDiffer(t *testing.T) {
 		t.Fatal(err)
 	}
 	one, match := 1.0, false
-	cfg := engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x", Weight: &one}}, LoggedAdvantage: "metadata.adv", MatchLogged: &match}
+	cfg := setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "metadata.x", Weight: &one}}, LoggedAdvantage: "metadata.adv", MatchLogged: &match}
 	s, err := session.Open("run.jsonl", cfg, res, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -169,7 +171,7 @@ func TestStatusLineLoggedNotCompared(t *testing.T) {
 		t.Fatal(err)
 	}
 	one := 1.0
-	cfg := engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x", Weight: &one}}, LoggedAdvantage: "metadata.adv"}
+	cfg := setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "metadata.x", Weight: &one}}, LoggedAdvantage: "metadata.adv"}
 	s, err := session.Open("run.jsonl", cfg, res, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +206,7 @@ func TestMatchLoggedNotFoundSaidOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	match := true
-	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, LoggedAdvantage: "metadata.adv", MatchLogged: &match}
+	cfg := setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, LoggedAdvantage: "metadata.adv", MatchLogged: &match}
 	s, err := session.Open("run.jsonl", cfg, res, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
@@ -32,7 +33,7 @@ var (
 // streamedInput returns the dashboard's input on the files at paths with
 // cfg, read as the CLI reads them: streamed, with cfg's record fields, the
 // trajectories kept lean where they can be read again.
-func streamedInput(t *testing.T, cfg engine.Config, layout string, paths ...string) Input {
+func streamedInput(t *testing.T, cfg setup.Config, layout string, paths ...string) Input {
 	t.Helper()
 	fields, err := scoring.NewRecordFields(cfg.GroupBy, cfg.BatchBy, cfg.IDBy)
 	if err != nil {
@@ -148,7 +149,7 @@ func TestBatchByWithoutIDRereads(t *testing.T) {
 		b.WriteString(`{"batch":7,"group":"g` + string(rune('0'+i%2)) + `","response":"answer ` + string(rune('0'+i)) + `","metadata":{"step":` + string(rune('1'+i/4)) + `,"acc":` + string(rune('0'+i%3)) + `}}` + "\n")
 	}
 	path := writeLeanFile(t, b.String())
-	cfg := engine.Config{BatchBy: "metadata.step", Objectives: []engine.ObjectiveConfig{{Name: "acc", Expr: "metadata.acc"}}}
+	cfg := setup.Config{BatchBy: "metadata.step", Objectives: []setup.ObjectiveConfig{{Name: "acc", Expr: "metadata.acc"}}}
 	app := loadModel(t, streamedInput(t, cfg, "", path), 120)
 	checkLean(t, app.Session())
 	press(app, "2", "enter")
@@ -168,7 +169,7 @@ func TestGroupLongSharedPrompt(t *testing.T) {
 		ts = append(ts, scoring.Trajectory{ID: string(rune('a' + i)), Group: system + question + "\nassistant\n", Done: true,
 			Response: []byte(`"answer"`), Metadata: map[string]any{"x": float64(i)}})
 	}
-	s, err := session.Open("long", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
+	s, err := session.Open("long", setup.Config{}, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +257,7 @@ func TestVerlGroupsOfOneHaveSignal(t *testing.T) {
 // gives it whole.
 func TestCutWarningsShowWhole(t *testing.T) {
 	dir := filepath.Join("..", "cmd", "testdata", "trl", "scale_batch", "completions")
-	cfg, sentence, _, err := layouts.Apply(context.Background(), engine.Config{}, []string{dir}, loaders.Options{}, nil, nil)
+	cfg, sentence, _, err := layouts.Apply(context.Background(), setup.Config{}, []string{dir}, loaders.Options{}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +284,7 @@ func TestCutWarningsShowWhole(t *testing.T) {
 // must be to be left out.
 func TestVerlV1PromptEnd(t *testing.T) {
 	dir := filepath.Join("..", "cmd", "testdata", "verl", "v1_uid", "dump")
-	cfg, sentence, _, err := layouts.Apply(context.Background(), engine.Config{}, []string{dir}, loaders.Options{}, nil, nil)
+	cfg, sentence, _, err := layouts.Apply(context.Background(), setup.Config{}, []string{dir}, loaders.Options{}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

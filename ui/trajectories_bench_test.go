@@ -9,7 +9,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -116,7 +118,7 @@ func zeroSpreadSession(b *testing.B, steps, perStep int) *session.Session {
 		}
 		ts[i] = scoring.Trajectory{ID: fmt.Sprint(i), Batch: int64(i / perStep), Group: fmt.Sprintf("p%d", i/8), Done: true, Metadata: md}
 	}
-	s, err := session.Open("zero-spread", engine.Config{Method: "grpo"}, &loaders.Result{Trajectories: ts}, nil)
+	s, err := session.Open("zero-spread", setup.Config{Method: "grpo"}, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -81,7 +81,7 @@ func TestStreamSessionLineLeftOut(t *testing.T) {
 	if err := os.WriteFile(path, text, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, sentence, _, err := layouts.Apply(context.Background(), engine.Config{}, []string{dir}, loaders.Options{}, nil, nil)
+	cfg, sentence, _, err := layouts.Apply(context.Background(), setup.Config{}, []string{dir}, loaders.Options{}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

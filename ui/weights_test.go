@@ -14,6 +14,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
+
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -297,10 +299,10 @@ func fourWeightsModel(t *testing.T, width, height int) *Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	objective := func(name, goal string, weight float64) engine.ObjectiveConfig {
-		return engine.ObjectiveConfig{Name: name, Expr: "metadata." + name, Goal: goal, Weight: &weight}
+	objective := func(name, goal string, weight float64) setup.ObjectiveConfig {
+		return setup.ObjectiveConfig{Name: name, Expr: "metadata." + name, Goal: goal, Weight: &weight}
 	}
-	cfg := engine.Config{Method: "pareto", Objectives: []engine.ObjectiveConfig{
+	cfg := setup.Config{Method: "pareto", Objectives: []setup.ObjectiveConfig{
 		objective("correctness", "max", 0.5), objective("length", "min", 0.1), objective("format", "max", 0.2), objective("safety", "max", 0.2)}}
 	s, err := session.Open("run.jsonl", cfg, res, nil)
 	if err != nil {

@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // TestLeaveOutCutGroupUnequal: the group --max-rows cut (k, read last,
@@ -70,7 +72,7 @@ func TestLeaveOutCutGroupUnequal(t *testing.T) {
 // result.
 func cutLoggedRun(t *testing.T) (*engine.RewardComputer, *engine.Evaluation, *engine.Result) {
 	t.Helper()
-	comp, err := engine.New(engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}, LoggedAdvantage: "adv"})
+	comp, err := engine.New(setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}, LoggedAdvantage: "adv"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,8 +157,8 @@ func TestCutGroupOfTold(t *testing.T) {
 	}
 	// With sources, the row not read may be another source's group of the
 	// same value: untold, the sizes decide.
-	comp, err := engine.New(engine.Config{Method: "grpo", SourceBy: "src", Sources: map[string]engine.SourceConfig{
-		"s": {Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}},
+	comp, err := engine.New(setup.Config{Method: "grpo", SourceBy: "src", Sources: map[string]setup.SourceConfig{
+		"s": {Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}},
 	}})
 	if err != nil {
 		t.Fatal(err)

@@ -5,13 +5,15 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // TestLoggedAdvantage checks Evaluation.Logged and CompareLogged.
 func TestLoggedAdvantage(t *testing.T) {
-	c, err := engine.New(engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}, LoggedAdvantage: "adv"})
+	c, err := engine.New(setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}, LoggedAdvantage: "adv"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +37,7 @@ func TestLoggedAdvantage(t *testing.T) {
 	if got.Rows != 1 || got.Differing != 1 || !near(got.MaxAbsDiff, 2e-4+1e-9) {
 		t.Errorf("batch 1: %+v", got)
 	}
-	plain, _ := engine.New(engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x"}}})
+	plain, _ := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x"}}})
 	if res := plain.Compute(ts, engine.GRPO); res.Evaluation.Logged != nil {
 		t.Errorf("without an expression, Logged = %v", res.Evaluation.Logged)
 	} else if _, ok := CompareLogged(res, &res.Ranking.Batches[0]); ok {

@@ -6,9 +6,11 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // TestLoggedNotNumberCut: the warning shows a logged value's first 40
@@ -38,7 +40,7 @@ func TestLoggedNotNumberCut(t *testing.T) {
 // rows kept and those read again and names no first, whose value was not
 // kept; it named the first of the rows left out.
 func TestLoggedWarningsAfterRewrite(t *testing.T) {
-	c, err := engine.New(engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x"}}, LoggedAdvantage: "adv"})
+	c, err := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x"}}, LoggedAdvantage: "adv"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,10 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // refSettings are the settings of refAdvantages, the trainers' advantage
@@ -171,9 +173,9 @@ func matchTrajectories(batches map[int64][][][]float64, settings map[int64]refSe
 // 1e-4, reward weights 1, the logged advantage adv.
 func trlComputer(t *testing.T, match bool) *engine.RewardComputer {
 	t.Helper()
-	c, err := engine.New(engine.Config{
+	c, err := engine.New(setup.Config{
 		Method:          "grpo",
-		Objectives:      []engine.ObjectiveConfig{{Name: "a", Expr: "a", Weight: ptr(1.0)}, {Name: "b", Expr: "b", Weight: ptr(1.0)}},
+		Objectives:      []setup.ObjectiveConfig{{Name: "a", Expr: "a", Weight: ptr(1.0)}, {Name: "b", Expr: "b", Weight: ptr(1.0)}},
 		LoggedAdvantage: "adv",
 		MatchLogged:     &match,
 	})
@@ -339,7 +341,7 @@ func TestLoggedReproducesLarge(t *testing.T) {
 // scores 1, 3 in one group and 5, 5 in another, logged with TRL's
 // scale_rewards="batch".
 func TestLoggedWarningText(t *testing.T) {
-	c, err := engine.New(engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}, LoggedAdvantage: "adv"})
+	c, err := engine.New(setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}, LoggedAdvantage: "adv"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -530,7 +532,7 @@ func TestLoggedClosestCloser(t *testing.T) {
 // match, a warning.
 func TestMatchLoggedWithoutLog(t *testing.T) {
 	yes := true
-	c, err := engine.New(engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x"}}, MatchLogged: &yes})
+	c, err := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x"}}, MatchLogged: &yes})
 	if err != nil {
 		t.Fatal(err)
 	}

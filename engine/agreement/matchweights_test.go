@@ -9,8 +9,10 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // trlAdvantages32 returns the advantages of a batch as TRL's
@@ -328,9 +330,9 @@ func TestMatchLoggedScaleFree(t *testing.T) {
 // settings tried, then the weights fitted.
 func BenchmarkMatchLoggedFitsWeights(b *testing.B) {
 	ts := trlLogged(trlRewardBatchesOf(1, 1, 2048, 8), []float64{3, 1}, engine.ScaleGroup)
-	c, err := engine.New(engine.Config{
+	c, err := engine.New(setup.Config{
 		Method:          "grpo",
-		Objectives:      []engine.ObjectiveConfig{{Name: "a", Expr: "a", Weight: ptr(1.0)}, {Name: "b", Expr: "b", Weight: ptr(1.0)}},
+		Objectives:      []setup.ObjectiveConfig{{Name: "a", Expr: "a", Weight: ptr(1.0)}, {Name: "b", Expr: "b", Weight: ptr(1.0)}},
 		LoggedAdvantage: "adv",
 	})
 	if err != nil {
@@ -475,11 +477,11 @@ func TestEachRoundingBounded(t *testing.T) {
 // named, each of weight 1.
 func trlComputerOf(t testing.TB, names ...string) *engine.RewardComputer {
 	t.Helper()
-	var objectives []engine.ObjectiveConfig
+	var objectives []setup.ObjectiveConfig
 	for _, name := range names {
-		objectives = append(objectives, engine.ObjectiveConfig{Name: name, Expr: name, Weight: ptr(1.0)})
+		objectives = append(objectives, setup.ObjectiveConfig{Name: name, Expr: name, Weight: ptr(1.0)})
 	}
-	c, err := engine.New(engine.Config{Method: "grpo", Objectives: objectives, LoggedAdvantage: "adv", MatchLogged: ptr(true)})
+	c, err := engine.New(setup.Config{Method: "grpo", Objectives: objectives, LoggedAdvantage: "adv", MatchLogged: ptr(true)})
 	if err != nil {
 		t.Fatal(err)
 	}

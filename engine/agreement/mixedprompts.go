@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
@@ -64,7 +66,7 @@ func MixedPromptsIn(b engine.Batch, promptOf []int32) []MixedGroup {
 // trainer's group is one prompt's completions), the warning of the groups
 // of ev whose rows answer more than one prompt: MixedWarning of
 // MixedPrompts(ev, promptOf); "" for none, and without such a layout.
-func MixedPromptsWarning(ev *engine.Evaluation, promptOf []int32, cfg engine.Config) string {
+func MixedPromptsWarning(ev *engine.Evaluation, promptOf []int32, cfg setup.Config) string {
 	if !cfg.EqualGroups {
 		return ""
 	}

@@ -9,9 +9,11 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // appendTrajectories draws n trajectories of the given steps in groups
@@ -74,7 +76,7 @@ func groupsAndRanges(res *engine.Result) string {
 // as they were.
 func TestAppendRecomputeMatchesCompute(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 9))
-	objs := []engine.ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y", Goal: "min"}, {Name: "z", Expr: "metadata.z"}}
+	objs := []setup.ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y", Goal: "min"}, {Name: "z", Expr: "metadata.z"}}
 	for trial := range 12 {
 		var all []scoring.Trajectory
 		chunks := [][]scoring.Trajectory{appendTrajectories(rng, 1+rng.IntN(40), 3, 5)}
@@ -86,7 +88,7 @@ func TestAppendRecomputeMatchesCompute(t *testing.T) {
 			for _, scope := range engine.Scopes {
 				for _, scale := range engine.Scales {
 					normalize := rng.IntN(2) == 0
-					c, err := engine.New(engine.Config{Objectives: objs, Method: string(method), Scope: string(scope), Scale: string(scale), Normalize: &normalize, Priority: lexicographicPriority(method, objs)})
+					c, err := engine.New(setup.Config{Objectives: objs, Method: string(method), Scope: string(scope), Scale: string(scale), Normalize: &normalize, Priority: lexicographicPriority(method, objs)})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -147,7 +149,7 @@ func TestAppendTwiceToOneEvaluation(t *testing.T) {
 
 func oneObjectiveComputer(t *testing.T) *engine.RewardComputer {
 	t.Helper()
-	c, err := engine.New(engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "z", Expr: "metadata.z"}}, Method: string(engine.GRPO)})
+	c, err := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "z", Expr: "metadata.z"}}, Method: string(engine.GRPO)})
 	if err != nil {
 		t.Fatal(err)
 	}

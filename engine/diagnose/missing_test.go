@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // TestMissingLeftOutOfSourceStats: under nansum a None value (null), 0 in
@@ -17,9 +19,9 @@ import (
 // correlation of a and c over the first and last is -1 (-0.94 with the 0).
 func TestMissingLeftOutOfSourceStats(t *testing.T) {
 	yes := true
-	cfg := engine.Config{NanSum: &yes, SourceBy: "src", Sources: map[string]engine.SourceConfig{
-		"math": {Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "c", Expr: "metadata.c"}}},
-		"code": {Objectives: []engine.ObjectiveConfig{{Name: "b", Expr: "metadata.b"}, {Name: "c", Expr: "metadata.c"}}},
+	cfg := setup.Config{NanSum: &yes, SourceBy: "src", Sources: map[string]setup.SourceConfig{
+		"math": {Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "c", Expr: "metadata.c"}}},
+		"code": {Objectives: []setup.ObjectiveConfig{{Name: "b", Expr: "metadata.b"}, {Name: "c", Expr: "metadata.c"}}},
 	}}
 	c, err := engine.New(cfg)
 	if err != nil {

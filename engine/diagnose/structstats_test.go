@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 func TestCollapseByHand(t *testing.T) {
@@ -16,7 +18,7 @@ func TestCollapseByHand(t *testing.T) {
 	// (2,1) both score 3 (collapsed); g1 holds one vector twice (not
 	// counted); g2's (1,1) and (2,2) score 2 and 4.
 	one := 1.0
-	c, err := engine.New(engine.Config{Method: string(engine.Absolute), Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "a", Weight: &one}, {Name: "c", Expr: "c", Weight: &one}}})
+	c, err := engine.New(setup.Config{Method: string(engine.Absolute), Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "a", Weight: &one}, {Name: "c", Expr: "c", Weight: &one}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +39,7 @@ func TestCollapseByHand(t *testing.T) {
 
 func TestFeasibleShares(t *testing.T) {
 	ts := enginetest.StructureData(9, 80)
-	res := evaluateWith(structureComputer(t, engine.Config{Constraints: enginetest.StructureConstraints}), ts).Compute(engine.DefaultOptions())
+	res := evaluateWith(structureComputer(t, setup.Config{Constraints: enginetest.StructureConstraints}), ts).Compute(engine.DefaultOptions())
 	for _, st := range Stats(res) {
 		var n, feasible float64
 		held := make([]float64, 3)
@@ -75,7 +77,7 @@ func TestFeasibleShares(t *testing.T) {
 // Collapse counts on each core.
 func TestCollapseAgainstPairs(t *testing.T) {
 	one := 1.0
-	c, err := engine.New(engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "a", Weight: &one}, {Name: "c", Expr: "c", Weight: &one}}})
+	c, err := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "a", Weight: &one}, {Name: "c", Expr: "c", Weight: &one}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,10 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // xyBatches returns two batches over objectives x (max) and y (min),
@@ -16,9 +18,9 @@ import (
 // without x.
 func xyBatches(t *testing.T, scope engine.Scope) *engine.Result {
 	t.Helper()
-	c, err := engine.New(engine.Config{
+	c, err := engine.New(setup.Config{
 		Scope: string(scope),
-		Objectives: []engine.ObjectiveConfig{
+		Objectives: []setup.ObjectiveConfig{
 			{Name: "x", Expr: "metadata.x"},
 			{Name: "y", Expr: "metadata.y", Goal: "min"},
 		},
@@ -92,7 +94,7 @@ func TestTrendsScopeBatch(t *testing.T) {
 }
 
 func TestTrendsHypervolume3D(t *testing.T) {
-	c, err := engine.New(engine.Config{Objectives: []engine.ObjectiveConfig{
+	c, err := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{
 		{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}, {Name: "c", Expr: "metadata.c"},
 	}})
 	if err != nil {
@@ -134,7 +136,7 @@ func TestScoreSharesByHand(t *testing.T) {
 		{"", []float64{0.0625 / 3500.0625, 3500 / 3500.0625}},
 		{"minmax", []float64{0.0625 / 0.06796875, 0.00546875 / 0.06796875}},
 	} {
-		c, err := engine.New(engine.Config{NormalizeObjectives: tc.norm, Objectives: []engine.ObjectiveConfig{
+		c, err := engine.New(setup.Config{NormalizeObjectives: tc.norm, Objectives: []setup.ObjectiveConfig{
 			{Name: "a", Expr: "metadata.a", Weight: &half},
 			{Name: "b", Expr: "metadata.b", Goal: "min", Weight: &fifth},
 		}})
@@ -157,9 +159,9 @@ func TestScoreSharesByHand(t *testing.T) {
 // first adds nothing, the second 0.3 x 1.
 func TestHypervolumeLeavesOutOtherSourcesObjectives(t *testing.T) {
 	one := 1.0
-	c, err := engine.New(engine.Config{Method: string(engine.Pareto), SourceBy: "src", Sources: map[string]engine.SourceConfig{
-		"a": {Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x", Weight: &one}, {Name: "y", Expr: "y", Goal: "min", Weight: &one}}},
-		"b": {Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x", Weight: &one}}},
+	c, err := engine.New(setup.Config{Method: string(engine.Pareto), SourceBy: "src", Sources: map[string]setup.SourceConfig{
+		"a": {Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: &one}, {Name: "y", Expr: "y", Goal: "min", Weight: &one}}},
+		"b": {Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: &one}}},
 	}})
 	if err != nil {
 		t.Fatal(err)

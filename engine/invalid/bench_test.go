@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // BenchmarkInvalidReports1M is what reporting the invalid trajectories
@@ -21,7 +23,7 @@ func BenchmarkInvalidReports1M(b *testing.B) {
 		ts[i] = scoring.Trajectory{ID: fmt.Sprint("t", i), Group: fmt.Sprint("g", i/8), Done: true,
 			Metadata: map[string]any{"o1": rng.Float64(), "o2": rng.Float64()}}
 	}
-	c, err := engine.New(engine.Config{Method: string(engine.Pareto), Objectives: []engine.ObjectiveConfig{{Name: "e1", Expr: "metadata.o9"}}})
+	c, err := engine.New(setup.Config{Method: string(engine.Pareto), Objectives: []setup.ObjectiveConfig{{Name: "e1", Expr: "metadata.o9"}}})
 	if err != nil {
 		b.Fatal(err)
 	}

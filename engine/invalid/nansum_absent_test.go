@@ -6,8 +6,10 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // TestNanSumKeepsAbsentFieldsAnError: with nansum, an objective that
@@ -25,12 +27,12 @@ func TestNanSumKeepsAbsentFieldsAnError(t *testing.T) {
 	fields := scoring.FieldNames(&ts[0])
 	compute := func(nanSum bool, objectives ...string) (*engine.Result, scoring.Scorer) {
 		t.Helper()
-		var objs []engine.ObjectiveConfig
+		var objs []setup.ObjectiveConfig
 		for _, o := range objectives {
 			name, expr, _ := strings.Cut(o, "=")
-			objs = append(objs, engine.ObjectiveConfig{Name: name, Expr: expr, Weight: ptr(1.0)})
+			objs = append(objs, setup.ObjectiveConfig{Name: name, Expr: expr, Weight: ptr(1.0)})
 		}
-		c, err := engine.New(engine.Config{Method: "grpo", NanSum: &nanSum, Objectives: objs})
+		c, err := engine.New(setup.Config{Method: "grpo", NanSum: &nanSum, Objectives: objs})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,8 +9,10 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // evaluate computes ts with the objectives name=expr under GRPO.
@@ -97,7 +99,7 @@ func TestNoValid(t *testing.T) {
 		t.Errorf("no trajectories: %v", err)
 	}
 	// SVRL's task is an expression too.
-	c, err := engine.New(engine.Config{Computer: string(engine.ComputerSVRL), Task: "metadata.acuracy"})
+	c, err := engine.New(setup.Config{Computer: string(setup.ComputerSVRL), Task: "metadata.acuracy"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,7 +83,7 @@ func CompileExpression(name, src string) (*Expression, error) {
 // objectives' names too (constraints.go).
 func compileExpression(name, src string, envTypes map[string]any) (*Expression, error) {
 	if key, ok := inferredKey(src); ok {
-		// What InferObjectives writes reads one metadata value, which
+		// What setup.Config.InferObjectives writes reads one metadata value, which
 		// Eval and Value look up without a program: a record of a million
 		// numeric fields is a million objectives, which compiled took 7
 		// GB and a minute.
@@ -111,7 +111,7 @@ func compileExpression(name, src string, envTypes map[string]any) (*Expression, 
 }
 
 // inferredKey returns KEY when src is metadata["KEY"] exactly as
-// InferObjectives writes it (KEY quoted as Go quotes it).
+// setup.Config.InferObjectives writes it (KEY quoted as Go quotes it).
 func inferredKey(src string) (string, bool) {
 	quoted, ok := strings.CutPrefix(src, "metadata[")
 	if !ok {

@@ -24,9 +24,9 @@ const (
 	BatchBySetting = "batch_by"
 	IDBySetting    = "id_by"
 	// StepCountBySetting is a trainer layout's step_count
-	// (engine.Config.StepCountBy), no flag nor config key.
+	// (setup.Config.StepCountBy), no flag nor config key.
 	StepCountBySetting = "step_count_by"
-	// PromptBySetting is the prompts' analysis's (engine.Config.PromptBy).
+	// PromptBySetting is the prompts' analysis's (setup.Config.PromptBy).
 	PromptBySetting = "prompt_by"
 )
 

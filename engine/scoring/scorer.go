@@ -249,7 +249,7 @@ func (s *ParetoScorer) CloneScorer() Scorer {
 	return c
 }
 
-// Evaluate implements Scorer. With nansum (engine.Config.NanSum), an objective
+// Evaluate implements Scorer. With nansum (setup.Config.NanSum), an objective
 // that is missing (absent, null) or NaN counts 0, adding nothing to the
 // score, as TRL's nansum over its reward functions does; the trajectory is
 // invalid only when every objective is so ("all objectives: missing"), as

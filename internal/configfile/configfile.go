@@ -17,14 +17,16 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // File is a config file as read: where it is, its text and the values it
 // sets.
 type File struct {
 	Path, Text string
-	Config     engine.Config
+	Config     setup.Config
 }
 
 // Error is an error of the config file at Path, at its Line (0 when it
@@ -131,7 +133,7 @@ func Read(path string) (*File, error) {
 
 // Parse reads text, the config file at path, as Read does.
 func Parse(path, text string) (*File, error) {
-	var cfg engine.Config
+	var cfg setup.Config
 	md, err := toml.Decode(text, &cfg)
 	if err != nil {
 		var pe toml.ParseError

@@ -7,7 +7,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/suggest"
 )
 
@@ -44,7 +44,7 @@ func unknownKeysError(path, text string, keys []toml.Key) error {
 // ("objective.goal" for "objective.goall"); none when key's table is
 // itself unknown.
 func nearKeys(key toml.Key) []string {
-	table := reflect.TypeFor[engine.Config]()
+	table := reflect.TypeFor[setup.Config]()
 	for i := 0; i < len(key)-1; i++ {
 		field, ok := tomlField(table, key[i])
 		if !ok {

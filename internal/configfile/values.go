@@ -13,7 +13,9 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/layouts"
 )
@@ -44,7 +46,7 @@ func (fl Flags) changed(name string) bool { return fl.Changed != nil && fl.Chang
 // (the objectives' names, the priority), so that its error is that key's,
 // "PATH:LINE: ERR", the first by line. What is wrong only in how keys go
 // together, or with a flag's value, is left to the caller.
-func (f *File) CheckValues(merged engine.Config, flags Flags) error {
+func (f *File) CheckValues(merged setup.Config, flags Flags) error {
 	fc := f.Config
 	var errs []valueError
 	check := func(line int, err error) {
@@ -56,14 +58,14 @@ func (f *File) CheckValues(merged engine.Config, flags Flags) error {
 	// ours reports whether the file's value of key is the one used: set
 	// in the file and not by its flag.
 	ours := func(set bool, flag string) bool { return set && !flags.changed(flag) }
-	options := func(c engine.Config) error { _, err := c.Options(); return err }
+	options := func(c setup.Config) error { _, err := engine.OptionsOf(c); return err }
 	fields := func(group, batch, id string) error { _, err := scoring.NewRecordFields(group, batch, id); return err }
 
 	if ours(fc.From != "", "from") {
 		check(key("from"), layouts.CheckFrom("from", fc.From))
 	}
 	if ours(fc.Computer != "", "computer") {
-		_, err := engine.ParseComputer(fc.Computer)
+		_, err := setup.ParseComputer(fc.Computer)
 		check(key("computer"), err)
 	}
 	// The method is checked with the priority used: lexicographic needs
@@ -71,17 +73,17 @@ func (f *File) CheckValues(merged engine.Config, flags Flags) error {
 	for _, o := range []struct {
 		key, flag string
 		set       bool
-		probe     engine.Config
+		probe     setup.Config
 	}{
-		{"method", "method", fc.Method != "", engine.Config{Method: fc.Method, Priority: merged.Priority}},
-		{"scope", "scope", fc.Scope != "", engine.Config{Scope: fc.Scope}},
-		{"scale", "scale", fc.Scale != "", engine.Config{Scale: fc.Scale}},
-		{"epsilon", "epsilon", fc.Epsilon != nil, engine.Config{Epsilon: fc.Epsilon}},
-		{"std", "std", fc.Std != "", engine.Config{Std: fc.Std}},
-		{"group_of_one", "group-of-one", fc.GroupOfOne != "", engine.Config{GroupOfOne: fc.GroupOfOne}},
-		{"score_precision", "score-precision", fc.ScorePrecision != "", engine.Config{ScorePrecision: fc.ScorePrecision}},
-		{"penalty", "penalty", fc.Penalty != nil, engine.Config{Penalty: fc.Penalty}},
-		{"normalize_objectives", "normalize-objectives", fc.NormalizeObjectives != "", engine.Config{NormalizeObjectives: fc.NormalizeObjectives}},
+		{"method", "method", fc.Method != "", setup.Config{Method: fc.Method, Priority: merged.Priority}},
+		{"scope", "scope", fc.Scope != "", setup.Config{Scope: fc.Scope}},
+		{"scale", "scale", fc.Scale != "", setup.Config{Scale: fc.Scale}},
+		{"epsilon", "epsilon", fc.Epsilon != nil, setup.Config{Epsilon: fc.Epsilon}},
+		{"std", "std", fc.Std != "", setup.Config{Std: fc.Std}},
+		{"group_of_one", "group-of-one", fc.GroupOfOne != "", setup.Config{GroupOfOne: fc.GroupOfOne}},
+		{"score_precision", "score-precision", fc.ScorePrecision != "", setup.Config{ScorePrecision: fc.ScorePrecision}},
+		{"penalty", "penalty", fc.Penalty != nil, setup.Config{Penalty: fc.Penalty}},
+		{"normalize_objectives", "normalize-objectives", fc.NormalizeObjectives != "", setup.Config{NormalizeObjectives: fc.NormalizeObjectives}},
 	} {
 		if ours(o.set, o.flag) {
 			check(key(o.key), options(o.probe))
@@ -122,11 +124,11 @@ func firstError(path, text string, errs []valueError) error {
 // objectiveErrors checks each [[objective]] of the file, for the computer
 // of the merged config (entryErrors).
 func (f *File) objectiveErrors(computer string) []valueError {
-	if _, err := engine.ParseComputer(cmp.Or(computer, string(engine.ComputerPareto))); err != nil {
+	if _, err := setup.ParseComputer(cmp.Or(computer, string(setup.ComputerPareto))); err != nil {
 		return nil // the computer's own error
 	}
-	return f.entryErrors("objective", f.Config.Objectives, "", func(objs ...engine.ObjectiveConfig) error {
-		_, err := engine.New(engine.Config{Computer: computer, Objectives: objs})
+	return f.entryErrors("objective", f.Config.Objectives, "", func(objs ...setup.ObjectiveConfig) error {
+		_, err := engine.New(setup.Config{Computer: computer, Objectives: objs})
 		return err
 	})
 }
@@ -137,7 +139,7 @@ func (f *File) objectiveErrors(computer string) []valueError {
 // and weight alone, at the line of its key in that entry (the entry's
 // header when the key is absent), then whether its name was given before.
 // The errors said here start with prefix.
-func (f *File) entryErrors(array string, objs []engine.ObjectiveConfig, prefix string, probe func(...engine.ObjectiveConfig) error) []valueError {
+func (f *File) entryErrors(array string, objs []setup.ObjectiveConfig, prefix string, probe func(...setup.ObjectiveConfig) error) []valueError {
 	var errs []valueError
 	at := func(i int, k string) int { return entryKeyLine(f.Text, array, i, k) }
 	for i, o := range objs {
@@ -157,12 +159,12 @@ func (f *File) entryErrors(array string, objs []engine.ObjectiveConfig, prefix s
 		name := o.Name
 		for _, c := range []struct {
 			key string
-			obj engine.ObjectiveConfig
+			obj setup.ObjectiveConfig
 		}{
-			{"name", engine.ObjectiveConfig{Name: o.Name, Expr: "0"}},
-			{"expr", engine.ObjectiveConfig{Name: name, Expr: o.Expr}},
-			{"goal", engine.ObjectiveConfig{Name: name, Expr: "0", Goal: o.Goal}},
-			{"weight", engine.ObjectiveConfig{Name: name, Expr: "0", Weight: o.Weight}},
+			{"name", setup.ObjectiveConfig{Name: o.Name, Expr: "0"}},
+			{"expr", setup.ObjectiveConfig{Name: name, Expr: o.Expr}},
+			{"goal", setup.ObjectiveConfig{Name: name, Expr: "0", Goal: o.Goal}},
+			{"weight", setup.ObjectiveConfig{Name: name, Expr: "0", Weight: o.Weight}},
 		} {
 			if err := probe(c.obj); err != nil {
 				errs = append(errs, valueError{at(i, c.key), err})
@@ -188,10 +190,10 @@ func (f *File) entryErrors(array string, objs []engine.ObjectiveConfig, prefix s
 
 // namesOnly returns objs' names, each with the expression 0: what the
 // checks of names need of objectives.
-func namesOnly(objs []engine.ObjectiveConfig) []engine.ObjectiveConfig {
-	named := make([]engine.ObjectiveConfig, len(objs))
+func namesOnly(objs []setup.ObjectiveConfig) []setup.ObjectiveConfig {
+	named := make([]setup.ObjectiveConfig, len(objs))
 	for i, o := range objs {
-		named[i] = engine.ObjectiveConfig{Name: o.Name, Expr: "0"}
+		named[i] = setup.ObjectiveConfig{Name: o.Name, Expr: "0"}
 	}
 	return named
 }
@@ -205,27 +207,27 @@ const probeSourceBy = `"source"`
 // pareto computer and a source_by, at the first table's line), then each
 // table's objectives as the top level's are (entryErrors), the table
 // whole at its header, and its weights, each alone.
-func (f *File) sourceErrors(merged engine.Config, flags Flags) []valueError {
+func (f *File) sourceErrors(merged setup.Config, flags Flags) []valueError {
 	fc := f.Config
 	var errs []valueError
 	key := func(k ...string) int { return settingLine(f.Text, k) }
-	probe := func(line int, c engine.Config) {
+	probe := func(line int, c setup.Config) {
 		if _, err := engine.New(c); err != nil {
 			errs = append(errs, valueError{line, err})
 		}
 	}
-	probeObjective := []engine.ObjectiveConfig{{Name: "probe", Expr: "0"}}
+	probeObjective := []setup.ObjectiveConfig{{Name: "probe", Expr: "0"}}
 	if fc.SourceBy != "" && !flags.changed("source-by") {
-		c := engine.Config{SourceBy: fc.SourceBy, Objectives: probeObjective}
+		c := setup.Config{SourceBy: fc.SourceBy, Objectives: probeObjective}
 		if len(merged.Sources) > 0 {
-			c.Sources = map[string]engine.SourceConfig{"probe": {Objectives: probeObjective}}
+			c.Sources = map[string]setup.SourceConfig{"probe": {Objectives: probeObjective}}
 		}
-		probe(key(engine.SourceBySetting), c)
+		probe(key(scoring.SourceBySetting), c)
 	}
 	if len(fc.Sources) == 0 {
 		return errs
 	}
-	if _, err := engine.ParseComputer(cmp.Or(merged.Computer, string(engine.ComputerPareto))); err != nil {
+	if _, err := setup.ParseComputer(cmp.Or(merged.Computer, string(setup.ComputerPareto))); err != nil {
 		return errs // the computer's own error
 	}
 	names := slices.Sorted(maps.Keys(fc.Sources))
@@ -236,28 +238,28 @@ func (f *File) sourceErrors(merged engine.Config, flags Flags) []valueError {
 	if merged.SourceBy != "" {
 		sourceBy = probeSourceBy
 	}
-	if _, err := engine.New(engine.Config{Computer: merged.Computer, SourceBy: sourceBy, Sources: map[string]engine.SourceConfig{first: {Objectives: probeObjective}}}); err != nil {
+	if _, err := engine.New(setup.Config{Computer: merged.Computer, SourceBy: sourceBy, Sources: map[string]setup.SourceConfig{first: {Objectives: probeObjective}}}); err != nil {
 		return append(errs, valueError{key("sources", first), err}) // what the tables hold is not used
 	}
 	for _, name := range names {
 		src := fc.Sources[name]
-		in := func(c engine.SourceConfig) engine.Config {
-			return engine.Config{SourceBy: probeSourceBy, Sources: map[string]engine.SourceConfig{name: c}}
+		in := func(c setup.SourceConfig) setup.Config {
+			return setup.Config{SourceBy: probeSourceBy, Sources: map[string]setup.SourceConfig{name: c}}
 		}
-		entries := f.entryErrors("sources."+name+".objective", src.Objectives, "source "+name+": ", func(objs ...engine.ObjectiveConfig) error {
-			_, err := engine.New(in(engine.SourceConfig{Objectives: objs}))
+		entries := f.entryErrors("sources."+name+".objective", src.Objectives, "source "+name+": ", func(objs ...setup.ObjectiveConfig) error {
+			_, err := engine.New(in(setup.SourceConfig{Objectives: objs}))
 			return err
 		})
 		if len(entries) > 0 {
 			errs = append(errs, entries...)
 			continue
 		}
-		if _, err := engine.New(in(engine.SourceConfig{Objectives: namesOnly(src.Objectives)})); err != nil {
+		if _, err := engine.New(in(setup.SourceConfig{Objectives: namesOnly(src.Objectives)})); err != nil {
 			errs = append(errs, valueError{key("sources", name), err})
 			continue
 		}
 		for _, w := range slices.Sorted(maps.Keys(src.Weights)) {
-			probe(key("sources", name, "weights", w), in(engine.SourceConfig{Objectives: namesOnly(src.Objectives), Weights: map[string]float64{w: src.Weights[w]}}))
+			probe(key("sources", name, "weights", w), in(setup.SourceConfig{Objectives: namesOnly(src.Objectives), Weights: map[string]float64{w: src.Weights[w]}}))
 		}
 	}
 	return errs
@@ -271,29 +273,29 @@ func (f *File) sourceErrors(merged engine.Config, flags Flags) []valueError {
 // theirs and the top level's). Each is checked
 // in base, the computer and the objectives' names of merged, which must
 // pass alone.
-func (f *File) namedErrors(merged engine.Config, flags Flags) []valueError {
+func (f *File) namedErrors(merged setup.Config, flags Flags) []valueError {
 	fc := f.Config
-	base := engine.Config{Computer: merged.Computer}
+	base := setup.Config{Computer: merged.Computer}
 	named := true
 	switch {
 	case merged.SourceBy != "" && len(merged.Sources) > 0:
-		base.SourceBy, base.Sources = probeSourceBy, map[string]engine.SourceConfig{}
+		base.SourceBy, base.Sources = probeSourceBy, map[string]setup.SourceConfig{}
 		for name, src := range merged.Sources {
-			base.Sources[name] = engine.SourceConfig{Objectives: namesOnly(src.Objectives)}
+			base.Sources[name] = setup.SourceConfig{Objectives: namesOnly(src.Objectives)}
 		}
 		base.Objectives = namesOnly(merged.Objectives)
 	case len(merged.Objectives) > 0 && len(merged.Sources) == 0 && merged.SourceBy == "":
 		base.Objectives = namesOnly(merged.Objectives)
-	case merged.Computer == string(engine.ComputerSVRL):
+	case merged.Computer == string(setup.ComputerSVRL):
 	default:
 		named = false
-		base.Objectives = []engine.ObjectiveConfig{{Name: "probe", Expr: "0"}}
+		base.Objectives = []setup.ObjectiveConfig{{Name: "probe", Expr: "0"}}
 	}
 	if _, err := engine.New(base); err != nil {
 		return nil // not the file's values: the caller says what
 	}
 	var errs []valueError
-	probe := func(line int, set func(c *engine.Config)) {
+	probe := func(line int, set func(c *setup.Config)) {
 		c := base
 		set(&c)
 		if _, err := engine.New(c); err != nil {
@@ -302,44 +304,44 @@ func (f *File) namedErrors(merged engine.Config, flags Flags) []valueError {
 	}
 	key := func(k ...string) int { return settingLine(f.Text, k) }
 	if fc.Task != "" && !flags.changed("task") {
-		probe(key("task"), func(c *engine.Config) { c.Task = fc.Task })
+		probe(key("task"), func(c *setup.Config) { c.Task = fc.Task })
 	}
 	if fc.VerificationWeight != nil && !flags.changed("verification-weight") {
-		probe(key("verification_weight"), func(c *engine.Config) { c.VerificationWeight = fc.VerificationWeight })
+		probe(key("verification_weight"), func(c *setup.Config) { c.VerificationWeight = fc.VerificationWeight })
 	}
 	if fc.EfficiencyWeight != nil && !flags.changed("efficiency-weight") {
-		probe(key("efficiency_weight"), func(c *engine.Config) { c.EfficiencyWeight = fc.EfficiencyWeight })
+		probe(key("efficiency_weight"), func(c *setup.Config) { c.EfficiencyWeight = fc.EfficiencyWeight })
 	}
 	if fc.NanSum != nil && !flags.changed("nansum") {
-		probe(key("nansum"), func(c *engine.Config) { c.NanSum = fc.NanSum })
+		probe(key("nansum"), func(c *setup.Config) { c.NanSum = fc.NanSum })
 	}
 	if fc.LoggedAdvantage != "" && !flags.changed("logged-advantage") {
-		probe(key("logged_advantage"), func(c *engine.Config) { c.LoggedAdvantage = fc.LoggedAdvantage })
+		probe(key("logged_advantage"), func(c *setup.Config) { c.LoggedAdvantage = fc.LoggedAdvantage })
 	}
 	for _, constraint := range fc.Constraints {
-		probe(key("constraint"), func(c *engine.Config) { c.Constraints = []string{constraint} })
+		probe(key("constraint"), func(c *setup.Config) { c.Constraints = []string{constraint} })
 	}
 	if !named {
 		return errs
 	}
 	for _, name := range fc.Minimize {
-		probe(key("minimize"), func(c *engine.Config) { c.Minimize = []string{name} })
+		probe(key("minimize"), func(c *setup.Config) { c.Minimize = []string{name} })
 	}
 	for _, name := range slices.Sorted(maps.Keys(fc.Weights)) {
 		if _, overridden := flags.Weights[name]; !overridden {
-			probe(key("weights", name), func(c *engine.Config) { c.Weights = map[string]float64{name: fc.Weights[name]} })
+			probe(key("weights", name), func(c *setup.Config) { c.Weights = map[string]float64{name: fc.Weights[name]} })
 		}
 	}
 	for _, gate := range fc.Gates {
-		probe(key("gate"), func(c *engine.Config) { c.Gates = []string{gate} })
+		probe(key("gate"), func(c *setup.Config) { c.Gates = []string{gate} })
 	}
 	if len(fc.Priority) > 0 && !flags.changed("priority") {
-		probe(key("priority"), func(c *engine.Config) { c.Priority = fc.Priority })
+		probe(key("priority"), func(c *setup.Config) { c.Priority = fc.Priority })
 	}
 	if len(fc.PriorityTolerance) > 0 && !flags.changed("priority-tolerance") {
 		// Checked against the priority used, once that passes alone.
-		if _, err := engine.New(engine.Config{Computer: base.Computer, Objectives: base.Objectives, Priority: merged.Priority}); err == nil {
-			probe(key("priority_tolerance"), func(c *engine.Config) {
+		if _, err := engine.New(setup.Config{Computer: base.Computer, Objectives: base.Objectives, Priority: merged.Priority}); err == nil {
+			probe(key("priority_tolerance"), func(c *setup.Config) {
 				c.Priority, c.PriorityTolerance = merged.Priority, fc.PriorityTolerance
 			})
 		}
@@ -357,7 +359,7 @@ func typeError(path, text string) error {
 		return nil
 	}
 	w := typeWalk{text: text}
-	w.walk(raw, reflect.TypeFor[engine.Config](), nil, "", 0, nil)
+	w.walk(raw, reflect.TypeFor[setup.Config](), nil, "", 0, nil)
 	return firstError(path, text, w.found)
 }
 

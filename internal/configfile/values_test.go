@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // TestValueErrorsSayTheirLine reads config files each with one bad value:
@@ -19,7 +19,7 @@ import (
 func TestValueErrorsSayTheirLine(t *testing.T) {
 	const twoObjectives = "[[objective]]\nname = \"accuracy\"\nexpr = \"metadata.accuracy\"\ngoal = \"max\"\nweight = 1\n" +
 		"[[objective]]\nname = \"safety\"\nexpr = \"metadata.safety\"\n"
-	inferred := []engine.ObjectiveConfig{{Name: "accuracy", Expr: "metadata.accuracy"}, {Name: "safety", Expr: "metadata.safety"}}
+	inferred := []setup.ObjectiveConfig{{Name: "accuracy", Expr: "metadata.accuracy"}, {Name: "safety", Expr: "metadata.safety"}}
 	for _, c := range []struct {
 		name, config string
 		want         string // the error, the config's path being PATH
@@ -77,23 +77,23 @@ func TestValueErrorsSayTheirLine(t *testing.T) {
 		name, config string
 		// merged is what the flags and the data change in the file's
 		// config; changed are the flags given.
-		merged  func(*engine.Config)
+		merged  func(*setup.Config)
 		changed []string
 		want    string // the error, the config's path being PATH; "" for none
 	}{
 		{"minimize of inferred objectives", "method = \"grpo\"\nminimize = [\"safty\"]\n",
-			func(c *engine.Config) { c.Objectives = inferred }, nil,
+			func(c *setup.Config) { c.Objectives = inferred }, nil,
 			`PATH:2: minimize: unknown objective "safty" (objectives: accuracy, safety)`},
 		{"weights of inferred objectives", "weights = {acuracy = 2}\n",
-			func(c *engine.Config) { c.Objectives = inferred }, nil,
+			func(c *setup.Config) { c.Objectives = inferred }, nil,
 			`PATH:1: weight: unknown objective "acuracy" (objectives: accuracy, safety)`},
 		{"a flag over a bad file", "scope = \"groop\"\n",
-			func(c *engine.Config) { c.Scope = "batch" }, []string{"scope"}, ""},
+			func(c *setup.Config) { c.Scope = "batch" }, []string{"scope"}, ""},
 		{"a priority flag over a bad file", "method = \"lexicographic\"\npriority = [\"nope\"]\n" + twoObjectives,
-			func(c *engine.Config) { c.Priority = []string{"safety"} }, []string{"priority"}, ""},
+			func(c *setup.Config) { c.Priority = []string{"safety"} }, []string{"priority"}, ""},
 		{"objective flags over the file's", twoObjectives + "goal = \"maximise\"\n",
-			func(c *engine.Config) {
-				c.Objectives = []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.accuracy"}}
+			func(c *setup.Config) {
+				c.Objectives = []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.accuracy"}}
 			}, []string{"objective"}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) { checkValues(t, c.config, c.merged, c.changed, c.want) })
@@ -103,7 +103,7 @@ func TestValueErrorsSayTheirLine(t *testing.T) {
 // checkValues reads text as the config file PATH and checks its values
 // in its config changed by merged (when not nil), the flags changed
 // given: the error must be want, a file's *Error ("" for none).
-func checkValues(t *testing.T, text string, merged func(*engine.Config), changed []string, want string) {
+func checkValues(t *testing.T, text string, merged func(*setup.Config), changed []string, want string) {
 	t.Helper()
 	f, err := Parse("PATH", text)
 	if err == nil {
@@ -191,7 +191,7 @@ func TestSourceErrorsSayTheirLine(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { checkValues(t, c.config, nil, nil, c.want) })
 	}
 	// A --source-by over the file's is the flag's.
-	checkValues(t, "source_by = \"metadata.\"\n[sources.a]\n"+x, func(c *engine.Config) { c.SourceBy = "metadata.src" }, []string{"source-by"}, "")
+	checkValues(t, "source_by = \"metadata.\"\n[sources.a]\n"+x, func(c *setup.Config) { c.SourceBy = "metadata.src" }, []string{"source-by"}, "")
 }
 
 // TestScaleContradiction: a file setting scale = "group" or "batch" and

@@ -7,14 +7,16 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // partsResult returns the rewards of n trajectories in groups of 7, some
 // invalid, some with IDs and groups that need escaping, and their IDs.
 func partsResult(t *testing.T, n int) ([][]byte, *engine.Result) {
 	t.Helper()
-	c, err := engine.New(engine.Config{Objectives: []engine.ObjectiveConfig{
+	c, err := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{
 		{Name: "acc", Expr: "metadata.acc"}, {Name: `len"gth`, Expr: "metadata.len", Goal: "min"},
 	}})
 	if err != nil {

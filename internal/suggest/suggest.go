@@ -78,3 +78,17 @@ func Near(name string, candidates []string) []string {
 	slices.Sort(out)
 	return out[:min(len(out), maxSuggestions)]
 }
+
+// Parse returns the one of valid whose text is s, or an error that says
+// what (a "method", a "scope") s is not, the names close to it and every
+// valid one: the parser of the settings that name one of a list.
+func Parse[T ~string](what, s string, valid []T) (T, error) {
+	names := make([]string, len(valid))
+	for i, v := range valid {
+		if string(v) == s {
+			return v, nil
+		}
+		names[i] = string(v)
+	}
+	return "", fmt.Errorf("unknown %s %q%s (valid: %s)", what, s, DidYouMean(Near(s, names)), strings.Join(names, ", "))
+}

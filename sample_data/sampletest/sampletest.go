@@ -7,16 +7,16 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	sampledata "github.com/rewardlens/rewardlens/sample_data"
 )
 
 // Read returns the sample experiment's config (experiment.toml) and its
 // trajectories, failing tb on an error.
-func Read(tb testing.TB) (engine.Config, *loaders.Result) {
+func Read(tb testing.TB) (setup.Config, *loaders.Result) {
 	tb.Helper()
-	var cfg engine.Config
+	var cfg setup.Config
 	data, err := sampledata.FS.ReadFile(sampledata.ConfigPath)
 	if err != nil {
 		tb.Fatal(err)
@@ -39,11 +39,11 @@ func Read(tb testing.TB) (engine.Config, *loaders.Result) {
 // VerlConfig is the config that the verl layout gives sample_data/verl
 // (cmd's applyLayout checks it), and VerlLayout the sentence it says:
 // the dashboard's tests open the fixture with them.
-func VerlConfig() engine.Config {
+func VerlConfig() setup.Config {
 	one, eps := 1.0, 1e-6
-	return engine.Config{
+	return setup.Config{
 		Method: "grpo", GroupBy: "input", BatchBy: "step",
-		Objectives: []engine.ObjectiveConfig{{Name: "score", Expr: "score", Goal: "max", Weight: &one}},
+		Objectives: []setup.ObjectiveConfig{{Name: "score", Expr: "score", Goal: "max", Weight: &one}},
 		Epsilon:    &eps, GroupOfOne: "score", PromptField: "input", ResponseField: "output",
 		PromptBy: "input", TaskMetric: "acc", ScorePrecision: "float32",
 		EqualGroups: true, From: "verl",
@@ -55,11 +55,11 @@ const VerlLayout = "read as verl rollout dumps: group = input, batch = step, obj
 
 // TRLConfig is the config that the TRL layout gives
 // sample_data/trl/completions (cmd's applyLayout checks it).
-func TRLConfig() engine.Config {
+func TRLConfig() setup.Config {
 	one, yes := 1.0, true
-	return engine.Config{
+	return setup.Config{
 		Method: "grpo", GroupBy: "prompt", BatchBy: "step",
-		Objectives: []engine.ObjectiveConfig{
+		Objectives: []setup.ObjectiveConfig{
 			{Name: "accuracy_reward", Expr: `metadata["accuracy_reward"]`, Goal: "max", Weight: &one},
 			{Name: "think_format_reward", Expr: `metadata["think_format_reward"]`, Goal: "max", Weight: &one},
 		},

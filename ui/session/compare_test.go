@@ -4,7 +4,9 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // TestCompareResultOnlyReads: CompareResult computes nothing; SetCompare
@@ -42,7 +44,7 @@ func TestCompareResultOnlyReads(t *testing.T) {
 // grpo.
 func mustComputer(t *testing.T) *engine.RewardComputer {
 	t.Helper()
-	c, err := engine.New(engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}})
+	c, err := engine.New(setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

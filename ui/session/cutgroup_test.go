@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -21,7 +23,7 @@ import (
 // are graded, 1 of 5 differing (ALERT), 2 of 3 groups all-equal (WARN).
 func TestHealthLeavesOutTheCutGroup(t *testing.T) {
 	ts := cutReading()
-	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, LoggedAdvantage: "metadata.adv"}
+	cfg := setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, LoggedAdvantage: "metadata.adv"}
 	for _, capped := range []bool{true, false} {
 		s, err := Open("run.jsonl", cfg, &loaders.Result{Trajectories: slices.Clone(ts), Capped: capped}, nil)
 		if err != nil {
@@ -60,7 +62,7 @@ func TestHealthLeavesOutTheCutGroup(t *testing.T) {
 // again by the health job.
 func TestLoggedWarningCutGroup(t *testing.T) {
 	ts := cutReading()
-	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, LoggedAdvantage: "metadata.adv"}
+	cfg := setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, LoggedAdvantage: "metadata.adv"}
 	s, err := Open("run.jsonl", cfg, &loaders.Result{Trajectories: ts, Capped: true}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +87,7 @@ func TestLoggedWarningCutGroup(t *testing.T) {
 func TestMatchLoggedCutGroup(t *testing.T) {
 	ts := cutReading()
 	match := true
-	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, LoggedAdvantage: "metadata.adv", MatchLogged: &match}
+	cfg := setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, LoggedAdvantage: "metadata.adv", MatchLogged: &match}
 	s, err := Open("run.jsonl", cfg, &loaders.Result{Trajectories: ts, Capped: true}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +107,7 @@ func TestUnequalWarningCutGroup(t *testing.T) {
 	for _, g := range []string{"g", "g", "h", "h", "k"} {
 		ts = append(ts, scoring.Trajectory{Group: g, Done: true, Metadata: map[string]any{"x": float64(len(ts))}})
 	}
-	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, EqualGroups: true}
+	cfg := setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, EqualGroups: true}
 	for _, capped := range []bool{true, false} {
 		s, err := Open("run.jsonl", cfg, &loaders.Result{Trajectories: slices.Clone(ts), Capped: capped}, nil)
 		if err != nil {

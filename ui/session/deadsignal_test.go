@@ -5,8 +5,10 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/health"
 )
 
@@ -20,7 +22,7 @@ func deadSignalSession(t *testing.T) *Session {
 		ts = append(ts, scoring.Trajectory{ID: fmt.Sprint(i), Group: string(rune('a' + i/2)), Done: true,
 			Metadata: map[string]any{"acc": acc}})
 	}
-	c, err := engine.New(engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "acc", Expr: "acc"}}})
+	c, err := engine.New(setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "acc", Expr: "acc"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

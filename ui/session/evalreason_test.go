@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -21,7 +21,7 @@ func TestEvalReasoner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open("run.jsonl", engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "length", Expr: "metadata.x / 2"}, {Name: "y", Expr: "metadata.y"}}, Gates: []string{"length: metadata.g > 0"}}, res, nil)
+	s, err := Open("run.jsonl", setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "length", Expr: "metadata.x / 2"}, {Name: "y", Expr: "metadata.y"}}, Gates: []string{"length: metadata.g > 0"}}, res, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

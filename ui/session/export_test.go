@@ -5,15 +5,17 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // TestExportJobKeepsItsFields: a followed update sorts the session's fields
 // in place, so the export job, which reads them off the loop, keeps its own.
 func TestExportJobKeepsItsFields(t *testing.T) {
-	c, err := engine.New(engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x"}}})
+	c, err := engine.New(setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,9 +7,11 @@ import (
 	"sync/atomic"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/internal/crash"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -25,7 +27,7 @@ var ErrNoTrajectories = errors.New("no trajectories to show")
 // warnings. (The invalid trajectories are counted by the status line, from
 // the current result.) Once evaluated, the trajectories whose bodies can be
 // read again are kept lean.
-func Open(source string, cfg engine.Config, res *loaders.Result, warnings []string) (*Session, error) {
+func Open(source string, cfg setup.Config, res *loaders.Result, warnings []string) (*Session, error) {
 	ts := res.Trajectories
 	if len(ts) == 0 {
 		return nil, ErrNoTrajectories
@@ -105,7 +107,7 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 
 // computerFor returns cfg with its objectives inferred from the first
 // trajectory, and its computer; a SettingsError when either fails.
-func computerFor(cfg engine.Config, first *scoring.Trajectory) (engine.Config, *engine.RewardComputer, error) {
+func computerFor(cfg setup.Config, first *scoring.Trajectory) (setup.Config, *engine.RewardComputer, error) {
 	cfg, err := cfg.InferObjectives(first)
 	if err != nil {
 		return cfg, nil, SettingsError{Err: err}
@@ -125,7 +127,7 @@ func computerFor(cfg engine.Config, first *scoring.Trajectory) (engine.Config, *
 // file's names against them.
 type SettingsError struct {
 	Err    error
-	Config *engine.Config
+	Config *setup.Config
 }
 
 func (e SettingsError) Error() string { return e.Err.Error() }
@@ -138,7 +140,7 @@ func (e SettingsError) Unwrap() error { return e.Err }
 // lines res skipped and the unfinished files it left out, and whether
 // --max-rows stopped res (health.Config.RowCap). The prompts are
 // finished.
-func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []string) {
+func (s *Session) loaded(cfg setup.Config, res *loaders.Result, warnings []string) {
 	s.Config = cfg
 	s.Warnings = append(s.Warnings, warnings...)
 	if s.duplicates != "" {
@@ -251,7 +253,7 @@ func (b *Builder) Sizing(progress func(done, total int64)) func(done, total int6
 // Builder evaluates streamed trajectories and keeps them lean
 // (the dashboard's streamed and followed loads).
 type Builder struct {
-	cfg      engine.Config // inferred from the first trajectory once it came
+	cfg      setup.Config // inferred from the first trajectory once it came
 	computer *engine.RewardComputer
 	ev       *engine.Evaluator // nil until the first trajectory
 	err      error             // why the computer could not be built (Pick)
@@ -284,12 +286,12 @@ type Builder struct {
 
 // NewBuilder returns a builder for cfg; with pickBuilds, Pick
 // builds the computer on the first trajectory.
-func NewBuilder(cfg engine.Config, pickBuilds bool) *Builder {
+func NewBuilder(cfg setup.Config, pickBuilds bool) *Builder {
 	return &Builder{cfg: cfg, pickBuilds: pickBuilds, lastStep: map[string]int64{}}
 }
 
 // WarnMixedPrompts makes the session warn of the groups of more than one
-// prompt as a trainer's layout does (engine.Config.EqualGroups), batch
+// prompt as a trainer's layout does (setup.Config.EqualGroups), batch
 // after batch as they come, for a follower that leaves EqualGroups off
 // to check the groups' sizes itself.
 func (b *Builder) WarnMixedPrompts() { b.mixedPrompts = true }

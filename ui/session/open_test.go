@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -24,11 +24,11 @@ func TestOpenSettingsError(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		cfg  engine.Config
+		cfg  setup.Config
 		want string
 	}{
-		{engine.Config{}, "run.jsonl:1: no objective to score"},
-		{engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.note"}}, Weights: map[string]float64{"b": 1}}, `unknown objective "b"`},
+		{setup.Config{}, "run.jsonl:1: no objective to score"},
+		{setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.note"}}, Weights: map[string]float64{"b": 1}}, `unknown objective "b"`},
 	} {
 		_, err := Open("run.jsonl", tc.cfg, res, nil)
 		var settings SettingsError
@@ -48,7 +48,7 @@ func TestOpenWarnsOfMixedPrompts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "r", Expr: "metadata.r"}}, PromptBy: "metadata.p", EqualGroups: true}
+	cfg := setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "r", Expr: "metadata.r"}}, PromptBy: "metadata.p", EqualGroups: true}
 	const want = `1 group of more than one prompt (prompt_by metadata.p): step 0, group "g0" (2 prompts in 2 rows)`
 	for _, equal := range []bool{true, false} {
 		cfg.EqualGroups = equal
@@ -73,7 +73,7 @@ func TestOpenCutsDuplicateIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open("run.jsonl", engine.Config{}, res, nil)
+	s, err := Open("run.jsonl", setup.Config{}, res, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,11 +96,11 @@ func TestFollowedOpenNotesItsIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opened, err := Open("run.jsonl", engine.Config{}, res, nil)
+	opened, err := Open("run.jsonl", setup.Config{}, res, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := NewBuilder(engine.Config{}, false)
+	b := NewBuilder(setup.Config{}, false)
 	b.Follow()
 	if err := b.Add(res.Trajectories); err != nil {
 		t.Fatal(err)

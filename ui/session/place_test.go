@@ -6,8 +6,10 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -32,7 +34,7 @@ func fileRows(src string, ids []int) []scoring.Trajectory {
 // found where a scan of the run finds the same record (id, source, line,
 // offset), or nowhere when the run holds it no more.
 func TestFindFollowsReloads(t *testing.T) {
-	c, err := engine.New(engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}}})
+	c, err := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,8 @@ package session
 import (
 	"fmt"
 
-	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/prompts"
 )
 
@@ -12,7 +12,7 @@ import (
 // task_metric, pass_threshold) for a scorer of objectives, or nil and
 // why not (among them no default task metric): the Prompts tab then
 // says why, and the rest of the dashboard works on.
-func promptColumns(cfg engine.Config, objectives []scoring.Objective) (*prompts.Columns, error) {
+func promptColumns(cfg setup.Config, objectives []scoring.Objective) (*prompts.Columns, error) {
 	c, err := prompts.NewColumns(cfg, objectives)
 	if err != nil {
 		return nil, fmt.Errorf("prompts: %w", err)

@@ -9,8 +9,10 @@ import (
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -35,7 +37,7 @@ type Session struct {
 	reloaded []*reload
 	// Config is the config Computer was built from, its objectives
 	// inferred: what ctrl+s saves, with the current options.
-	Config engine.Config
+	Config setup.Config
 	// Computer is the scorer and the configured options.
 	Computer *engine.RewardComputer
 	// Evaluation is the scorer's output: computed once per load.
@@ -73,7 +75,7 @@ type Session struct {
 	// status line; "" for plain records.
 	Layout string
 	// InferredNote says which objectives were inferred from the first
-	// record and their goals (engine.Config.InferredNote), "" when the
+	// record and their goals (setup.Config.InferredNote), "" when the
 	// config gave them: the status line says it short, after Layout, and
 	// ? whole.
 	InferredNote string
@@ -90,7 +92,7 @@ type Session struct {
 	// duplicates is the warning about repeated IDs, "" without any
 	// (openedSession).
 	duplicates string
-	// mixedPrompts is set in a trainer's layout (engine.Config.EqualGroups,
+	// mixedPrompts is set in a trainer's layout (setup.Config.EqualGroups,
 	// as the session was asked for), where a group of more than one prompt
 	// is warned of; mixedWarning is that warning among Warnings, "" for
 	// none (warnMixedPrompts).
@@ -141,7 +143,7 @@ func NewSession(source string, ts []scoring.Trajectory, c *engine.RewardComputer
 	e.Add(ts)
 	s := newSession(source, trajectoriesOf(ts), c, e.Evaluation())
 	s.Fields = addFirstFields(nil, ts)
-	s.Prompts, s.PromptsErr = promptColumns(engine.Config{}, c.Scorer.Objectives())
+	s.Prompts, s.PromptsErr = promptColumns(setup.Config{}, c.Scorer.Objectives())
 	s.addPrompts(ts)
 	s.finishPrompts()
 	return s

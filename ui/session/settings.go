@@ -12,7 +12,9 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/output"
 )
 
@@ -61,7 +63,7 @@ func (sv *SettingsSaver) Save(s *Session) (string, error) {
 // tables in the order cfg declares them (SourceNames), which the columns
 // follow when the file is loaded: the encoder writes a map's keys sorted,
 // so each source is encoded alone, after the rest.
-func encodeSettings(w io.Writer, cfg engine.Config) error {
+func encodeSettings(w io.Writer, cfg setup.Config) error {
 	names, sources := cfg.SourceNames(), cfg.Sources
 	cfg.Sources = nil
 	if err := newSettingsEncoder(w).Encode(cfg); err != nil {
@@ -69,7 +71,7 @@ func encodeSettings(w io.Writer, cfg engine.Config) error {
 	}
 	for _, name := range names {
 		var table bytes.Buffer
-		if err := newSettingsEncoder(&table).Encode(map[string]map[string]engine.SourceConfig{"sources": {name: sources[name]}}); err != nil {
+		if err := newSettingsEncoder(&table).Encode(map[string]map[string]setup.SourceConfig{"sources": {name: sources[name]}}); err != nil {
 			return err
 		}
 		// [sources] once at most: [sources.NAME] declares it.
@@ -96,7 +98,7 @@ func newSettingsEncoder(w io.Writer) *toml.Encoder {
 // contradiction --config warns of, and not what the rewards were. With
 // sources, the objectives, goals and weights are the config's, in its
 // order of the sources.
-func (s *Session) SettingsConfig() engine.Config {
+func (s *Session) SettingsConfig() setup.Config {
 	cfg := s.Config
 	opts := s.Options
 	normalize := opts.Normalize
@@ -120,7 +122,7 @@ func (s *Session) SettingsConfig() engine.Config {
 	}
 	cfg.Minimize, cfg.Weights = nil, nil
 	w := slices.Clone(s.Weights())
-	if cfg.Computer == string(engine.ComputerSVRL) {
+	if cfg.Computer == string(setup.ComputerSVRL) {
 		cfg.VerificationWeight, cfg.EfficiencyWeight = &w[1], &w[2]
 		if w[0] != 1 {
 			cfg.Weights = map[string]float64{scoring.SVRLTask: w[0]}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -26,7 +26,7 @@ func TestStructureJobWhileAppending(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open("run.jsonl", engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}}}, res, nil)
+	s, err := Open("run.jsonl", setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}}}, res, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestStructureJobRereadsChecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(path, engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}}}, res, nil)
+	s, err := Open(path, setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}}}, res, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,9 @@ import (
 	"strconv"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
 // ResponseText returns t's completion as text: its metadata field that
@@ -49,9 +51,9 @@ func metadataText(t *scoring.Trajectory, field string) (string, bool) {
 }
 
 // ComputerOf names the scorer of c.
-func ComputerOf(c *engine.RewardComputer) engine.Computer {
+func ComputerOf(c *engine.RewardComputer) setup.Computer {
 	if _, ok := c.Scorer.(*scoring.SVRLScorer); ok {
-		return engine.ComputerSVRL
+		return setup.ComputerSVRL
 	}
-	return engine.ComputerPareto
+	return setup.ComputerPareto
 }

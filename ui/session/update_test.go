@@ -9,9 +9,11 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -47,13 +49,13 @@ func followRecords(rng *rand.Rand, src string, n int, steps ...int64) []scoring.
 // the result before the update not kept; and what the session showed
 // before must stay as it was.
 func TestFollowFiltered(t *testing.T) {
-	for _, cfg := range []engine.Config{
+	for _, cfg := range []setup.Config{
 		{Method: string(engine.GRPO)},
 		{Method: string(engine.Pareto), Scope: string(engine.ScopeBatch)},
 		{Method: string(engine.RLOO), Scale: string(engine.ScaleBatch)},
 	} {
 		t.Run(cfg.Method, func(t *testing.T) {
-			cfg.Objectives = []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b", Goal: "min"}}
+			cfg.Objectives = []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b", Goal: "min"}}
 			c, err := engine.New(cfg)
 			if err != nil {
 				t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
@@ -23,7 +23,7 @@ func TestListReadFollowsAReload(t *testing.T) {
 	for _, c := range uitest.ReloadCases {
 		for _, first := range []string{"read", "reread"} {
 			t.Run(c.Name+"/"+first, func(t *testing.T) {
-				s, paths := uitest.FilesSession(t, uitest.ReloadFiles, engine.Config{})
+				s, paths := uitest.FilesSession(t, uitest.ReloadFiles, setup.Config{})
 				cc := &common.Common{Width: 80, Height: 20, Styles: common.NewStyles(true, true), Session: s}
 				l := newTestList()
 				l.SetSize(80, 30)

@@ -9,7 +9,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -144,7 +146,7 @@ func TestStatusLineRecomputingWithoutRows(t *testing.T) {
 		ts = append(ts, scoring.Trajectory{ID: fmt.Sprint("t", i), Group: fmt.Sprint("g", i/4), Batch: int64(i / 8), Done: true,
 			Metadata: map[string]any{"x": float64(i % 4), "adv": float64(i%4) - 1.5}})
 	}
-	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, LoggedAdvantage: "metadata.adv"}
+	cfg := setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, LoggedAdvantage: "metadata.adv"}
 	s, err := session.Open("run.jsonl", cfg, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -7,9 +7,11 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -35,7 +37,7 @@ func tallyRows(step int64, n int, invalid func(k int) bool) []scoring.Trajectory
 // that comes so, one that an update makes so, the first detailed) and
 // the causes over the run.
 func TestInvalidWarningsFollowTheUpdates(t *testing.T) {
-	c, err := engine.New(engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x"}}})
+	c, err := engine.New(setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +130,7 @@ func BenchmarkInvalidWarningsUpdate1M(b *testing.B) {
 // one row without x alone, before and after: the dropped rows are not
 // invalid data.
 func TestInvalidWarningsFilterFlipsOldRows(t *testing.T) {
-	c, err := engine.New(engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x"}}})
+	c, err := engine.New(setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +179,7 @@ func TestInvalidWarningsFilterFlipsOldRows(t *testing.T) {
 // the filter extend the evaluation counted, so that they are counted by
 // their rows alone.
 func TestInvalidTallyKeepsToARecount(t *testing.T) {
-	c, err := engine.New(engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x"}}})
+	c, err := engine.New(setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

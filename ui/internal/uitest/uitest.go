@@ -17,6 +17,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+
+	"github.com/rewardlens/rewardlens/engine/setup"
+
 	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -31,12 +34,12 @@ import (
 // it: objectives inferred, skipped lines and invalid rows as warnings.
 func SampleSession(tb testing.TB) *session.Session {
 	tb.Helper()
-	return SampleSessionWith(tb, func(*engine.Config) {})
+	return SampleSessionWith(tb, func(*setup.Config) {})
 }
 
 // SampleSessionWith is SampleSession with the sample's config changed by
 // change first (constraints, gates, a normalisation).
-func SampleSessionWith(tb testing.TB, change func(*engine.Config)) *session.Session {
+func SampleSessionWith(tb testing.TB, change func(*setup.Config)) *session.Session {
 	tb.Helper()
 	cfg, res := sampletest.Read(tb)
 	change(&cfg)
@@ -66,7 +69,7 @@ func SyntheticSession(tb testing.TB, n int) *session.Session {
 			},
 		}
 	}
-	s, err := session.Open("synthetic", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
+	s, err := session.Open("synthetic", setup.Config{}, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -82,13 +85,13 @@ func TextSession(t testing.TB, text string) *session.Session {
 
 // textConfig is the config of TextSession: grpo on objectives a and b,
 // the records' metadata.a and metadata.b.
-func textConfig() engine.Config {
-	return engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
+func textConfig() setup.Config {
+	return setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
 }
 
 // TextSessionWith opens a session on text, JSONL records read as
 // run.jsonl, with cfg.
-func TextSessionWith(t testing.TB, text string, cfg engine.Config) *session.Session {
+func TextSessionWith(t testing.TB, text string, cfg setup.Config) *session.Session {
 	t.Helper()
 	res, err := loaders.Read(strings.NewReader(text), "run.jsonl", 0, loaders.Options{})
 	if err != nil {
@@ -115,7 +118,7 @@ func FollowedTextSession(t testing.TB, text string) *session.Session {
 // FollowedSession opens a session named source on what res read, with
 // cfg, as the dashboard opens a run it follows (session.Builder.Follow:
 // its IDs noted for the updates' repeats).
-func FollowedSession(t testing.TB, source string, cfg engine.Config, res *loaders.Result) *session.Session {
+func FollowedSession(t testing.TB, source string, cfg setup.Config, res *loaders.Result) *session.Session {
 	t.Helper()
 	b := session.NewBuilder(cfg, false)
 	b.Follow()
@@ -276,15 +279,15 @@ func NoDefaultTaskSession(t testing.TB) *session.Session {
 			fmt.Fprintf(&text, `{"id":"c%d-%d","batch":%d,"group":"chat","metadata":{"task":"chat","safety":%d}}`+"\n", step, c, step, c%2)
 		}
 	}
-	objective := func(name string) engine.ObjectiveConfig {
-		return engine.ObjectiveConfig{Name: name, Expr: "metadata." + name}
+	objective := func(name string) setup.ObjectiveConfig {
+		return setup.ObjectiveConfig{Name: name, Expr: "metadata." + name}
 	}
-	s := TextSessionWith(t, text.String(), engine.Config{
+	s := TextSessionWith(t, text.String(), setup.Config{
 		Method:   "grpo",
 		SourceBy: "metadata.task",
-		Sources: map[string]engine.SourceConfig{
-			"math": {Objectives: []engine.ObjectiveConfig{objective("accuracy"), objective("length")}},
-			"chat": {Objectives: []engine.ObjectiveConfig{objective("safety")}},
+		Sources: map[string]setup.SourceConfig{
+			"math": {Objectives: []setup.ObjectiveConfig{objective("accuracy"), objective("length")}},
+			"chat": {Objectives: []setup.ObjectiveConfig{objective("safety")}},
 		},
 	})
 	if s.Prompts != nil || s.PromptsErr == nil {
@@ -296,7 +299,7 @@ func NoDefaultTaskSession(t testing.TB) *session.Session {
 // FileSessionWith opens a session under cfg on text, JSONL records,
 // written to a file and loaded as the dashboard loads files: the
 // trajectories kept lean, their bodies read again from the file.
-func FileSessionWith(t testing.TB, text string, cfg engine.Config) *session.Session {
+func FileSessionWith(t testing.TB, text string, cfg setup.Config) *session.Session {
 	t.Helper()
 	return fileSessionAt(t, filepath.Join(t.TempDir(), "run.jsonl"), text, cfg)
 }
@@ -305,7 +308,7 @@ func FileSessionWith(t testing.TB, text string, cfg engine.Config) *session.Sess
 // directory (t.Chdir, so the test must not be parallel): a message names
 // the file run.jsonl in every run, as a golden file needs. Its testdata
 // links to the package's, where the golden files are.
-func FileSessionHere(t testing.TB, text string, cfg engine.Config) *session.Session {
+func FileSessionHere(t testing.TB, text string, cfg setup.Config) *session.Session {
 	t.Helper()
 	testdata, err := filepath.Abs("testdata")
 	if err != nil {
@@ -319,7 +322,7 @@ func FileSessionHere(t testing.TB, text string, cfg engine.Config) *session.Sess
 }
 
 // fileSessionAt is FileSessionWith on the file path.
-func fileSessionAt(t testing.TB, path, text string, cfg engine.Config) *session.Session {
+func fileSessionAt(t testing.TB, path, text string, cfg setup.Config) *session.Session {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
@@ -337,7 +340,7 @@ func fileSessionAt(t testing.TB, path, text string, cfg engine.Config) *session.
 
 // FilesSession is FileSessionWith on several files, texts[k] written to
 // the k-th, in a new directory; it returns their paths, in input order.
-func FilesSession(t testing.TB, texts []string, cfg engine.Config) (*session.Session, []string) {
+func FilesSession(t testing.TB, texts []string, cfg setup.Config) (*session.Session, []string) {
 	t.Helper()
 	dir := t.TempDir()
 	var paths []string
@@ -433,7 +436,7 @@ func ReloadReads(t *testing.T, newTab func(*common.Common) common.Tab, open func
 				name = c.Name + "/hidden"
 			}
 			t.Run(name, func(t *testing.T) {
-				s, paths := FilesSession(t, ReloadFiles, engine.Config{})
+				s, paths := FilesSession(t, ReloadFiles, setup.Config{})
 				tab := TabOn(s, newTab)
 				open(tab, c.Open)
 				read := tab.(common.Worker).Job()
@@ -481,7 +484,7 @@ func ReloadReads(t *testing.T, newTab func(*common.Common) common.Tab, open func
 func SelectionFollowsAReload(t *testing.T, newTab func(*common.Common) common.Tab, choose func(tab common.Tab, i int), selected func(tab common.Tab) int) {
 	for _, c := range ReloadCases {
 		t.Run(c.Name, func(t *testing.T) {
-			s, paths := FilesSession(t, ReloadFiles, engine.Config{})
+			s, paths := FilesSession(t, ReloadFiles, setup.Config{})
 			tab := TabOn(s, newTab)
 			choose(tab, c.Open)
 			if i := selected(tab); i != c.Open {
@@ -550,7 +553,7 @@ const LeanRun = `{"id":"c0","batch":0,"group":"g","response":"the whole answer 0
 // FILE:LINE. opened is the index of the trajectory the tab opened.
 func ReadsOffTheLoop(t *testing.T, newTab func(*common.Common) common.Tab, opened func(tab common.Tab) int) {
 	t.Helper()
-	s := FileSessionWith(t, LeanRun, engine.Config{})
+	s := FileSessionWith(t, LeanRun, setup.Config{})
 	tab := TabOn(s, newTab)
 	job := func() func() tea.Msg { return tab.(common.Worker).Job() }
 	tab.Update(KeyPress("enter"))

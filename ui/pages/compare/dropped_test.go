@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -30,7 +30,7 @@ func TestCompareSaysTheRowsNotLoggedApart(t *testing.T) {
 {"id":"z2","group":"z","batch":0,"metadata":{"a":2}}
 {"id":"z3","group":"z","batch":0,"metadata":{}}
 `
-	s := uitest.TextSessionWith(t, run, engine.Config{Method: "grpo", LoggedAdvantage: "adv", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "a"}}})
+	s := uitest.TextSessionWith(t, run, setup.Config{Method: "grpo", LoggedAdvantage: "adv", Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "a"}}})
 	s.CompareMethod = session.LoggedMethod
 	v := uitest.Plain(uitest.TabOn(s, New))
 	for _, want := range []string{"1 invalid trajectory left out", "1 with no logged advantage left out"} {

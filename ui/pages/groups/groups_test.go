@@ -13,8 +13,10 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/natural"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -245,7 +247,7 @@ func TestGroupsReadsOnlyVisibleResponses(t *testing.T) {
 	for i := range maxSharedRows + 64 {
 		lines.WriteString(`{"id":"t` + strconv.Itoa(i) + `","batch":0,"group":"g","response":"answer ` + strconv.Itoa(i) + `\nmore","metadata":{"accuracy":` + strconv.Itoa(i%5) + `}}` + "\n")
 	}
-	s := uitest.FileSessionWith(t, lines.String(), engine.Config{})
+	s := uitest.FileSessionWith(t, lines.String(), setup.Config{})
 	for _, tr := range s.Trajectories.All() {
 		if !tr.Lean || tr.Metadata != nil || tr.Response != nil {
 			t.Fatalf("%s is kept whole", tr.Where())
@@ -287,7 +289,7 @@ func TestGroupsCountWhatHealthCounts(t *testing.T) {
 		groupOfOne engine.GroupOfOne
 		want       int
 	}{{engine.GroupOfOneScore, 1}, {engine.GroupOfOneZero, 2}} {
-		cfg := engine.Config{Method: string(engine.GRPO), GroupOfOne: string(c.groupOfOne), Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}}
+		cfg := setup.Config{Method: string(engine.GRPO), GroupOfOne: string(c.groupOfOne), Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}}
 		s, err := session.Open("runs.jsonl", cfg, &loaders.Result{Trajectories: ts}, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -429,8 +431,8 @@ func TestGroupViewFeasibleColumn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := engine.Config{Method: "grpo", Constraints: []string{"safe >= 0.6"},
-		Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "safe", Expr: "metadata.safe"}}}
+	cfg := setup.Config{Method: "grpo", Constraints: []string{"safe >= 0.6"},
+		Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "safe", Expr: "metadata.safe"}}}
 	s, err := session.Open("run.jsonl", cfg, res, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -479,7 +481,7 @@ func TestGroupsWithOnePromptShowTheirKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := engine.Config{Method: "grpo", PromptField: "input", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
+	cfg := setup.Config{Method: "grpo", PromptField: "input", Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
 	s, err := session.Open("run.jsonl", cfg, res, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -537,7 +539,7 @@ func oneQuantitySession(t *testing.T, method engine.Method, groupOfOne engine.Gr
 	for i, r := range rows {
 		ts[i] = scoring.Trajectory{ID: strconv.Itoa(i), Group: r.g, Metadata: map[string]any{"x": r.x}}
 	}
-	cfg := engine.Config{Method: string(method), GroupOfOne: string(groupOfOne), Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}}
+	cfg := setup.Config{Method: string(method), GroupOfOne: string(groupOfOne), Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}}
 	s, err := session.Open("runs.jsonl", cfg, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -724,7 +726,7 @@ func TestGroupReadOffTheEventLoop(t *testing.T) {
 			fmt.Fprintf(&lines, `{"id":"%s%d","batch":0,"group":"g%d","response":"%s: the reasoning, then answer %d","metadata":{"accuracy":%d}}`+"\n", start, j, g, start, j, j)
 		}
 	}
-	s := uitest.FileSessionWith(t, lines.String(), engine.Config{})
+	s := uitest.FileSessionWith(t, lines.String(), setup.Config{})
 	tab := uitest.TabOn(s, New)
 	g := tab.(*groupsTab)
 	tab.Update(uitest.KeyPress("enter")) // g0, alpha's
@@ -767,7 +769,7 @@ func TestGroupRowsPastTheFirstReadOffTheEventLoop(t *testing.T) {
 	for i := range last + 1 {
 		fmt.Fprintf(&lines, `{"id":"t%d","batch":0,"group":"g","response":"answer %d","metadata":{"accuracy":%d}}`+"\n", i, i, boolInt(i < maxSharedRows))
 	}
-	s := uitest.FileSessionWith(t, lines.String(), engine.Config{})
+	s := uitest.FileSessionWith(t, lines.String(), setup.Config{})
 	tab := uitest.TabOn(s, New)
 	g := tab.(*groupsTab)
 	tab.Update(uitest.KeyPress("enter"))
@@ -802,7 +804,7 @@ func TestGroupCompletionReadOffTheEventLoop(t *testing.T) {
 	for j := range 2 {
 		fmt.Fprintf(&lines, `{"id":"c%d","batch":0,"group":"g","response":"the whole answer %d","metadata":{"accuracy":%d}}`+"\n", j, j, 1-j)
 	}
-	s := uitest.FileSessionWith(t, lines.String(), engine.Config{})
+	s := uitest.FileSessionWith(t, lines.String(), setup.Config{})
 	tab := uitest.TabOn(s, New)
 	g := tab.(*groupsTab)
 	uitest.PressKeys(tab, "enter")       // the group, its lines read
@@ -842,8 +844,8 @@ func TestGroupsFloat32Ties(t *testing.T) {
 		ts[i] = scoring.Trajectory{ID: strconv.Itoa(i), Group: r.g, Metadata: map[string]any{"a": float64(float32(r.a)), "b": float64(float32(r.b))}}
 	}
 	one := 1.0
-	cfg := engine.Config{Method: string(engine.GRPO), ScorePrecision: string(engine.ScoreFloat32),
-		Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a", Weight: &one}, {Name: "b", Expr: "metadata.b", Weight: &one}}}
+	cfg := setup.Config{Method: string(engine.GRPO), ScorePrecision: string(engine.ScoreFloat32),
+		Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a", Weight: &one}, {Name: "b", Expr: "metadata.b", Weight: &one}}}
 	s, err := session.Open("runs.jsonl", cfg, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		t.Fatal(err)

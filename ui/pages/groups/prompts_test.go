@@ -8,7 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
@@ -26,7 +26,7 @@ func TestGroupsPromptEditedInPlace(t *testing.T) {
 		}
 	}
 	text := b.String()
-	cfg := engine.Config{Method: "grpo", PromptField: "input", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
+	cfg := setup.Config{Method: "grpo", PromptField: "input", Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
 	s := uitest.FileSessionHere(t, text, cfg)
 	edited := strings.NewReplacer(`"What is 2+2?","a":0`, `"What is 5+5?","a":1`, `"What is 2+2?","a":1`, `"What is 5+5?","a":0`).Replace(text)
 	if len(edited) != len(text) || edited == text {

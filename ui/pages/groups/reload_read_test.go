@@ -5,7 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
@@ -23,7 +23,7 @@ func TestGroupsReadFollowsAReload(t *testing.T) {
 				name = c.Name + "/hidden"
 			}
 			t.Run(name, func(t *testing.T) {
-				s, paths := uitest.FilesSession(t, uitest.ReloadFiles, engine.Config{})
+				s, paths := uitest.FilesSession(t, uitest.ReloadFiles, setup.Config{})
 				tab := uitest.TabOn(s, New)
 				g := tab.(*groupsTab)
 				g.ShowGroup(c.Open)

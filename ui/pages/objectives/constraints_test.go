@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
@@ -13,7 +13,7 @@ import (
 // batch's share meeting each and all, counted here from the raw values;
 // without, no such section.
 func TestObjectivesConstraintShares(t *testing.T) {
-	s := uitest.SampleSessionWith(t, func(cfg *engine.Config) { cfg.Constraints = []string{"safety >= 0.95", "length <= 0.9"} })
+	s := uitest.SampleSessionWith(t, func(cfg *setup.Config) { cfg.Constraints = []string{"safety >= 0.95", "length <= 0.9"} })
 	tab := uitest.TabOn(s, New)
 	ev := s.Result.Evaluation
 	var valid, safe, short, both float64

@@ -11,7 +11,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -48,7 +50,7 @@ func TestCorrelationGridAligned(t *testing.T) {
 			Metadata: map[string]any{"a": float64(i % 4), "b": float64(i % 3)},
 		}
 	}
-	cfg := engine.Config{Objectives: []engine.ObjectiveConfig{
+	cfg := setup.Config{Objectives: []setup.ObjectiveConfig{
 		{Name: "精度", Expr: "metadata.a"},
 		{Name: "evil\x1b]0;pwned\x07", Expr: "metadata.b"},
 	}}
@@ -72,9 +74,9 @@ func TestCorrelationGridAligned(t *testing.T) {
 func sessionOf(t *testing.T, names []string, value func(i, k int) float64) *session.Session {
 	t.Helper()
 	ts := make([]scoring.Trajectory, 16)
-	var objs []engine.ObjectiveConfig
+	var objs []setup.ObjectiveConfig
 	for k, n := range names {
-		objs = append(objs, engine.ObjectiveConfig{Name: n, Expr: fmt.Sprintf("metadata[%q]", n)})
+		objs = append(objs, setup.ObjectiveConfig{Name: n, Expr: fmt.Sprintf("metadata[%q]", n)})
 		for i := range ts {
 			if ts[i].Metadata == nil {
 				ts[i] = scoring.Trajectory{ID: fmt.Sprint(i), Group: fmt.Sprint(i % 2), Metadata: map[string]any{}}
@@ -82,7 +84,7 @@ func sessionOf(t *testing.T, names []string, value func(i, k int) float64) *sess
 			ts[i].Metadata[n] = value(i, k)
 		}
 	}
-	s, err := session.Open("runs.jsonl", engine.Config{Objectives: objs}, &loaders.Result{Trajectories: ts}, nil)
+	s, err := session.Open("runs.jsonl", setup.Config{Objectives: objs}, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,9 +198,9 @@ func TestObjectivesHistogramsHaveAxes(t *testing.T) {
 func TestDistributionsFitTheirHeight(t *testing.T) {
 	const m = 11
 	ts := make([]scoring.Trajectory, 64)
-	var objs []engine.ObjectiveConfig
+	var objs []setup.ObjectiveConfig
 	for k := range m {
-		objs = append(objs, engine.ObjectiveConfig{Name: fmt.Sprintf("obj_%02d", k), Expr: fmt.Sprintf("metadata.o%d", k)})
+		objs = append(objs, setup.ObjectiveConfig{Name: fmt.Sprintf("obj_%02d", k), Expr: fmt.Sprintf("metadata.o%d", k)})
 	}
 	for i := range ts {
 		md := map[string]any{}
@@ -207,7 +209,7 @@ func TestDistributionsFitTheirHeight(t *testing.T) {
 		}
 		ts[i] = scoring.Trajectory{ID: strconv.Itoa(i), Group: strconv.Itoa(i / 8), Metadata: md}
 	}
-	s, err := session.Open("runs.jsonl", engine.Config{Objectives: objs}, &loaders.Result{Trajectories: ts}, nil)
+	s, err := session.Open("runs.jsonl", setup.Config{Objectives: objs}, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +309,7 @@ func TestObjectivesMissingLeftOut(t *testing.T) {
 		ts[i] = scoring.Trajectory{ID: strconv.Itoa(i), Group: "p", Metadata: map[string]any{"acc": acc[i], "fmt": float64(1 - i/2)}}
 	}
 	nanSum := true
-	cfg := engine.Config{NanSum: &nanSum, Objectives: []engine.ObjectiveConfig{{Name: "acc", Expr: "metadata.acc"}, {Name: "fmt", Expr: "metadata.fmt"}}}
+	cfg := setup.Config{NanSum: &nanSum, Objectives: []setup.ObjectiveConfig{{Name: "acc", Expr: "metadata.acc"}, {Name: "fmt", Expr: "metadata.fmt"}}}
 	s, err := session.Open("runs.jsonl", cfg, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -347,7 +349,7 @@ func TestObjectivesWeightAsTyped(t *testing.T) {
 	for i := range ts {
 		ts[i] = scoring.Trajectory{ID: strconv.Itoa(i), Group: "p", Metadata: map[string]any{"acc": float64(i), "fmt": float64(i % 2)}}
 	}
-	cfg := engine.Config{Objectives: []engine.ObjectiveConfig{
+	cfg := setup.Config{Objectives: []setup.ObjectiveConfig{
 		{Name: "acc", Expr: "metadata.acc", Weight: &third},
 		{Name: "fmt", Expr: "metadata.fmt", Weight: &rest},
 	}}
@@ -377,11 +379,11 @@ func TestObjectivesStatisticsShowTheSpread(t *testing.T) {
 		ts[i] = scoring.Trajectory{ID: strconv.Itoa(i), Group: "p", Metadata: map[string]any{
 			"big": 1e7 + 5000*x + 0.25, "tiny": 0.5 + 0.0003*x, "len": 100.0, "neg": -1e-5 * (1 - x*0.99)}}
 	}
-	var objectives []engine.ObjectiveConfig
+	var objectives []setup.ObjectiveConfig
 	for _, name := range []string{"big", "tiny", "len", "neg"} {
-		objectives = append(objectives, engine.ObjectiveConfig{Name: name, Expr: "metadata." + name})
+		objectives = append(objectives, setup.ObjectiveConfig{Name: name, Expr: "metadata." + name})
 	}
-	s, err := session.Open("runs.jsonl", engine.Config{Objectives: objectives}, &loaders.Result{Trajectories: ts}, nil)
+	s, err := session.Open("runs.jsonl", setup.Config{Objectives: objectives}, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -432,7 +434,7 @@ func TestObjectivesNoValidValueShowsDash(t *testing.T) {
 	for i := range ts {
 		ts[i] = scoring.Trajectory{ID: strconv.Itoa(i), Group: "q0", Metadata: map[string]any{"acc": nil, "len": float64(100 + i)}}
 	}
-	cfg := engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "acc", Expr: "metadata.acc"}, {Name: "len", Expr: "metadata.len"}}}
+	cfg := setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "acc", Expr: "metadata.acc"}, {Name: "len", Expr: "metadata.len"}}}
 	s, err := session.Open("halfbad.jsonl", cfg, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -8,13 +8,15 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
+
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 // constrainedTab is the tab on the sample with the constraints given.
 func constrainedTab(t *testing.T, constraints ...string) *paretoTab {
 	t.Helper()
-	s := uitest.SampleSessionWith(t, func(cfg *engine.Config) { cfg.Constraints = constraints })
+	s := uitest.SampleSessionWith(t, func(cfg *setup.Config) { cfg.Constraints = constraints })
 	return uitest.TabOn(s, New).(*paretoTab)
 }
 
@@ -124,7 +126,7 @@ func TestParetoDrawsConstraintLines(t *testing.T) {
 // infeasible point alone in its cell is drawn hollow, a feasible one
 // alone by its rank's marker.
 func TestParetoBatchScopeHollowsLoneInfeasible(t *testing.T) {
-	s := uitest.SampleSessionWith(t, func(cfg *engine.Config) {
+	s := uitest.SampleSessionWith(t, func(cfg *setup.Config) {
 		cfg.Constraints, cfg.Scope = []string{"safety >= 0.95"}, string(engine.ScopeBatch)
 	})
 	p := uitest.TabOn(s, New).(*paretoTab)

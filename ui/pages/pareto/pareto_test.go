@@ -10,7 +10,9 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -455,7 +457,7 @@ func TestParetoBatchWithoutValidPoints(t *testing.T) {
 			ts = append(ts, scoring.Trajectory{ID: fmt.Sprintf("b%d-%d", b, i), Group: fmt.Sprintf("p%d", i/8), Batch: int64(b), Done: true, Metadata: md})
 		}
 	}
-	s, err := session.Open("partly invalid", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
+	s, err := session.Open("partly invalid", setup.Config{}, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

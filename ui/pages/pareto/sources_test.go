@@ -7,7 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -28,19 +28,19 @@ func sourcesSession(t *testing.T, mathFormat bool) *session.Session {
 	for c := range 5 {
 		fmt.Fprintf(&text, `{"id":"c-%d","batch":1,"group":"chat 0","metadata":{"task":"chat","safety":%g}}`+"\n", c, 0.5+0.1*float64(c))
 	}
-	objective := func(name, goal string) engine.ObjectiveConfig {
-		return engine.ObjectiveConfig{Name: name, Expr: "metadata." + name, Goal: goal}
+	objective := func(name, goal string) setup.ObjectiveConfig {
+		return setup.ObjectiveConfig{Name: name, Expr: "metadata." + name, Goal: goal}
 	}
-	math := []engine.ObjectiveConfig{objective("accuracy", ""), objective("length", "min")}
+	math := []setup.ObjectiveConfig{objective("accuracy", ""), objective("length", "min")}
 	if mathFormat {
 		math = append(math, objective("format", ""))
 	}
-	return uitest.TextSessionWith(t, text.String(), engine.Config{
+	return uitest.TextSessionWith(t, text.String(), setup.Config{
 		Method:   "grpo",
 		SourceBy: "metadata.task",
-		Sources: map[string]engine.SourceConfig{
+		Sources: map[string]setup.SourceConfig{
 			"math": {Objectives: math},
-			"chat": {Objectives: []engine.ObjectiveConfig{objective("safety", "")}},
+			"chat": {Objectives: []setup.ObjectiveConfig{objective("safety", "")}},
 		},
 	})
 }

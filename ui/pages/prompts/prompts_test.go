@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 	analysis "github.com/rewardlens/rewardlens/prompts"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -179,7 +179,7 @@ func TestPromptsSayWhyThereAreNone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := engine.Config{Method: "grpo", PromptBy: "metadata.question", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
+	cfg := setup.Config{Method: "grpo", PromptBy: "metadata.question", Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
 	s, err := session.Open("run.jsonl", cfg, res, nil)
 	if err != nil {
 		t.Fatal(err)

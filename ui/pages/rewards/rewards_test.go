@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
+
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
@@ -78,7 +80,7 @@ func TestRewardsScoreFormulaHasThePenalty(t *testing.T) {
 		t.Errorf("without constraints the formula is not the weighted sum alone:\n%s", v)
 	}
 	penalty := 2.5
-	s := uitest.SampleSessionWith(t, func(cfg *engine.Config) {
+	s := uitest.SampleSessionWith(t, func(cfg *setup.Config) {
 		cfg.Constraints = []string{"safety >= 0.8"}
 		cfg.Penalty = &penalty
 	})

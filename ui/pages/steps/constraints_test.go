@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
@@ -15,7 +15,7 @@ import (
 // several constraints each one's share; without constraints neither.
 func TestStepsFeasibleShare(t *testing.T) {
 	constraints := []string{"safety >= 0.95", "length <= 0.9"}
-	s := uitest.SampleSessionWith(t, func(cfg *engine.Config) { cfg.Constraints = constraints })
+	s := uitest.SampleSessionWith(t, func(cfg *setup.Config) { cfg.Constraints = constraints })
 	tab := uitest.TabOn(s, New).(*stepsTab)
 	series := map[string][]float64{}
 	for _, sr := range tab.series {
@@ -83,7 +83,7 @@ func TestStepsSaysWhyNoHypervolume(t *testing.T) {
 		{4, "no hypervolume: it is computed for 2 or 3 objectives, not 4"},
 		{1, "no hypervolume: it is computed for 2 or 3 objectives, not 1"},
 	} {
-		s := uitest.SampleSessionWith(t, func(cfg *engine.Config) {
+		s := uitest.SampleSessionWith(t, func(cfg *setup.Config) {
 			for len(cfg.Objectives) < c.objectives {
 				o := cfg.Objectives[0]
 				o.Name += strings.Repeat("2", len(cfg.Objectives))

@@ -14,7 +14,9 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
+
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -112,7 +114,7 @@ func noisySession(t *testing.T, batches int) *session.Session {
 			})
 		}
 	}
-	s, err := session.Open("noisy", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
+	s, err := session.Open("noisy", setup.Config{}, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

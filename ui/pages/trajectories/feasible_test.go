@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -17,7 +19,7 @@ import (
 // constrainedSession is the sample with --constraint 'safety >= 0.8'.
 func constrainedSession(t *testing.T) *session.Session {
 	t.Helper()
-	return uitest.SampleSessionWith(t, func(cfg *engine.Config) { cfg.Constraints = []string{"safety >= 0.8"} })
+	return uitest.SampleSessionWith(t, func(cfg *setup.Config) { cfg.Constraints = []string{"safety >= 0.8"} })
 }
 
 // columnTitles returns the titles of the tab's columns.
@@ -126,7 +128,7 @@ func checkFeasibilityOrder(t *testing.T, tt *trajectoriesTab, ev *engine.Evaluat
 // trajectory at equality is infeasible with violation 0: sorted by
 // feasible, every feasible one still comes before it.
 func TestTrajectoriesFeasibleStrictConstraint(t *testing.T) {
-	s := uitest.SampleSessionWith(t, func(cfg *engine.Config) { cfg.Constraints = []string{"accuracy > 0"} })
+	s := uitest.SampleSessionWith(t, func(cfg *setup.Config) { cfg.Constraints = []string{"accuracy > 0"} })
 	tab := uitest.TabOn(s, New)
 	tt := tab.(*trajectoriesTab)
 	ev := s.Result.Evaluation
@@ -202,7 +204,7 @@ func detailValue(view, name string) string {
 // feasible.
 func TestTrajectoriesFeasibleOrderOfOtherConstraints(t *testing.T) {
 	s := constrainedSession(t)
-	other := uitest.SampleSessionWith(t, func(cfg *engine.Config) { cfg.Constraints = []string{"safety >= 0.9"} })
+	other := uitest.SampleSessionWith(t, func(cfg *setup.Config) { cfg.Constraints = []string{"safety >= 0.9"} })
 	var l trajectoryList
 	l.build(s, "", feasibleColumn, false, false)
 	if !l.sorted(s) {

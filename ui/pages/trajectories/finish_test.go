@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -29,7 +29,7 @@ const finishRun = `{"id":"t0","group":"g","metadata":{"a":1,"b":0,"finish_reason
 // metadata read again from the file.
 func fileSession(t *testing.T, text string) *session.Session {
 	t.Helper()
-	return uitest.FileSessionWith(t, text, engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}})
+	return uitest.FileSessionWith(t, text, setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}})
 }
 
 // TestTrajectoriesFinishColumn: records that say how their completions
@@ -275,7 +275,7 @@ func TestTrajectoriesFinishSortKeepsTheOrder(t *testing.T) {
 // it as ? too (descending: t2's escaped text, length, ?, then t3 without
 // one).
 func TestTrajectoriesFinishEditedInPlace(t *testing.T) {
-	s := uitest.FileSessionHere(t, finishRun, engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}})
+	s := uitest.FileSessionHere(t, finishRun, setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}})
 	edited := strings.Replace(finishRun, `"a":1,"b":0`, `"a":0,"b":1`, 1)
 	if err := os.WriteFile(s.Trajectories.At(0).Source, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)

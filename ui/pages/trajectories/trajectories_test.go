@@ -10,6 +10,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
+
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/trajectory"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -374,7 +376,7 @@ func TestTrajectoriesLongIntegersReadApart(t *testing.T) {
 // opened is read again from its file off the event loop: its view says it
 // is being read until the tab's job lands with its response.
 func TestTrajectoryReadOffTheEventLoop(t *testing.T) {
-	s := uitest.FileSessionWith(t, `{"id":"c0","batch":0,"group":"g","response":"the whole answer","metadata":{"accuracy":1}}`+"\n", engine.Config{})
+	s := uitest.FileSessionWith(t, `{"id":"c0","batch":0,"group":"g","response":"the whole answer","metadata":{"accuracy":1}}`+"\n", setup.Config{})
 	tab := uitest.TabOn(s, New)
 	tab.Update(uitest.KeyPress("enter"))
 	if v := uitest.Plain(tab); strings.Contains(v, "the whole answer") || !strings.Contains(v, trajectory.ReadingText) {

@@ -1,4 +1,12 @@
-package engine
+// Package setup is the config of a reward computation (Config: a TOML
+// config file's values or the CLI flags') and what builds its scorer: the
+// scorer it names, the objectives, inferred from the first record when
+// none is given, the sources' objectives and weights, and the record
+// fields' expressions. It is below the engine, which turns a Config into
+// a RewardComputer (engine.New, engine.OptionsOf: the options of the
+// method) and never hands a Config's internals back: the scorer it builds
+// is engine/scoring's.
+package setup
 
 import (
 	"fmt"
@@ -10,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/suggest"
 )
 
 // Computer names a scorer.
@@ -25,7 +34,7 @@ const (
 var Computers = []Computer{ComputerPareto, ComputerSVRL}
 
 // ParseComputer returns the scorer named s, or an error listing the valid names.
-func ParseComputer(s string) (Computer, error) { return parseEnum("computer", s, Computers) }
+func ParseComputer(s string) (Computer, error) { return suggest.Parse("computer", s, Computers) }
 
 // Defaults of the svrl scorer (docs/CONTRACT.md, Scorers).
 const (
@@ -46,8 +55,9 @@ type ObjectiveConfig struct {
 	Weight *float64 `toml:"weight,omitempty" json:"weight,omitempty"`
 }
 
-// Config is everything that builds a RewardComputer: the values of a TOML
-// config file or of the CLI flags. The zero value means every default.
+// Config is everything that builds an engine.RewardComputer (engine.New):
+// the values of a TOML config file or of the CLI flags. The zero value
+// means every default.
 type Config struct {
 	Computer           string            `toml:"computer,omitempty"`
 	Method             string            `toml:"method,omitempty"`
@@ -74,7 +84,7 @@ type Config struct {
 	// (default) or "float32" (TRL's, which its layout sets).
 	ScorePrecision string `toml:"score_precision,omitempty"`
 	// NanSum makes a missing or NaN objective add nothing to the score
-	// (TRL's nansum over reward functions): see ParetoScorer.
+	// (TRL's nansum over reward functions): see scoring.ParetoScorer.
 	NanSum *bool `toml:"nansum,omitempty"`
 	// GroupBy, BatchBy and IDBy derive a record's group, batch and ID by
 	// expression (RecordFields); "" keeps the record's own.
@@ -82,22 +92,22 @@ type Config struct {
 	BatchBy string `toml:"batch_by,omitempty"`
 	IDBy    string `toml:"id_by,omitempty"`
 	// LoggedAdvantage is an expression for the advantage the trainer
-	// logged, compared with the rewards (Evaluation.Logged).
+	// logged, compared with the rewards (engine.Evaluation.Logged).
 	LoggedAdvantage string `toml:"logged_advantage,omitempty"`
 	// MatchLogged computes with the trainer settings that reproduce the
 	// logged advantage, when one does (agreement.CheckTrainer).
 	MatchLogged *bool `toml:"match_logged,omitempty"`
 	// Constraints are the constraint expressions (--constraint), Gates
-	// the gates "NAME: EXPR" (--gate): constraints.go. Penalty is lambda
+	// the gates "NAME: EXPR" (--gate): scoring.WithStructure. Penalty is lambda
 	// in score - lambda * violation (default 1).
 	Constraints []string `toml:"constraint,omitempty"`
 	Gates       []string `toml:"gate,omitempty"`
 	Penalty     *float64 `toml:"penalty,omitempty"`
 	// NormalizeObjectives is none (default), minmax, zscore or rank
-	// (objnorm.go).
+	// (engine.ObjectiveNorm).
 	NormalizeObjectives string `toml:"normalize_objectives,omitempty"`
 	// Priority and PriorityTolerance are lexicographic's
-	// (lexicographic.go).
+	// (engine.Lexicographic).
 	Priority          []string           `toml:"priority,omitempty"`
 	PriorityTolerance map[string]float64 `toml:"priority_tolerance,omitempty"`
 	// SourceBy gives each trajectory's source (verl's data_source), and
@@ -134,7 +144,7 @@ type Config struct {
 	FilterGroups string `toml:"filter_groups,omitempty"`
 	// From is the input layout: auto, verl, trl or plain. The rewards do
 	// not read it: the CLI turns a layout into the settings above; the
-	// trainer agreement reads it (RewardComputer.Layout).
+	// trainer agreement reads it (engine.RewardComputer.Layout).
 	From string `toml:"from,omitempty"`
 	// PromptField and ResponseField name the metadata fields that hold
 	// the prompt's and the completion's text in a trainer's layout
@@ -240,7 +250,7 @@ func describeMetadata(metadata map[string]any, recordKeys []string) string {
 // record belongs, or what the trainer computed from it, not how good it
 // is: --batch-by iteration must not make iteration an objective, nor
 // --logged-advantage advantages make the trainer's own output one. An
-// expression that does not compile reads none here; New reports it.
+// expression that does not compile reads none here; engine.New reports it.
 func (cfg Config) recordFieldKeys() []string {
 	var keys []string
 	for _, c := range []struct{ setting, src string }{
@@ -269,68 +279,25 @@ func (cfg Config) RecordFields() (*scoring.RecordFields, error) {
 	return f.WithStepCount(cfg.StepCountBy)
 }
 
-// RewardComputer turns trajectories into rewards: a scorer and the options
-// of the computation. Build one with New.
-type RewardComputer struct {
-	Scorer  scoring.Scorer
-	Options Options
-	// Fields, when not nil, derives each record's group, batch and ID; a
-	// loader applies it as it reads (loaders.Options.Fields).
-	Fields *scoring.RecordFields
-	// Logged, when not nil, is the advantage the trainer logged, evaluated
-	// per trajectory by the computer's Evaluator.
-	Logged *scoring.Expression
-	// MatchLogged and EqualGroups are the config's (agreement.CheckTrainer).
-	MatchLogged, EqualGroups bool
-	// Layout is the config's input layout (Config.From: verl, trl, ...),
-	// which the rewards do not read: the trainer agreement tries the
-	// layout's trainer's methods alone (agreement.MatchLoggedFrom).
-	Layout string
-	// RowCap is what a cap on the rows read did to the last group read
-	// (loaders.Result.RowCap), set by the caller once read: the weights
-	// fitted to the logged advantage leave out the group it cut
-	// (agreement.CheckTrainer).
-	RowCap scoring.RowCap
-	// LinesLeftOut names, per step, the line a reading left out after
-	// the step's last row read (a file's unfinished last line), set by
-	// the caller once read: the trainer agreement names it as the cause
-	// of a group of another size in that step.
-	LinesLeftOut map[int64]string
-}
-
-// Pick returns the metadata keys that are all c reads of a trajectory
-// (a loader may pick them rather than build a metadata map), nil when it
-// reads more: a scorer without a Pick, or the logged advantage's
-// expression.
-func (c *RewardComputer) Pick() *scoring.Pick {
-	if c.Logged != nil {
-		return nil
-	}
-	if picker, ok := c.Scorer.(interface{ Pick() *scoring.Pick }); ok {
-		return picker.Pick()
-	}
-	return nil
-}
-
-// New is the factory: it builds the scorer cfg names, compiles its
-// expressions and checks every setting, before any data is read. A pareto
-// config without objectives must first go through InferObjectives.
-func New(cfg Config) (*RewardComputer, error) {
-	opts, err := cfg.Options()
-	if err != nil {
-		return nil, err
-	}
+// Scorer builds the scorer cfg names, compiles its expressions and
+// checks the objectives' names that --minimize and --weight give;
+// without cfg's constraints and gates, which engine.New wraps it in once
+// the priorities are checked against its objectives. A pareto config
+// without objectives must first go through InferObjectives.
+func (cfg Config) Scorer() (scoring.Scorer, error) {
 	computer := ComputerPareto
 	if cfg.Computer != "" {
+		var err error
 		if computer, err = ParseComputer(cfg.Computer); err != nil {
 			return nil, err
 		}
 	}
 	var scorer scoring.Scorer
+	var err error
 	switch {
 	case cfg.SourceBy != "" || len(cfg.Sources) > 0:
 		if computer != ComputerPareto || cfg.SourceBy == "" {
-			return nil, fmt.Errorf("sources need the pareto computer and %s, their expression", SourceBySetting)
+			return nil, fmt.Errorf("sources need the pareto computer and %s, their expression", scoring.SourceBySetting)
 		}
 		scorer, err = cfg.newSourceScorer()
 	case computer == ComputerSVRL:
@@ -344,83 +311,16 @@ func New(cfg Config) (*RewardComputer, error) {
 	if err := cfg.checkNames(scorer.Objectives()); err != nil {
 		return nil, err
 	}
-	if err := CheckPriority(scorer.Objectives(), opts); err != nil {
-		return nil, err
-	}
-	if scorer, err = scoring.WithStructure(scorer, cfg.Constraints, cfg.Gates); err != nil {
-		return nil, err
-	}
-	c := &RewardComputer{Scorer: scorer, Options: opts, MatchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged, EqualGroups: cfg.EqualGroups, Layout: cfg.From}
-	if c.Fields, err = cfg.RecordFields(); err != nil {
-		return nil, err
-	}
-	if cfg.LoggedAdvantage != "" {
-		if c.Logged, err = scoring.CompileExpression(loggedAdvantageSetting, cfg.LoggedAdvantage); err != nil {
-			return nil, err
-		}
-	}
-	return c, nil
+	return scorer, nil
 }
 
-// Options returns the options cfg sets, each unset one at its default.
-func (cfg Config) Options() (Options, error) {
-	opts := DefaultOptions()
-	var err error
-	if cfg.Method != "" {
-		if opts.Method, err = parseMethod(cfg.Method); err != nil {
-			return opts, err
-		}
+// Logged returns the compiled expression of the logged advantage
+// (LoggedAdvantage), nil when cfg sets none.
+func (cfg Config) Logged() (*scoring.Expression, error) {
+	if cfg.LoggedAdvantage == "" {
+		return nil, nil
 	}
-	if cfg.Scope != "" {
-		if opts.Scope, err = parseScope(cfg.Scope); err != nil {
-			return opts, err
-		}
-	}
-	if cfg.Scale != "" {
-		if opts.Scale, err = parseScale(cfg.Scale); err != nil {
-			return opts, err
-		}
-	}
-	if cfg.Normalize != nil {
-		opts.Normalize = *cfg.Normalize
-	}
-	if cfg.Epsilon != nil {
-		if e := *cfg.Epsilon; !(e > 0) || math.IsInf(e, 0) {
-			return opts, fmt.Errorf("epsilon %v: must be a positive finite number", e)
-		}
-		opts.Epsilon = *cfg.Epsilon
-	}
-	if cfg.Std != "" {
-		if opts.Std, err = parseStd(cfg.Std); err != nil {
-			return opts, err
-		}
-	}
-	if cfg.GroupOfOne != "" {
-		if opts.GroupOfOne, err = parseGroupOfOne(cfg.GroupOfOne); err != nil {
-			return opts, err
-		}
-	}
-	if cfg.ScorePrecision != "" {
-		if opts.ScorePrecision, err = parseScorePrecision(cfg.ScorePrecision); err != nil {
-			return opts, err
-		}
-	}
-	if cfg.Penalty != nil {
-		if p := *cfg.Penalty; !(p >= 0) || math.IsInf(p, 0) {
-			return opts, fmt.Errorf("penalty %v: must be a finite number >= 0", p)
-		}
-		opts.Penalty = *cfg.Penalty
-	}
-	if cfg.NormalizeObjectives != "" {
-		if opts.NormalizeObjectives, err = parseObjectiveNorm(cfg.NormalizeObjectives); err != nil {
-			return opts, err
-		}
-	}
-	opts.Priority, opts.PriorityTolerance = cfg.Priority, cfg.PriorityTolerance
-	if opts.Method == Lexicographic && len(opts.Priority) == 0 {
-		return opts, errNoPriority
-	}
-	return opts, nil
+	return scoring.CompileExpression(loggedAdvantageSetting, cfg.LoggedAdvantage)
 }
 
 func (cfg Config) svrlScorer() (scoring.Scorer, error) {
@@ -461,7 +361,7 @@ func (cfg Config) paretoScorer() (scoring.Scorer, error) {
 	for i, oc := range cfg.Objectives {
 		o := scoring.ObjectiveExpr{Name: oc.Name, Expr: oc.Expr, Goal: scoring.Maximize, Weight: math.NaN()}
 		if oc.Goal != "" {
-			g, err := parseGoal(oc.Goal)
+			g, err := suggest.Parse("goal", oc.Goal, scoring.Goals)
 			if err != nil {
 				return nil, fmt.Errorf("objective %s: %w", oc.Name, err)
 			}

@@ -1,0 +1,142 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
+)
+
+// RewardComputer turns trajectories into rewards: a scorer and the options
+// of the computation. Build one with New.
+type RewardComputer struct {
+	Scorer  scoring.Scorer
+	Options Options
+	// Fields, when not nil, derives each record's group, batch and ID; a
+	// loader applies it as it reads (loaders.Options.Fields).
+	Fields *scoring.RecordFields
+	// Logged, when not nil, is the advantage the trainer logged, evaluated
+	// per trajectory by the computer's Evaluator.
+	Logged *scoring.Expression
+	// MatchLogged and EqualGroups are the config's (agreement.CheckTrainer).
+	MatchLogged, EqualGroups bool
+	// Layout is the config's input layout (setup.Config.From: verl, trl, ...),
+	// which the rewards do not read: the trainer agreement tries the
+	// layout's trainer's methods alone (agreement.MatchLoggedFrom).
+	Layout string
+	// RowCap is what a cap on the rows read did to the last group read
+	// (loaders.Result.RowCap), set by the caller once read: the weights
+	// fitted to the logged advantage leave out the group it cut
+	// (agreement.CheckTrainer).
+	RowCap scoring.RowCap
+	// LinesLeftOut names, per step, the line a reading left out after
+	// the step's last row read (a file's unfinished last line), set by
+	// the caller once read: the trainer agreement names it as the cause
+	// of a group of another size in that step.
+	LinesLeftOut map[int64]string
+}
+
+// Pick returns the metadata keys that are all c reads of a trajectory
+// (a loader may pick them rather than build a metadata map), nil when it
+// reads more: a scorer without a Pick, or the logged advantage's
+// expression.
+func (c *RewardComputer) Pick() *scoring.Pick {
+	if c.Logged != nil {
+		return nil
+	}
+	if picker, ok := c.Scorer.(interface{ Pick() *scoring.Pick }); ok {
+		return picker.Pick()
+	}
+	return nil
+}
+
+// New is the factory: it builds the scorer cfg names (setup.Config.Scorer),
+// compiles its expressions and checks every setting, before any data is
+// read. A pareto config without objectives must first go through
+// setup.Config.InferObjectives.
+func New(cfg setup.Config) (*RewardComputer, error) {
+	opts, err := OptionsOf(cfg)
+	if err != nil {
+		return nil, err
+	}
+	scorer, err := cfg.Scorer()
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckPriority(scorer.Objectives(), opts); err != nil {
+		return nil, err
+	}
+	if scorer, err = scoring.WithStructure(scorer, cfg.Constraints, cfg.Gates); err != nil {
+		return nil, err
+	}
+	c := &RewardComputer{Scorer: scorer, Options: opts, MatchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged, EqualGroups: cfg.EqualGroups, Layout: cfg.From}
+	if c.Fields, err = cfg.RecordFields(); err != nil {
+		return nil, err
+	}
+	if c.Logged, err = cfg.Logged(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// OptionsOf returns the options cfg sets, each unset one at its default.
+func OptionsOf(cfg setup.Config) (Options, error) {
+	opts := DefaultOptions()
+	var err error
+	if cfg.Method != "" {
+		if opts.Method, err = parseMethod(cfg.Method); err != nil {
+			return opts, err
+		}
+	}
+	if cfg.Scope != "" {
+		if opts.Scope, err = parseScope(cfg.Scope); err != nil {
+			return opts, err
+		}
+	}
+	if cfg.Scale != "" {
+		if opts.Scale, err = parseScale(cfg.Scale); err != nil {
+			return opts, err
+		}
+	}
+	if cfg.Normalize != nil {
+		opts.Normalize = *cfg.Normalize
+	}
+	if cfg.Epsilon != nil {
+		if e := *cfg.Epsilon; !(e > 0) || math.IsInf(e, 0) {
+			return opts, fmt.Errorf("epsilon %v: must be a positive finite number", e)
+		}
+		opts.Epsilon = *cfg.Epsilon
+	}
+	if cfg.Std != "" {
+		if opts.Std, err = parseStd(cfg.Std); err != nil {
+			return opts, err
+		}
+	}
+	if cfg.GroupOfOne != "" {
+		if opts.GroupOfOne, err = parseGroupOfOne(cfg.GroupOfOne); err != nil {
+			return opts, err
+		}
+	}
+	if cfg.ScorePrecision != "" {
+		if opts.ScorePrecision, err = parseScorePrecision(cfg.ScorePrecision); err != nil {
+			return opts, err
+		}
+	}
+	if cfg.Penalty != nil {
+		if p := *cfg.Penalty; !(p >= 0) || math.IsInf(p, 0) {
+			return opts, fmt.Errorf("penalty %v: must be a finite number >= 0", p)
+		}
+		opts.Penalty = *cfg.Penalty
+	}
+	if cfg.NormalizeObjectives != "" {
+		if opts.NormalizeObjectives, err = parseObjectiveNorm(cfg.NormalizeObjectives); err != nil {
+			return opts, err
+		}
+	}
+	opts.Priority, opts.PriorityTolerance = cfg.Priority, cfg.PriorityTolerance
+	if opts.Method == Lexicographic && len(opts.Priority) == 0 {
+		return opts, errNoPriority
+	}
+	return opts, nil
+}
