@@ -38,6 +38,20 @@ func TestCSV(t *testing.T) {
 				{id: "10", meta: map[string]any{"x": 1000.0}, src: src, line: 12},
 				{id: "11", meta: map[string]any{"x": 0.25}, src: src, line: 13},
 			}},
+		// As pandas' to_csv and Python's csv write a bool, and spreadsheets
+		// export one; the trajectory fields keep the text as written.
+		{"bool cells",
+			"id,group,response,x\nTrue,False,True,True\na,g,r,False\nb,g,r,true\nc,g,r, false \nd,g,r,TRUE\ne,g,r,FALSE\nf,g,r,tRUE\ng,g,r,yes\n",
+			[]want{
+				{id: "True", group: "False", resp: `"True"`, meta: map[string]any{"x": true}, src: src, line: 2},
+				{id: "a", group: "g", resp: `"r"`, meta: map[string]any{"x": false}, src: src, line: 3},
+				{id: "b", group: "g", resp: `"r"`, meta: map[string]any{"x": true}, src: src, line: 4},
+				{id: "c", group: "g", resp: `"r"`, meta: map[string]any{"x": false}, src: src, line: 5},
+				{id: "d", group: "g", resp: `"r"`, meta: map[string]any{"x": true}, src: src, line: 6},
+				{id: "e", group: "g", resp: `"r"`, meta: map[string]any{"x": false}, src: src, line: 7},
+				{id: "f", group: "g", resp: `"r"`, meta: map[string]any{"x": "tRUE"}, src: src, line: 8},
+				{id: "g", group: "g", resp: `"r"`, meta: map[string]any{"x": "yes"}, src: src, line: 9},
+			}},
 		{"done cells",
 			"id,done\na,TRUE\nb,False\nc,1\nd,0\ne, false \n",
 			[]want{{id: "a", src: src, line: 2}, {id: "b", notDone: true, src: src, line: 3}, {id: "c", src: src, line: 4},

@@ -71,7 +71,7 @@ func TestLoadDirectoryMixedFormats(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkTrajectories(t, res, []want{
-		{id: "g", batch: 0, meta: map[string]any{"acc": 0.0}, src: filepath.Join(dir, "step_1.json.gz"), line: 1},
+		{id: "g", batch: 0, meta: map[string]any{"acc": 0.0}, src: filepath.Join(dir, "step_1.json.gz"), line: 1, element: 1},
 		{id: "n", batch: 77, src: filepath.Join(dir, "step_2.ndjson"), line: 1},
 		{id: "c", batch: 2, meta: map[string]any{"acc": 0.5}, src: filepath.Join(dir, "step_9.csv"), line: 2},
 		{id: "j", batch: 3, meta: map[string]any{"acc": 1.0}, src: filepath.Join(dir, "step_10.jsonl"), line: 1},

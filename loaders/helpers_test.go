@@ -16,8 +16,8 @@ func brief(t scoring.Trajectory) string {
 	if t.Response != nil {
 		resp = string(t.Response)
 	}
-	return fmt.Sprintf("id=%q batch=%d group=%q steps=%d resp=%s done=%t meta=%#v at %s:%d",
-		t.ID, t.Batch, t.Group, t.StepCount, resp, t.Done, t.Metadata, t.Source, t.Line)
+	return fmt.Sprintf("id=%q batch=%d group=%q steps=%d resp=%s done=%t meta=%#v at %s:%d (element %d)",
+		t.ID, t.Batch, t.Group, t.StepCount, resp, t.Done, t.Metadata, t.Source, t.Line, t.Element)
 }
 
 // briefs applies brief to every trajectory of res.
@@ -46,12 +46,13 @@ type want struct {
 	meta    map[string]any
 	src     string
 	line    int
+	element int // Trajectory.Element
 }
 
 // String returns the brief of the trajectory w describes.
 func (w want) String() string {
 	t := scoring.Trajectory{ID: w.id, Batch: w.batch, Group: w.group, StepCount: w.steps, Done: !w.notDone,
-		Metadata: w.meta, LoaderState: scoring.LoaderState{Source: w.src, Line: w.line}}
+		Metadata: w.meta, LoaderState: scoring.LoaderState{Source: w.src, Line: w.line, Element: w.element}}
 	if w.meta == nil {
 		t.Metadata = map[string]any{}
 	}

@@ -16,21 +16,21 @@ func TestJSONArray(t *testing.T) {
 		{"one line",
 			`[{"id":"a","batch":2,"group":"g","step_count":5,"response":[1, "x"],"done":false,"metadata":{"x":1.5,"s":"t","b":true,"n":null}},{}]`,
 			[]want{{id: "a", batch: 2, group: "g", steps: 5, resp: `[1, "x"]`, notDone: true,
-				meta: map[string]any{"x": 1.5, "s": "t", "b": true, "n": nil}, src: src, line: 1},
-				{id: "1", src: src, line: 1}}},
+				meta: map[string]any{"x": 1.5, "s": "t", "b": true, "n": nil}, src: src, line: 1, element: 1},
+				{id: "1", src: src, line: 1, element: 2}}},
 		{"pretty-printed: the line where each element starts",
 			"[\n  {\n    \"id\": \"a\"\n  },\n  {\"id\": \"b\"}, {\"id\": \"c\"},\n\n  {}\n]\n",
-			[]want{{id: "a", src: src, line: 2}, {id: "b", src: src, line: 5}, {id: "c", src: src, line: 5}, {id: "3", src: src, line: 7}}},
+			[]want{{id: "a", src: src, line: 2}, {id: "b", src: src, line: 5}, {id: "c", src: src, line: 5, element: 3}, {id: "3", src: src, line: 7}}},
 		{"byte order mark, CRLF and spaces",
 			"\ufeff \r\n[\r\n{\"id\":1},\r\n{\"id\":2.0}\r\n]\r\n ",
 			[]want{{id: "1", src: src, line: 3}, {id: "2.0", src: src, line: 4}}},
 		{"non-finite tokens",
 			"[{\"id\":NaN,\"metadata\":{\"a\":NaN,\"b\":Infinity,\"s\":\"NaN\"},\"response\":[-Infinity]},\n{\"metadata\":{\"c\":-Infinity}}]",
-			[]want{{id: "NaN", resp: `[-Infinity]`, meta: map[string]any{"a": nan, "b": inf, "s": "NaN"}, src: src, line: 1},
+			[]want{{id: "NaN", resp: `[-Infinity]`, meta: map[string]any{"a": nan, "b": inf, "s": "NaN"}, src: src, line: 1, element: 1},
 				{id: "1", meta: map[string]any{"c": -inf}, src: src, line: 2}}},
 		{"a string that looks like a marker stays a string",
 			"[{\"metadata\":{\"s\":\"\xffN\",\"t\":\"a\\\\\xffI\"}}]",
-			[]want{{id: "0", meta: map[string]any{"s": "\ufffdN", "t": "a\\\ufffdI"}, src: src, line: 1}}},
+			[]want{{id: "0", meta: map[string]any{"s": "\ufffdN", "t": "a\\\ufffdI"}, src: src, line: 1, element: 1}}},
 	}
 	runReadCases(t, src, tests)
 }
@@ -51,7 +51,7 @@ func TestJSONArrayShortReads(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkTrajectories(t, res, []want{
-				{id: "0", meta: map[string]any{"a": math.NaN(), "b": math.Inf(-1), "s": "\ufffd"}, src: "t.json", line: 1},
+				{id: "0", meta: map[string]any{"a": math.NaN(), "b": math.Inf(-1), "s": "\ufffd"}, src: "t.json", line: 1, element: 1},
 				{id: "1", meta: map[string]any{"c": math.Inf(1)}, src: "t.json", line: 2},
 			})
 		})
@@ -91,7 +91,7 @@ func TestJSONArraySkipInvalid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkTrajectories(t, res, []want{{id: "0", src: "t.json", line: 1}, {id: "1", src: "t.json", line: 4}})
+	checkTrajectories(t, res, []want{{id: "0", src: "t.json", line: 1, element: 1}, {id: "1", src: "t.json", line: 4}})
 	if res.Skipped != 3 {
 		t.Errorf("Skipped = %d, want 3", res.Skipped)
 	}

@@ -78,15 +78,15 @@ func TestLoadFormatsAndBatches(t *testing.T) {
 	checkTrajectories(t, res, []want{
 		{id: "a0", src: paths[0], line: 1},
 		{id: "a1", batch: 7, src: paths[0], line: 2},
-		{id: "b0", batch: 1, src: paths[1], line: 1},
+		{id: "b0", batch: 1, src: paths[1], line: 1, element: 1},
 		{id: "c0", batch: 2, meta: map[string]any{"x": 1.0}, src: paths[2], line: 2},
 		{id: "d0", batch: 3, src: paths[3], line: 1},
-		{id: "0", batch: 4, src: paths[4], line: 1},
+		{id: "0", batch: 4, src: paths[4], line: 1, element: 1},
 		{id: "0", batch: 5, meta: map[string]any{"x": 2.0}, src: paths[5], line: 2},
-		{id: "g0", batch: 6, src: paths[6], line: 2},
+		{id: "g0", batch: 6, src: paths[6], line: 2, element: 1},
 		{id: "h0", batch: 7, src: paths[7], line: 2},
 		{id: "0", batch: 8, meta: map[string]any{"x": 1.0, "y": 2.0}, src: paths[8], line: 2},
-		{id: "j0", batch: 9, src: paths[9], line: 1},
+		{id: "j0", batch: 9, src: paths[9], line: 1, element: 1},
 		{id: "k0", batch: 10, src: paths[10], line: 1},
 		{id: "l0", batch: 11, src: paths[11], line: 1},
 	})
@@ -115,12 +115,14 @@ func TestLoadStdin(t *testing.T) {
 		stdin []byte
 		opts  Options
 		line  int // of the trajectory read from stdin
+		// element is its Trajectory.Element.
+		element int
 	}{
-		{"sniffed JSONL", []byte("\n {\"id\":\"s\"}"), Options{}, 2},
-		{"sniffed JSON", []byte(` [{"id":"s"}]`), Options{}, 1},
-		{"sniffed CSV", []byte("id\ns\n"), Options{}, 2},
-		{"gzipped", gzipped("\ufeff{\"id\":\"s\"}"), Options{}, 1},
-		{"format given", []byte(`{"id":"s"}`), Options{Format: JSONL}, 1},
+		{"sniffed JSONL", []byte("\n {\"id\":\"s\"}"), Options{}, 2, 0},
+		{"sniffed JSON", []byte(` [{"id":"s"}]`), Options{}, 1, 1},
+		{"sniffed CSV", []byte("id\ns\n"), Options{}, 2, 0},
+		{"gzipped", gzipped("\ufeff{\"id\":\"s\"}"), Options{}, 1, 0},
+		{"format given", []byte(`{"id":"s"}`), Options{Format: JSONL}, 1, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -129,7 +131,7 @@ func TestLoadStdin(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkTrajectories(t, res, []want{{id: "f", src: file, line: 1}, {id: "s", batch: 1, src: "<stdin>", line: tt.line}})
+			checkTrajectories(t, res, []want{{id: "f", src: file, line: 1}, {id: "s", batch: 1, src: "<stdin>", line: tt.line, element: tt.element}})
 		})
 	}
 

@@ -52,6 +52,8 @@ func asPicked(x any) scoring.PickedValue {
 		return scoring.PickedValue{}
 	case float64:
 		return scoring.PickedValue{Number: v, Kind: scoring.PickedNumber}
+	case bool:
+		return scoring.PickedBool(v)
 	}
 	return scoring.PickedValue{Kind: scoring.PickedOther}
 }
@@ -104,10 +106,10 @@ func checkPicked(t *testing.T, picked, whole []scoring.Trajectory, pick *scoring
 
 // TestCSVPicked: once the scorer picks its keys, CSV rows carry the values
 // of those columns that their metadata would hold (numbers, nan and
-// infinities, text, empty cells), no metadata map, and no response
+// infinities, bools as 1 or 0, text, empty cells), no metadata map, and no response
 // unless asked for; rejected rows in between change nothing.
 func TestCSVPicked(t *testing.T) {
-	cells := []string{"0.25", "nan", "", "text", "1e400", " 7 ", "+3", "0x1p3", "-0", "1.5x", "true"}
+	cells := []string{"0.25", "nan", "", "text", "1e400", " 7 ", "+3", "0x1p3", "-0", "1.5x", "true", "False", " TRUE ", "tRUE", "yes"}
 	var b strings.Builder
 	b.WriteString("id,batch,response,o1,o2,tag\n")
 	for i := range 8*csvread.BlockRows + 5 {

@@ -110,7 +110,7 @@ func (r *Rereader) Reread(t *scoring.Trajectory) (scoring.Trajectory, error) {
 	if why := sameRecord(&got, t); why != "" {
 		return scoring.Trajectory{}, Changed(t, why)
 	}
-	got.Line, got.Offset = t.Line, t.Offset
+	got.Line, got.Element, got.Offset = t.Line, t.Element, t.Offset
 	return got, nil
 }
 

@@ -141,14 +141,19 @@ func TestOffsetsJSON(t *testing.T) {
 		`{"metadata":{"x":1}}`,
 		`{"id":"d","response":{"nested":[NaN,1]},"done":false}`,
 	}
-	text := "\ufeff[\n  " + strings.Join(elems, ",\n  ") + "\n]\n"
-	path := writeTemp(t, "run.json", text)
-	res, err := Load([]string{path}, Options{})
-	if err != nil {
-		t.Fatal(err)
+	// Pretty-printed, and on one line: its elements placed by number.
+	for _, text := range []string{
+		"\ufeff[\n  " + strings.Join(elems, ",\n  ") + "\n]\n",
+		"[" + strings.Join(elems, ", ") + "]",
+	} {
+		path := writeTemp(t, "run.json", text)
+		res, err := Load([]string{path}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkOffsets(t, res, text, "json", elems)
+		checkRereads(t, res)
 	}
-	checkOffsets(t, res, text, "json", elems)
-	checkRereads(t, res)
 }
 
 // TestOffsetsCSV loads a CSV file with quoted fields over several lines

@@ -38,6 +38,15 @@ type PickedValue struct {
 	Kind   PickedKind
 }
 
+// PickedBool is the picked value of the bool b: the number 1 or 0, as
+// toNumber counts a bool in Metadata.
+func PickedBool(b bool) PickedValue {
+	if b {
+		return PickedValue{Number: 1, Kind: PickedNumber}
+	}
+	return PickedValue{Kind: PickedNumber}
+}
+
 // pickedAt returns the value of the picked metadata key Pick.Keys[k] of
 // t, as toNumber converts the same value in Metadata.
 func (t *Trajectory) pickedAt(k int) (float64, error) {

@@ -47,6 +47,11 @@ type LoaderState struct {
 	// Source and Line say where the trajectory was read (for messages).
 	Source string
 	Line   int
+	// Element is the record's position, from 1, in its JSON array when
+	// the line does not name it: the element starts on the line where
+	// the one before it (or the "[") ends, as in a one-line array
+	// (Python's json.dump); else 0.
+	Element int
 	// Offset is where the trajectory's record starts in Source, in bytes
 	// of its text (after gzip decompression, a byte order mark counted): a
 	// JSONL line, a JSON array's element, a CSV record (or the blank lines
@@ -97,10 +102,15 @@ func (t *Trajectory) ResponseText() string {
 	return string(t.Response)
 }
 
-// Where returns "source:line" for messages about t.
+// Where returns "source:line" for messages about t, or "source:element
+// N" for an element of a JSON array that shares its line (Element),
+// counted from 1 as W&B and Parquet rows are.
 func (t *Trajectory) Where() string {
-	if t.Source == "" {
+	switch {
+	case t.Source == "":
 		return fmt.Sprintf("trajectory %q", t.ID)
+	case t.Element > 0:
+		return fmt.Sprintf("%s:element %d", t.Source, t.Element)
 	}
 	return fmt.Sprintf("%s:%d", t.Source, t.Line)
 }

@@ -255,7 +255,8 @@ func csvTrajectory(l *input.Loader, t *scoring.Trajectory, layout *csvLayout, ro
 
 // cellValue returns the metadata value of a cell: a number when it parses as
 // one (including nan, inf, -inf and infinity in any case, and numbers too
-// large for a float64, which are infinities), nil when empty, else the text.
+// large for a float64, which are infinities), a bool when it is one
+// (cellBool), nil when empty, else the text.
 func cellValue(cell string) any {
 	s := strings.TrimSpace(cell)
 	if s == "" {
@@ -264,11 +265,14 @@ func cellValue(cell string) any {
 	if f, ok := cellNumber(s); ok {
 		return f
 	}
+	if b, ok := cellBool(s); ok {
+		return b
+	}
 	return cell
 }
 
 // cellPicked returns the metadata value of a cell as cellValue reads it,
-// as a picked value.
+// as a picked value: a bool is the number 1 or 0, as JSON's is.
 func cellPicked(cell string) scoring.PickedValue {
 	s := strings.TrimSpace(cell)
 	if s == "" {
@@ -277,7 +281,25 @@ func cellPicked(cell string) scoring.PickedValue {
 	if f, ok := cellNumber(s); ok {
 		return scoring.PickedValue{Number: f, Kind: scoring.PickedNumber}
 	}
+	if b, ok := cellBool(s); ok {
+		return scoring.PickedBool(b)
+	}
 	return scoring.PickedValue{Kind: scoring.PickedOther}
+}
+
+// cellBool returns the bool s is written as, and whether it is one: true
+// and false as JSON and Python's json write them, True and False as
+// Python's csv and pandas' to_csv write a bool, TRUE and FALSE as
+// spreadsheets export one. Other spellings ("tRUE", "yes", "1") are
+// not: such a column is text, or a number.
+func cellBool(s string) (value, ok bool) {
+	switch s {
+	case "true", "True", "TRUE":
+		return true, true
+	case "false", "False", "FALSE":
+		return false, true
+	}
+	return false, false
 }
 
 // cellNumber returns the number s holds, as strconv.ParseFloat reads it

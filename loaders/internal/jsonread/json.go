@@ -34,15 +34,15 @@ func ReadJSON(l *input.Loader, br *bufio.Reader) error {
 	if l.RowLimit == 0 {
 		return readJSONElements(l, br, 1+blank, lead)
 	}
-	return readJSONText(l, br, 1+blank, lead, "")
+	return readJSONText(l, br, 1+blank, lead, "", 0)
 }
 
 // readJSONText reads the JSON text of r with encoding/json's decoder. The
 // text starts at line line, lead bytes into it. When prefix is not "",
 // r is the rest of an array whose start the fast path read: "[" when no
 // element was read, "[0" when r starts after one, the text that puts
-// the decoder where it was.
-func readJSONText(l *input.Loader, r io.Reader, line, lead int, prefix string) error {
+// the decoder where it was; elements is how many elements it read.
+func readJSONText(l *input.Loader, r io.Reader, line, lead int, prefix string, elements int) error {
 	bound := &input.RecordBound{R: r, Max: l.MaxRecord}
 	var text io.Reader = bound
 	if prefix != "" {
@@ -50,7 +50,7 @@ func readJSONText(l *input.Loader, r io.Reader, line, lead int, prefix string) e
 	}
 	rw := jsonscan.NewRewriter(bufio.NewReaderSize(text, input.BufferSize), lead)
 	rw.StartLine(line)
-	j := jsonReader{l: l, rw: rw, dec: json.NewDecoder(rw), bound: bound}
+	j := jsonReader{l: l, rw: rw, dec: json.NewDecoder(rw), bound: bound, place: &arrayPlace{elements: elements}}
 	if prefix == "" {
 		if empty, err := j.start(); empty || err != nil {
 			return err
@@ -72,6 +72,19 @@ type jsonReader struct {
 	rw    *jsonscan.Rewriter
 	dec   *json.Decoder
 	bound *input.RecordBound
+	place *arrayPlace
+}
+
+// arrayPlace is how many elements of the array were read, and the line
+// where the last one (or the "[") ends.
+type arrayPlace struct {
+	elements, endLine int
+}
+
+// ended records that the "[", or the text standing for what the fast
+// path read, ends where the decoder is.
+func (j jsonReader) ended() {
+	j.place.endLine, _ = j.rw.Locate(j.dec.InputOffset())
 }
 
 // element reads the next element. One longer than Options.MaxRecordBytes
@@ -79,6 +92,7 @@ type jsonReader struct {
 func (j jsonReader) element() error {
 	var raw json.RawMessage
 	j.bound.Mark()
+	j.place.elements++
 	from := j.dec.InputOffset() + j.separation()
 	if err := j.dec.Decode(&raw); err != nil {
 		if errors.Is(err, input.ErrRecordTooLong) {
@@ -91,12 +105,15 @@ func (j jsonReader) element() error {
 	// without the white space around it.
 	start := j.dec.InputOffset() - int64(len(raw))
 	line, _ := j.rw.Locate(start)
+	element := elementNumber(j.place.elements, line, j.place.endLine)
+	j.place.endLine = line + bytes.Count(raw, []byte{'\n'})
 	obj, lerr := objectOrError(raw, true)
 	if lerr != nil {
 		return j.l.Reject(j.errorAt(start, lerr.Msg).WithText(raw))
 	}
 	t := &j.l.Scratch // not a local: its address would make it escape
 	*t = j.l.NewTrajectory(line, j.rw.InputOffset(start))
+	t.Element = element
 	if err := obj.trajectory(t); err != nil {
 		off, _ := offsetIn(raw, badValue(obj)) // 0, the element, when unknown
 		return j.l.Reject(j.errorAt(start+int64(off), err.Error()).WithText(raw))
@@ -123,6 +140,7 @@ func (j jsonReader) start() (empty bool, err error) {
 	}
 	switch _, err := j.dec.Token(); err {
 	case nil:
+		j.ended()
 		return false, nil
 	case io.EOF:
 		return true, nil
@@ -142,6 +160,7 @@ func (j jsonReader) resume(prefix string) error {
 			return j.fail(err)
 		}
 	}
+	j.ended()
 	return nil
 }
 

@@ -38,10 +38,11 @@ type jsonBlock struct {
 }
 
 // jsonElement is an element of a jsonBlock: its text ends at end in data;
-// it starts at line, col, at off past the loader's origin.
+// it starts at line, col, at off past the loader's origin; number is its
+// Trajectory.Element.
 type jsonElement struct {
-	end, line, col int
-	off            int64
+	end, line, col, number int
+	off                    int64
 }
 
 // arrayScan is the reading goroutine's place in the input: buf holds it
@@ -57,8 +58,10 @@ type arrayScan struct {
 	line            int
 	pLine, pCol     int
 	// The element last found starts at buf[elemStart], at elemLine,
-	// elemCol.
+	// elemCol; it is element elements of the array, and elemNumber is
+	// its Trajectory.Element.
 	elemStart, elemLine, elemCol int
+	elements, elemNumber         int
 	prefix                       string
 	err                          error // the input's end (io.EOF) or read error
 }
@@ -107,7 +110,7 @@ func readJSONElements(l *input.Loader, br *bufio.Reader, line, lead int) error {
 			break
 		}
 		b.data = append(b.data, s.buf[s.elemStart:s.p]...)
-		b.elems = append(b.elems, jsonElement{end: len(b.data), line: s.elemLine, col: s.elemCol, off: s.base + int64(s.elemStart)})
+		b.elems = append(b.elems, jsonElement{end: len(b.data), line: s.elemLine, col: s.elemCol, number: s.elemNumber, off: s.base + int64(s.elemStart)})
 		if len(b.data) >= jsonBlockBytes {
 			send()
 			for len(pending) > nw+1 {
@@ -136,7 +139,7 @@ func readJSONElements(l *input.Loader, br *bufio.Reader, line, lead int) error {
 		rest = io.MultiReader(rest, errorReader{s.err})
 	}
 	l.Origin += s.base + int64(s.p) - int64(len(s.prefix))
-	return readJSONText(l, rest, s.pLine, s.pCol-1-len(s.prefix), s.prefix)
+	return readJSONText(l, rest, s.pLine, s.pCol-1-len(s.prefix), s.prefix, s.elements)
 }
 
 type errorReader struct{ err error }
@@ -185,6 +188,8 @@ func (s *arrayScan) next(maxRecord int64) bool {
 				return false
 			}
 			s.elemLine, s.elemCol = s.line, s.i-s.lineStart+1
+			s.elements++
+			s.elemNumber = elementNumber(s.elements, s.elemLine, s.pLine)
 			if n := bytes.Count(e, []byte{'\n'}); n > 0 {
 				s.line += n
 				s.lineStart = s.i + bytes.LastIndexByte(e, '\n') + 1
@@ -197,6 +202,16 @@ func (s *arrayScan) next(maxRecord int64) bool {
 			return false
 		}
 	}
+}
+
+// elementNumber is the Trajectory.Element of element number n of an
+// array, which starts on line and follows a "[" or an element that ends
+// on prevLine: n when they share the line, which then names neither.
+func elementNumber(n, line, prevLine int) int {
+	if line == prevLine {
+		return n
+	}
+	return 0
 }
 
 // mark records that the text before i is read: p, and where it is.
@@ -275,6 +290,7 @@ func (p *lineParser) parseElements(b *jsonBlock) {
 			out.Errs = append(out.Errs, input.BlockError{At: len(out.Trajectories), Err: rejectElement(l, e, raw, lerr, &p.t).WithText(raw)})
 			continue
 		}
+		t.Element = e.number
 		out.Trajectories = append(out.Trajectories, t)
 	}
 }

@@ -493,9 +493,14 @@ func (pr *parquetReader) pickedRow(row parquet.Row, t *scoring.Trajectory) (err 
 			}
 			if c.number != nil {
 				picked[at] = scoring.PickedValue{Number: c.number(vs[0]), Kind: scoring.PickedNumber}
-			} else {
-				// A corrupt value's panic is the file's error.
-				t.SetPickedOther(at, c.scalar(vs[0]))
+				break
+			}
+			// A corrupt value's panic is the file's error.
+			switch v := c.scalar(vs[0]).(type) {
+			case bool:
+				picked[at] = scoring.PickedBool(v)
+			default:
+				t.SetPickedOther(at, v)
 			}
 		}
 		return true
