@@ -98,6 +98,10 @@ type Options struct {
 	// stream reports that the input is not a regular file (standard
 	// input, a FIFO): it cannot be looked at again once read.
 	stream bool
+	// textLimit, when above 0, is how many bytes of a gzipped input's
+	// text (after a byte order mark) are read: the newest file of a
+	// directory, its gzip stream or last line unfinished (liveSpan).
+	textLimit int64
 	// skipCounted is input.Loader.Counted (a followed file's).
 	skipCounted func(e *LineError) bool
 }
@@ -244,8 +248,9 @@ func load(paths []string, opts Options, each func([]scoring.Trajectory) error) (
 	for i, f := range files {
 		limit := int64(-1)
 		var u *Unfinished
+		fileOpts := opts
 		if f.newest {
-			if limit, u, err = liveSpan(f.path, opts); err != nil {
+			if limit, fileOpts.textLimit, u, err = liveSpan(f.path, opts); err != nil {
 				return nil, err
 			}
 			if u != nil {
@@ -256,7 +261,7 @@ func load(paths []string, opts Options, each func([]scoring.Trajectory) error) (
 			}
 		}
 		anyRead = true
-		res, err := loadPrefix(f.path, i, opts, progress, relog.of(each), limit)
+		res, err := loadPrefix(f.path, i, fileOpts, progress, relog.of(each), limit)
 		if err == nil && relog != nil {
 			err = relog.end(f.path, each, res)
 		}
@@ -523,6 +528,9 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 		l.Format = string(format)
 	}
 	br := in.R
+	if in.Gzipped && opts.textLimit > 0 {
+		br = bufio.NewReaderSize(io.LimitReader(in.R, opts.textLimit), input.BufferSize)
+	}
 	var ends *csvRowEnds
 	if opts.stream && format == CSV && !in.Gzipped {
 		// A stream cannot be looked at again once read, as

@@ -60,6 +60,10 @@ func TestLoadUnfinishedNewestFile(t *testing.T) {
 			"completions_00003.parquet: left out: no Parquet footer yet" + tail},
 		{"empty", []string{"1a/0"},
 			"step_2.parquet: left out: empty" + tail},
+		{"json", []string{"1a/0", "1b/0"},
+			"step_2.json: left out: its JSON ends before its value does" + tail},
+		{"wandb", []string{"1a/0", "1b/0"},
+			"step_2.table.json: left out: its JSON ends before its value does" + tail},
 		// A complete last line without its line end is read, NaN and all.
 		{"jsonl-last-complete", []string{"1a/0", "2a/1", "2b/1"}, ""},
 	} {
@@ -134,6 +138,18 @@ func TestLoadUnfinishedOnlyNewest(t *testing.T) {
 			t.Errorf("a file named, skipping: %v, %+v", err, res)
 		}
 	}
+	// A JSON array cut short that is not the newest, and the newest whose
+	// syntax error comes before its cut end, say where.
+	for dir, want := range map[string]string{
+		"json-older":  "step_1.json:2:28: invalid JSON: unexpected end of input",
+		"json-syntax": "step_2.json:2:2: invalid JSON: expected comma after array element",
+	} {
+		for _, skip := range []bool{false, true} {
+			if _, err := Load([]string{liveDir(dir)}, Options{SkipInvalid: skip}); err == nil || err.Error() != filepath.Join(liveDir(dir), want) {
+				t.Errorf("%s (skip %t): error %v, want %s", dir, skip, err, filepath.Join(liveDir(dir), want))
+			}
+		}
+	}
 	res, err := Load([]string{liveDir("broken-older")}, Options{SkipInvalid: true})
 	if err == nil && (res.Skipped != 1 || len(res.Unfinished) != 0 || !slices.Equal(idBatches(res), []string{"1a/0", "2a/1"})) {
 		t.Errorf("a broken older file, skipping: %d skipped, %v unfinished, %q", res.Skipped, res.Unfinished, idBatches(res))
@@ -177,17 +193,26 @@ func TestLiveSpan(t *testing.T) {
 		{"a.csv", "id,x\n1,2\n3,\"4", "", 9, reasonCSVRow},
 		{"a.csv", "id,x\n1,2\n3,4", "", 12, ""},
 		{"a.csv", "id,x", "", 4, ""}, // the header alone: read, to fail
-		{"a.json", "[{}", "", 3, ""}, // a JSON array is written whole
+		{"a.json", "[{}", "", -1, reasonJSONCut},
+		{"a.json", "[{}]", "", 4, ""},
+		{"a.json", "  [{\"a\":\"x]}", "", -1, reasonJSONCut}, // in a string
+		{"a.json", "[{\"a\":\"x\\", "", -1, reasonJSONCut},   // in an escape
+		{"a.json", "[{\"a\":NaN},{\"b\":-Infinity", "", -1, reasonJSONCut},
+		{"a.json", "[{\"a\":1}x,{", "", 11, ""},             // a syntax error before the end: read, to fail
+		{"a.json", "[{\"a\":1}] [", "", 11, ""},             // a value complete, then more: read, to fail
+		{"a.json", "[{\"a\":1}]]", "", 10, ""},              // a bracket too many
+		{"a.txt", "\xef\xbb\xbf[{}", "", -1, reasonJSONCut}, // JSON by its content
+		{"a.table.json", "{\"columns\":[\"a\"],\"data\":[[1],[", "", -1, reasonJSONCut},
+		{"a.table.json", "{\"columns\":[\"a\"],\"data\":[[1]]}", "", 30, ""},
 		{"a.parquet", "", "", -1, reasonEmpty},
 		{"a.jsonl", "", "", -1, reasonEmpty},
 		{"a.parquet", "PA", "", -1, reasonNoFooter},
 		{"a.parquet", string(par[:len(par)-1]), "", -1, reasonNoFooter},
 		{"a.parquet", string(par), "", int64(len(par)), ""},
 		{"a.parquet", "not parquet at all", "", 18, ""}, // read, to fail
-		{"a.jsonl.gz", "\x1f\x8b\x08", "", 3, ""},       // a gzip stream is read whole
 	} {
 		path := writeFile(t, t.TempDir(), c.name, []byte(c.text))
-		limit, u, err := liveSpan(path, Options{Format: c.format})
+		limit, textLimit, u, err := liveSpan(path, Options{Format: c.format})
 		reason := ""
 		if u != nil {
 			reason = u.Reason
@@ -195,7 +220,7 @@ func TestLiveSpan(t *testing.T) {
 				limit = -1
 			}
 		}
-		if err != nil || limit != c.limit || reason != c.reason {
+		if err != nil || limit != c.limit || textLimit != -1 || reason != c.reason {
 			t.Errorf("%s %q: limit %d, reason %q, error %v; want %d, %q", c.name, c.text, limit, reason, err, c.limit, c.reason)
 		}
 	}
