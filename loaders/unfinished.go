@@ -296,11 +296,14 @@ func jsonCutShort(open func() io.Reader) bool {
 		return false // the reading reports it
 	}
 	dec := json.NewDecoder(jsonscan.NewRewriter(in.R, 0))
-	depth := 0
+	depth, closed := 0, false
 	for {
 		tok, err := dec.Token()
 		if err != nil {
 			return errors.Is(err, io.ErrUnexpectedEOF) || (errors.Is(err, io.EOF) && depth > 0)
+		}
+		if closed {
+			return false // a value after the top-level one: the reader's error
 		}
 		switch tok {
 		case json.Delim('['), json.Delim('{'):
@@ -308,9 +311,9 @@ func jsonCutShort(open func() io.Reader) bool {
 		case json.Delim(']'), json.Delim('}'):
 			depth--
 		}
-		if depth == 0 {
-			return false // complete: what follows it, if anything, is the reader's error
-		}
+		// Complete, the value is followed by the end of the text; or of
+		// what a gzip stream cut short holds, which is cut short too.
+		closed = depth == 0
 	}
 }
 
