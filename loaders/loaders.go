@@ -196,8 +196,10 @@ const stdinName = "<stdin>"
 //
 // The newest file of a directory (its last in natural order), which a live
 // run may be writing, is read as it is when Load looks at it, without its
-// last line when that line has no line end and is not a record yet; it is
-// left out when it is empty or a Parquet file without its footer yet.
+// last line when that line has no line end and is not a record yet
+// (gzipped too, its text ending where a gzip stream cut short ends); it is
+// left out when it is empty, a Parquet file without its footer yet, or a
+// JSON array or W&B table whose text ends before its value does.
 // Result.Unfinished says so, with the reason; with nothing else to read,
 // it is the error "no trajectories yet". Any other broken file stays an
 // error, with or without SkipInvalid. A CSV file whose last row has no
