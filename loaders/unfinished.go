@@ -325,30 +325,50 @@ func jsonOpenAtEnd(r io.Reader) bool {
 	if err != nil {
 		return false
 	}
-	depth, inString, escaped := 0, false, false
+	var s bracketScan
 	buf := make([]byte, 64<<10)
 	for {
 		n, err := in.R.Read(buf)
-		for _, c := range buf[:n] {
-			switch {
-			case escaped:
-				escaped = false
-			case inString:
-				escaped = c == '\\'
-				inString = c != '"'
-			case c == '"':
-				inString = true
-			case c == '[' || c == '{':
-				depth++
-			case c == ']' || c == '}':
-				depth--
-			}
-		}
+		s.scan(buf[:n])
 		switch {
 		case err == io.EOF:
-			return inString || depth > 0
+			return s.inString || s.depth > 0
 		case err != nil:
 			return errors.Is(err, io.ErrUnexpectedEOF)
+		}
+	}
+}
+
+// bracketScan counts the brackets of a JSON text outside its strings, the
+// text given in parts.
+type bracketScan struct {
+	depth int // opened less closed
+	// inString reports that the text so far ends inside a string, escaped
+	// that it ends with the backslash of an escape.
+	inString, escaped bool
+}
+
+// scan goes on through b, byte by byte: what a string holds is passed
+// over in a tight loop, to its quote or backslash.
+func (s *bracketScan) scan(b []byte) {
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case s.escaped:
+			s.escaped = false
+		case s.inString:
+			for i < len(b) && b[i] != '"' && b[i] != '\\' {
+				i++
+			}
+			if i < len(b) {
+				s.escaped = b[i] == '\\'
+				s.inString = s.escaped
+			}
+		case c == '"':
+			s.inString = true
+		case c == '[' || c == '{':
+			s.depth++
+		case c == ']' || c == '}':
+			s.depth--
 		}
 	}
 }

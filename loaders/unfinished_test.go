@@ -200,10 +200,12 @@ func TestLiveSpan(t *testing.T) {
 		{"a.json", "  [{\"a\":\"x]}", "", -1, reasonJSONCut}, // in a string
 		{"a.json", "[{\"a\":\"x\\", "", -1, reasonJSONCut},   // in an escape
 		{"a.json", "[{\"a\":NaN},{\"b\":-Infinity", "", -1, reasonJSONCut},
-		{"a.json", "[{\"a\":1}x,{", "", 11, ""},             // a syntax error before the end: read, to fail
-		{"a.json", "[{\"a\":1}] [", "", 11, ""},             // a value complete, then more: read, to fail
-		{"a.json", "[{\"a\":1}]]", "", 10, ""},              // a bracket too many
-		{"a.txt", "\xef\xbb\xbf[{}", "", -1, reasonJSONCut}, // JSON by its content
+		{"a.json", "[{\"a\":\"\\\"]}]", "", -1, reasonJSONCut}, // an escaped quote: in the string still
+		{"a.json", "[{\"a\":\"\\\\\"}]", "", 12, ""},           // an escaped backslash, then the string's end
+		{"a.json", "[{\"a\":1}x,{", "", 11, ""},                // a syntax error before the end: read, to fail
+		{"a.json", "[{\"a\":1}] [", "", 11, ""},                // a value complete, then more: read, to fail
+		{"a.json", "[{\"a\":1}]]", "", 10, ""},                 // a bracket too many
+		{"a.txt", "\xef\xbb\xbf[{}", "", -1, reasonJSONCut},    // JSON by its content
 		{"a.table.json", "{\"columns\":[\"a\"],\"data\":[[1],[", "", -1, reasonJSONCut},
 		{"a.table.json", "{\"columns\":[\"a\"],\"data\":[[1]]}", "", 30, ""},
 		{"a.parquet", "", "", -1, reasonEmpty},
@@ -421,5 +423,30 @@ func TestFollowJSONCutShort(t *testing.T) {
 	}
 	if len(f.errs) > 0 {
 		t.Errorf("errors: %v", f.errs)
+	}
+}
+
+// TestBracketScanParts: counting brackets outside strings gives the same
+// whatever the parts the text comes in (a string, an escape cut between
+// two reads).
+func TestBracketScanParts(t *testing.T) {
+	for _, text := range []string{
+		`[{"a":"x\\\"]}]`, `[{"a":"\\\\"},{"b":["]"]}]`, `{"columns":["a"],"data":[["\\\\\\"", 1], [`,
+	} {
+		var whole bracketScan
+		whole.scan([]byte(text))
+		for cut := range len(text) + 1 {
+			var parts bracketScan
+			parts.scan([]byte(text[:cut]))
+			parts.scan([]byte(text[cut:]))
+			if parts != whole {
+				t.Errorf("%s cut at %d: %+v, whole %+v", text, cut, parts, whole)
+			}
+		}
+	}
+	var s bracketScan
+	s.scan([]byte(`[{"a":"x\\\"]}]`))
+	if !s.inString || s.depth != 2 {
+		t.Errorf("an escaped quote: %+v, want in the string, depth 2", s)
 	}
 }
