@@ -212,7 +212,7 @@ func BenchmarkLoadNewestJSON(b *testing.B) {
 	b.Run("cut-check", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			if jsonCutShort(func() io.Reader { return bytes.NewReader(data) }) {
+			if jsonCutShort(func() io.Reader { return bytes.NewReader(data) }, int64(len(data))) {
 				b.Fatal("a complete array found cut short")
 			}
 		}

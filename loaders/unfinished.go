@@ -274,7 +274,7 @@ func parquetSpan(f *os.File, br *bufio.Reader, path string, size int64) (int64, 
 // left out whole when cut short (jsonCutShort), else read whole, to fail
 // if it is broken.
 func jsonSpan(f *os.File, path string, size int64) (int64, *Unfinished) {
-	if jsonCutShort(func() io.Reader { return io.NewSectionReader(f, 0, size) }) {
+	if jsonCutShort(func() io.Reader { return io.NewSectionReader(f, 0, size) }, size) {
 		return 0, &Unfinished{Path: path, Whole: true, Reason: reasonJSONCut}
 	}
 	return size, nil
@@ -286,12 +286,17 @@ func jsonSpan(f *os.File, path string, size int64) (int64, *Unfinished) {
 // run still writing the file leaves; a gzip stream cut short is such an
 // end too. A first pass counts brackets outside strings, which a complete
 // text has all closed at its end; only a text left open is decoded again,
-// token by token, to tell a cut end from a syntax error.
-func jsonCutShort(open func() io.Reader) bool {
-	if !jsonOpenAtEnd(open()) {
+// token by token, to tell a cut end from a syntax error. The file must
+// hold the size bytes its stat found through both passes: one that shrank
+// under them changed while read, which is the reading's to tell (a
+// follower reads it again), not a cut end.
+func jsonCutShort(open func() io.Reader, size int64) bool {
+	first := &countingReader{r: open()}
+	if !jsonOpenAtEnd(first) || first.n != size {
 		return false
 	}
-	in, err := input.Open(open())
+	second := &countingReader{r: open()}
+	in, err := input.Open(second)
 	if err != nil {
 		return false // the reading reports it
 	}
@@ -300,7 +305,8 @@ func jsonCutShort(open func() io.Reader) bool {
 	for {
 		tok, err := dec.Token()
 		if err != nil {
-			return errors.Is(err, io.ErrUnexpectedEOF) || (errors.Is(err, io.EOF) && depth > 0)
+			cut := errors.Is(err, io.ErrUnexpectedEOF) || (errors.Is(err, io.EOF) && depth > 0)
+			return cut && second.n == size
 		}
 		if closed {
 			return false // a value after the top-level one: the reader's error
@@ -315,6 +321,18 @@ func jsonCutShort(open func() io.Reader) bool {
 		// what a gzip stream cut short holds, which is cut short too.
 		closed = depth == 0
 	}
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += int64(n)
+	return n, err
 }
 
 // jsonOpenAtEnd reports whether the JSON text of r (gzip and a byte

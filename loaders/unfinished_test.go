@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -448,5 +449,15 @@ func TestBracketScanParts(t *testing.T) {
 	s.scan([]byte(`[{"a":"x\\\"]}]`))
 	if !s.inString || s.depth != 2 {
 		t.Errorf("an escaped quote: %+v, want in the string, depth 2", s)
+	}
+}
+
+// TestJSONCutShortShrunk: a text shorter than the size its stat found
+// (the file shrank under the check) is not taken as cut short: its
+// reading tells, which a follower does again.
+func TestJSONCutShortShrunk(t *testing.T) {
+	open := func() io.Reader { return strings.NewReader("[{}") }
+	if !jsonCutShort(open, 3) || jsonCutShort(open, 4) {
+		t.Errorf("cut short: %t at its size, %t at a size larger; want true, false", jsonCutShort(open, 3), jsonCutShort(open, 4))
 	}
 }
