@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"bytes"
+	"compress/gzip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,7 +20,8 @@ func liveFixture(name string) string {
 // directory, with and without --skip-invalid-lines, read what is complete,
 // leave the newest file's unfinished part out and warn naming it: a
 // JSONL line cut short, a TRL Parquet file without its footer (the layout
-// recognised on the others), an empty newest file.
+// recognised on the others), an empty newest file, a JSON array and a
+// W&B table cut short.
 func TestComputeUnfinishedNewestFile(t *testing.T) {
 	const why = " (the newest file of its directory: its run is probably still writing it)\n"
 	for _, c := range []struct {
@@ -29,6 +32,8 @@ func TestComputeUnfinishedNewestFile(t *testing.T) {
 		{"jsonl", "step_10.jsonl", "last line left out: no line end, and not complete JSON", nil, 5},
 		{"parquet", "completions_00003.parquet", "left out: no Parquet footer yet", []string{"--method", "grpo"}, 24},
 		{"empty", "step_2.parquet", "left out: empty", nil, 1},
+		{"json", "step_2.json", "left out: its JSON ends before its value does", nil, 2},
+		{"wandb", "step_2.table.json", "left out: its JSON ends before its value does", nil, 2},
 	} {
 		warning := "rewardlens: warning: " + filepath.Join(liveFixture(c.dir), c.newest) + ": " + c.what + why
 		for _, extra := range [][]string{nil, {"--skip-invalid-lines"}} {
@@ -50,18 +55,64 @@ func TestComputeUnfinishedNewestFile(t *testing.T) {
 }
 
 // TestComputeUnfinishedStaysAnError: a broken file that is not the newest
-// of its directory, and a directory with nothing complete yet, fail with
-// status 2 and say where.
+// of its directory (a JSON array cut short too), the newest whose syntax
+// error comes before its cut end, and a directory with nothing complete
+// yet, fail with status 2 and say where.
 func TestComputeUnfinishedStaysAnError(t *testing.T) {
 	bad := filepath.Join(liveFixture("broken-older"), "step_1.jsonl")
 	if _, errOut, code := run(t, "", "compute", liveFixture("broken-older")); code != exitBadInput || !strings.Contains(errOut, bad+":2:") {
 		t.Errorf("a broken older file: status %d, stderr %q; want 2 and %s:2", code, errOut, bad)
+	}
+	for dir, want := range map[string]string{
+		"json-older":  "step_1.json:2:28: invalid JSON: unexpected end of input",
+		"json-syntax": "step_2.json:2:2: invalid JSON: expected comma after array element",
+	} {
+		want = filepath.Join(liveFixture(dir), want)
+		if _, errOut, code := run(t, "", "stats", liveFixture(dir)); code != exitBadInput || !strings.Contains(errOut, want) {
+			t.Errorf("%s: status %d, stderr %q; want 2 and %s", dir, code, errOut, want)
+		}
 	}
 	only := filepath.Join(liveFixture("only-unfinished"), "run.jsonl")
 	for _, extra := range []string{"--skip-invalid-lines", "--method=grpo"} {
 		_, errOut, code := run(t, "", "compute", extra, liveFixture("only-unfinished"))
 		if want := "no trajectories yet: " + only + ": left out: its only line has no line end"; code != exitBadInput || !strings.Contains(errOut, want) {
 			t.Errorf("nothing complete yet (%s): status %d, stderr %q; want 2 and %q", extra, code, errOut, want)
+		}
+	}
+}
+
+// TestComputeUnfinishedGzip: compute and stats on a directory whose newest
+// file is a gzipped JSONL ending mid-line, its gzip stream whole or cut
+// short, read its complete lines and warn of the last one, as of a plain
+// JSONL file's.
+func TestComputeUnfinishedGzip(t *testing.T) {
+	const lines = "{\"id\":\"2a\",\"metadata\":{\"acc\":1}}\n{\"id\":\"2b\",\"metadata\":{\"acc\":0.5}}\n"
+	const cutLine = "{\"id\":\"2c\",\"metadata\":{\"acc\":0."
+	for _, cut := range []bool{false, true} {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write([]byte(lines))
+		zw.Flush()
+		zw.Write([]byte(cutLine))
+		zw.Flush()
+		if !cut {
+			zw.Close()
+		}
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "step_1.jsonl"), []byte("{\"id\":\"1a\",\"metadata\":{\"acc\":1}}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		newest := filepath.Join(dir, "step_2.jsonl.gz")
+		if err := os.WriteFile(newest, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		warning := "rewardlens: warning: " + newest + ": last line left out: no line end, and not complete JSON (the newest file of its directory: its run is probably still writing it)\n"
+		out, errOut, code := run(t, "", "compute", dir)
+		if code != 0 || strings.Count(out, "\n") != 3 || strings.Count(errOut, warning) != 1 {
+			t.Errorf("compute, stream cut %t: status %d, %d rows, stderr %q; want 0, 3 rows, %q once", cut, code, strings.Count(out, "\n"), errOut, warning)
+		}
+		if _, errOut, code := run(t, "", "stats", dir); code != 0 || strings.Count(errOut, warning) != 1 {
+			t.Errorf("stats, stream cut %t: status %d, stderr %q; want 0 and %q once", cut, code, errOut, warning)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package loaders
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -184,4 +185,36 @@ func BenchmarkStreamRelogged(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkLoadNewestJSON: a JSON array read as the newest file of its
+// directory, which liveSpan first scans for a cut end (jsonCutShort,
+// measured alone as "cut-check"), against the same file named, which is
+// read alone.
+func BenchmarkLoadNewestJSON(b *testing.B) {
+	lines := bytes.Split(bytes.TrimSpace(benchJSONL(50<<20)), []byte("\n"))
+	data := append(append([]byte("[\n"), bytes.Join(lines, []byte(",\n"))...), "\n]\n"...)
+	dir := b.TempDir()
+	path := filepath.Join(dir, "bench.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct{ name, input string }{{"named", path}, {"newest", dir}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := Load([]string{c.input}, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("cut-check", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if jsonCutShort(func() io.Reader { return bytes.NewReader(data) }, int64(len(data))) {
+				b.Fatal("a complete array found cut short")
+			}
+		}
+	})
 }

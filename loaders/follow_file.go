@@ -561,7 +561,8 @@ func fileFormat(file *os.File, name string, format Format) (_ Format, gzipped bo
 }
 
 // loadWhole reads a file of a format that is read whole; an empty file,
-// or a Parquet file without its footer yet (Result.Unfinished), has no
+// a Parquet file without its footer yet or a JSON array cut short
+// (Result.Unfinished), has no
 // trajectories (yet): it is read when it changes. It reads the size bytes
 // it judged, a Parquet file in place as Load does, and no more: a file
 // written as it is read would otherwise be read past the footer found
@@ -570,7 +571,7 @@ func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progre
 	if size == 0 {
 		return &Result{}, nil
 	}
-	if u := footerless(file, f.path, size, opts.Format); u != nil {
+	if u := unfinishedWhole(file, f.path, size, opts.Format); u != nil {
 		return &Result{Unfinished: []Unfinished{*u}}, nil
 	}
 	if parquetInPlace(file, f.path, opts.Format) {

@@ -85,12 +85,13 @@ func TestFollowCountsAnotherMalformedRecordAtItsPlace(t *testing.T) {
 }
 
 // TestFollowCountsAMalformedRecordOfAFailedReading: a followed JSON array
-// replaced by a half-written version (a malformed element, then cut off),
-// whose reading fails, then by the whole file: the malformed element is
+// replaced by a broken version (a malformed element, then a syntax
+// error: one cut short would be left out, unread, until complete), whose
+// reading fails, then by the whole file: the malformed element is
 // counted (with SkipInvalid) or warned of (without) once, by the reading
 // that delivers it.
 func TestFollowCountsAMalformedRecordOfAFailedReading(t *testing.T) {
-	const first, half, whole = "[\n{\"id\":\"a\"}\n]\n", "[\n{\"id\":\"a\"},\n5,\n{\"id\":\"b\"", "[\n{\"id\":\"a\"},\n5,\n{\"id\":\"b\"}\n]\n"
+	const first, half, whole = "[\n{\"id\":\"a\"}\n]\n", "[\n{\"id\":\"a\"},\n5,\n{\"id\":\"b\"},]\n", "[\n{\"id\":\"a\"},\n5,\n{\"id\":\"b\"}\n]\n"
 	for _, skip := range []bool{true, false} {
 		t.Run(fmt.Sprintf("skip=%v", skip), func(t *testing.T) {
 			opts := followOptions(false)

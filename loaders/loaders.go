@@ -98,6 +98,10 @@ type Options struct {
 	// stream reports that the input is not a regular file (standard
 	// input, a FIFO): it cannot be looked at again once read.
 	stream bool
+	// textLimit, when above 0, is how many bytes of a gzipped input's
+	// text (after a byte order mark) are read: the newest file of a
+	// directory, its gzip stream or last line unfinished (liveSpan).
+	textLimit int64
 	// skipCounted is input.Loader.Counted (a followed file's).
 	skipCounted func(e *LineError) bool
 }
@@ -192,8 +196,10 @@ const stdinName = "<stdin>"
 //
 // The newest file of a directory (its last in natural order), which a live
 // run may be writing, is read as it is when Load looks at it, without its
-// last line when that line has no line end and is not a record yet; it is
-// left out when it is empty or a Parquet file without its footer yet.
+// last line when that line has no line end and is not a record yet
+// (gzipped too, its text ending where a gzip stream cut short ends); it is
+// left out when it is empty, a Parquet file without its footer yet, or a
+// JSON array or W&B table whose text ends before its value does.
 // Result.Unfinished says so, with the reason; with nothing else to read,
 // it is the error "no trajectories yet". Any other broken file stays an
 // error, with or without SkipInvalid. A CSV file whose last row has no
@@ -244,8 +250,9 @@ func load(paths []string, opts Options, each func([]scoring.Trajectory) error) (
 	for i, f := range files {
 		limit := int64(-1)
 		var u *Unfinished
+		fileOpts := opts
 		if f.newest {
-			if limit, u, err = liveSpan(f.path, opts); err != nil {
+			if limit, fileOpts.textLimit, u, err = liveSpan(f.path, opts); err != nil {
 				return nil, err
 			}
 			if u != nil {
@@ -256,7 +263,7 @@ func load(paths []string, opts Options, each func([]scoring.Trajectory) error) (
 			}
 		}
 		anyRead = true
-		res, err := loadPrefix(f.path, i, opts, progress, relog.of(each), limit)
+		res, err := loadPrefix(f.path, i, fileOpts, progress, relog.of(each), limit)
 		if err == nil && relog != nil {
 			err = relog.end(f.path, each, res)
 		}
@@ -523,6 +530,9 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 		l.Format = string(format)
 	}
 	br := in.R
+	if in.Gzipped && opts.textLimit > 0 {
+		br = bufio.NewReaderSize(io.LimitReader(in.R, opts.textLimit), input.BufferSize)
+	}
 	var ends *csvRowEnds
 	if opts.stream && format == CSV && !in.Gzipped {
 		// A stream cannot be looked at again once read, as

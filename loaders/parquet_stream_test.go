@@ -42,17 +42,6 @@ func TestParquetStreamBounded(t *testing.T) {
 	}
 }
 
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
-}
-
 // TestParquetStreamHeldOnce: a Parquet stream is held once as it is read,
 // not copied as it grows (io.ReadAll peaked at 2.6 GB for a stream past
 // the 1 GiB bound), and read back at any offset as it was.

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -16,7 +18,8 @@ import (
 // Unfinished is the newest file of a directory that Load read in part or
 // not at all, because its run is probably still writing it: its last line
 // has no line end and is not a whole record yet, or it is empty, or it is
-// a Parquet file without its footer yet. A run writes its files in
+// a Parquet file without its footer yet, or a JSON array or W&B table
+// whose text ends before its value does. A run writes its files in
 // natural order, so only the last one can be half-written; any other file
 // that is broken stays an error.
 type Unfinished struct {
@@ -28,7 +31,8 @@ type Unfinished struct {
 	// changes: any file it follows, not only the newest.
 	Followed bool
 	// Reason says what is unfinished: "empty", "no Parquet footer yet",
-	// "no line end, and not complete JSON".
+	// "its JSON ends before its value does", "no line end, and not
+	// complete JSON".
 	Reason string
 }
 
@@ -145,6 +149,7 @@ const (
 	reasonJSONLine = "no line end, and not complete JSON"
 	reasonCSVRow   = "no line end, and not a complete CSV row"
 	reasonOnlyLine = "its only line has no line end, and is not complete JSON"
+	reasonJSONCut  = "its JSON ends before its value does"
 )
 
 // parquetMinSize is the size of the smallest Parquet file: the magic, then
@@ -184,46 +189,65 @@ func expandInputs(paths []string, inputs func(dir string) ([]string, error)) ([]
 // returns how many of its bytes Load reads: its size as it is now (what a
 // writer adds meanwhile waits for the next reading), or up to the end of
 // its last complete line when its last line is unfinished (u says so), or
-// none when u.Whole. A file that is not a regular one, a gzip file (whose
-// stream is one whole) and a JSON array (written whole) are read as they
-// are: the limit is then -1, no limit.
+// none when u.Whole. A gzip file is read whole (limit -1) but for its
+// text, of which it returns how many bytes (after a byte order mark) Load
+// reads in textLimit, -1 for all. A file that is not a regular one is read
+// as it is: both limits are then -1.
 //
 // A last line without a line end is unfinished only if it is not a
 // record yet: not valid JSON (Python's NaN and Infinity allowed) in JSONL,
 // or, in CSV, a row the CSV reader fails on or whose fields are not as
 // many as the header's. A complete last line without a line end is read.
-func liveSpan(path string, opts Options) (limit int64, u *Unfinished, err error) {
+// A JSON array or W&B table is unfinished when its text ends inside its
+// value with no syntax error before (jsonCutShort); a gzip stream cut
+// short ends its text where it was cut.
+func liveSpan(path string, opts Options) (limit, textLimit int64, u *Unfinished, err error) {
 	st, err := os.Stat(path)
 	if err != nil || !st.Mode().IsRegular() {
-		return -1, nil, nil // opening it reports what is wrong
+		return -1, -1, nil, nil // opening it reports what is wrong
 	}
 	size := st.Size()
 	if size == 0 {
-		return 0, &Unfinished{Path: path, Whole: true, Reason: reasonEmpty}, nil
+		return 0, -1, &Unfinished{Path: path, Whole: true, Reason: reasonEmpty}, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return -1, nil, nil
+		return -1, -1, nil, nil
 	}
 	defer f.Close()
 	br := bufio.NewReader(io.NewSectionReader(f, 0, size))
-	if magic, _ := br.Peek(len(input.GzipMagic)); bytes.Equal(magic, input.GzipMagic) {
-		return size, nil, nil
-	}
 	format, err := ParseFormat(string(opts.Format))
 	if err != nil {
-		return -1, nil, nil // the reading reports it
+		return -1, -1, nil, nil // the reading reports it
+	}
+	if magic, _ := br.Peek(len(input.GzipMagic)); bytes.Equal(magic, input.GzipMagic) {
+		textLimit, u := gzipSpan(f, path, size, format, opts.maxRecord())
+		return -1, textLimit, u, nil
 	}
 	if format == "" {
-		format = detectFormat(path, br)
+		format = detectTextFormat(path, io.NewSectionReader(f, 0, size))
 	}
 	switch format {
 	case Parquet:
-		return parquetSpan(f, br, path, size)
+		limit, u, err = parquetSpan(f, br, path, size)
 	case JSONL, CSV:
-		return lineSpan(f, br, path, size, format, opts.maxRecord())
+		limit, u, err = lineSpan(f, br, path, size, format, opts.maxRecord())
+	case JSON, WandBTable:
+		limit, u = jsonSpan(f, path, size)
+	default:
+		limit = size
 	}
-	return size, nil, nil
+	return limit, -1, u, err
+}
+
+// detectTextFormat is detectFormat of r past a byte order mark, as read
+// detects it.
+func detectTextFormat(path string, r io.Reader) Format {
+	br := bufio.NewReader(r)
+	if bom, _ := br.Peek(len(input.UTF8BOM)); bytes.Equal(bom, input.UTF8BOM) {
+		br.Discard(len(input.UTF8BOM))
+	}
+	return detectFormat(path, br)
 }
 
 // parquetSpan is liveSpan for a Parquet file: one that starts as Parquet
@@ -246,6 +270,127 @@ func parquetSpan(f *os.File, br *bufio.Reader, path string, size int64) (int64, 
 	return 0, &Unfinished{Path: path, Whole: true, Reason: reasonNoFooter}, nil
 }
 
+// jsonSpan is liveSpan for a JSON array or W&B table, gzipped or not:
+// left out whole when cut short (jsonCutShort), else read whole, to fail
+// if it is broken.
+func jsonSpan(f *os.File, path string, size int64) (int64, *Unfinished) {
+	if jsonCutShort(func() io.Reader { return io.NewSectionReader(f, 0, size) }, size) {
+		return 0, &Unfinished{Path: path, Whole: true, Reason: reasonJSONCut}
+	}
+	return size, nil
+}
+
+// jsonCutShort reports whether the JSON text that open gives (gzip and a
+// byte order mark undone) ends inside its top-level value with no syntax
+// error before that end: the reader's "unexpected end of input", which a
+// run still writing the file leaves; a gzip stream cut short is such an
+// end too. A first pass counts brackets outside strings, which a complete
+// text has all closed at its end; only a text left open is decoded again,
+// token by token, to tell a cut end from a syntax error. The file must
+// hold the size bytes its stat found through both passes: one that shrank
+// under them changed while read, which is the reading's to tell (a
+// follower reads it again), not a cut end.
+func jsonCutShort(open func() io.Reader, size int64) bool {
+	first := &countingReader{r: open()}
+	if !jsonOpenAtEnd(first) || first.n != size {
+		return false
+	}
+	second := &countingReader{r: open()}
+	in, err := input.Open(second)
+	if err != nil {
+		return false // the reading reports it
+	}
+	dec := json.NewDecoder(jsonscan.NewRewriter(in.R, 0))
+	depth, closed := 0, false
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			cut := errors.Is(err, io.ErrUnexpectedEOF) || (errors.Is(err, io.EOF) && depth > 0)
+			return cut && second.n == size
+		}
+		if closed {
+			return false // a value after the top-level one: the reader's error
+		}
+		switch tok {
+		case json.Delim('['), json.Delim('{'):
+			depth++
+		case json.Delim(']'), json.Delim('}'):
+			depth--
+		}
+		// Complete, the value is followed by the end of the text; or of
+		// what a gzip stream cut short holds, which is cut short too.
+		closed = depth == 0
+	}
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += int64(n)
+	return n, err
+}
+
+// jsonOpenAtEnd reports whether the JSON text of r (gzip and a byte
+// order mark undone) ends inside a string or with more brackets opened
+// than closed outside strings, or in a gzip stream cut short.
+func jsonOpenAtEnd(r io.Reader) bool {
+	in, err := input.Open(r)
+	if err != nil {
+		return false
+	}
+	var s bracketScan
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := in.R.Read(buf)
+		s.scan(buf[:n])
+		switch {
+		case err == io.EOF:
+			return s.inString || s.depth > 0
+		case err != nil:
+			return errors.Is(err, io.ErrUnexpectedEOF)
+		}
+	}
+}
+
+// bracketScan counts the brackets of a JSON text outside its strings, the
+// text given in parts.
+type bracketScan struct {
+	depth int // opened less closed
+	// inString reports that the text so far ends inside a string, escaped
+	// that it ends with the backslash of an escape.
+	inString, escaped bool
+}
+
+// scan goes on through b, byte by byte: what a string holds is passed
+// over in a tight loop, to its quote or backslash.
+func (s *bracketScan) scan(b []byte) {
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case s.escaped:
+			s.escaped = false
+		case s.inString:
+			for i < len(b) && b[i] != '"' && b[i] != '\\' {
+				i++
+			}
+			if i < len(b) {
+				s.escaped = b[i] == '\\'
+				s.inString = s.escaped
+			}
+		case c == '"':
+			s.inString = true
+		case c == '[' || c == '{':
+			s.depth++
+		case c == ']' || c == '}':
+			s.depth--
+		}
+	}
+}
+
 // lineSpan is liveSpan for a JSONL or CSV file.
 func lineSpan(f *os.File, br *bufio.Reader, path string, size int64, format Format, maxRecord int64) (int64, *Unfinished, error) {
 	start, err := lastLineStart(f, size, maxRecord)
@@ -259,29 +404,152 @@ func lineSpan(f *os.File, br *bufio.Reader, path string, size int64, format Form
 	if start == 0 {
 		last = bytes.TrimPrefix(last, input.UTF8BOM)
 	}
+	header := func() []byte {
+		line, err := br.ReadBytes('\n')
+		if err != nil {
+			return nil
+		}
+		return bytes.TrimPrefix(line, input.UTF8BOM)
+	}
+	limit, u := lastLineSpan(path, format, start, size, last, header)
+	return limit, u, nil
+}
+
+// lastLineSpan judges the last line of a JSONL or CSV text of size bytes,
+// last, which has no line end and starts at start: it returns how many
+// bytes of the text are read, and the Unfinished of a last line left out.
+// header gives a CSV text's first line, nil when it has none.
+func lastLineSpan(path string, format Format, start, size int64, last []byte, header func() []byte) (int64, *Unfinished) {
 	if len(bytes.TrimSpace(last)) == 0 {
-		return size, nil, nil
+		return size, nil
 	}
 	if format == JSONL {
 		if completeJSON(last) {
-			return size, nil, nil
+			return size, nil
 		}
 		if start == 0 {
-			return 0, &Unfinished{Path: path, Whole: true, Reason: reasonOnlyLine}, nil
+			return 0, &Unfinished{Path: path, Whole: true, Reason: reasonOnlyLine}
 		}
-		return start, &Unfinished{Path: path, Reason: reasonJSONLine}, nil
+		return start, &Unfinished{Path: path, Reason: reasonJSONLine}
 	}
 	if start == 0 {
-		return size, nil, nil // the header alone: no row to leave out
+		return size, nil // the header alone: no row to leave out
 	}
-	header, err := br.ReadBytes('\n')
+	h := header()
+	if h == nil || completeCSVRow(h, last) {
+		return size, nil
+	}
+	return start, &Unfinished{Path: path, Reason: reasonCSVRow}
+}
+
+// gzipSpan is liveSpan for a gzipped file, judged on its text as an
+// uncompressed one is; it returns how many bytes of its text (after a
+// byte order mark) are read, -1 for all. A gzip stream cut short (its run
+// still writing it) has its text end where it was cut: that much is read,
+// without an unfinished last line, and the rest waits for the next
+// reading.
+func gzipSpan(f *os.File, path string, size int64, format Format, maxRecord int64) (int64, *Unfinished) {
+	in, err := input.Open(io.NewSectionReader(f, 0, size))
 	if err != nil {
-		return size, nil, nil
+		return -1, nil // a gzip header cut short too: the reading reports it
 	}
-	if completeCSVRow(bytes.TrimPrefix(header, input.UTF8BOM), last) {
-		return size, nil, nil
+	if format == "" {
+		format = detectFormat(path, in.R)
 	}
-	return start, &Unfinished{Path: path, Reason: reasonCSVRow}, nil
+	switch format {
+	case JSON, WandBTable:
+		if _, u := jsonSpan(f, path, size); u != nil {
+			return -1, u
+		}
+		return -1, nil
+	case JSONL, CSV:
+	default:
+		return -1, nil
+	}
+	text, err := scanText(in.R, maxRecord)
+	if err != nil {
+		return -1, nil // the reading reports it
+	}
+	switch {
+	case text.size == 0 && text.cut:
+		return -1, &Unfinished{Path: path, Whole: true, Reason: reasonEmpty}
+	case text.lastTooLong:
+		return -1, nil // the reader rejects it
+	case text.last == nil: // a line end last, or no text
+		if text.cut {
+			return text.size, nil
+		}
+		return -1, nil
+	}
+	limit, u := lastLineSpan(path, format, text.lastStart, text.size, text.last, func() []byte { return text.header })
+	if u == nil && !text.cut {
+		return -1, nil
+	}
+	return limit, u
+}
+
+// gzipText is what scanText found of a gzip file's text.
+type gzipText struct {
+	size int64
+	// cut reports that the gzip stream ends before its end.
+	cut bool
+	// last is the last line when it has no line end (nil when the text
+	// ends with one), starting at lastStart; lastTooLong reports that it
+	// is longer than the longest record, and not kept.
+	last        []byte
+	lastStart   int64
+	lastTooLong bool
+	// header is the first line, with its line end, when it has one.
+	header []byte
+}
+
+// scanText reads the text of r to its end, or to where its gzip stream
+// was cut short, and returns its size, its last line and its first.
+func scanText(r io.Reader, maxRecord int64) (gzipText, error) {
+	var t gzipText
+	var first []byte
+	headerDone := false
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := r.Read(buf)
+		chunk := buf[:n]
+		if !headerDone {
+			i := bytes.IndexByte(chunk, '\n')
+			switch {
+			case i >= 0:
+				t.header, headerDone = append(first, chunk[:i+1]...), true
+			case int64(len(first)+n) > maxRecord:
+				headerDone = true
+			default:
+				first = append(first, chunk...)
+			}
+		}
+		if i := bytes.LastIndexByte(chunk, '\n'); i >= 0 {
+			t.lastStart, t.lastTooLong = t.size+int64(i)+1, false
+			t.last = append(t.last[:0], chunk[i+1:]...)
+		} else if !t.lastTooLong {
+			t.last = append(t.last, chunk...)
+			if int64(len(t.last)) > maxRecord {
+				t.last, t.lastTooLong = nil, true
+			}
+		}
+		t.size += int64(n)
+		switch {
+		case err == io.EOF:
+			if len(t.last) == 0 && !t.lastTooLong {
+				t.last = nil
+			}
+			return t, nil
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			t.cut = true
+			if len(t.last) == 0 && !t.lastTooLong {
+				t.last = nil
+			}
+			return t, nil
+		case err != nil:
+			return t, err
+		}
+	}
 }
 
 // lastLineStart returns the offset where the last line of the file of size
@@ -340,7 +608,7 @@ func peekedFiles(paths []string, opts Options) ([]string, error) {
 	var out []string
 	for _, f := range files {
 		if f.newest {
-			if _, u, err := liveSpan(f.path, opts); err != nil {
+			if _, _, u, err := liveSpan(f.path, opts); err != nil {
 				return nil, err
 			} else if u != nil && u.Whole {
 				continue
@@ -351,22 +619,28 @@ func peekedFiles(paths []string, opts Options) ([]string, error) {
 	return out, nil
 }
 
-// footerless returns, when the file of size bytes called path is read as
-// Parquet (format, else its name or content) and does not end with its
-// footer yet, its Unfinished for a follower; else nil.
-func footerless(f *os.File, path string, size int64, format Format) *Unfinished {
+// unfinishedWhole returns, when the file of size bytes called path is
+// read as Parquet (format, else its name or content) and does not end with
+// its footer yet, or as a JSON array or W&B table cut short
+// (jsonCutShort), its Unfinished for a follower; else nil.
+func unfinishedWhole(f *os.File, path string, size int64, format Format) *Unfinished {
 	br := bufio.NewReader(io.NewSectionReader(f, 0, size))
 	if format == "" {
 		format = detectFormat(path, br)
 	}
-	if format != Parquet {
-		return nil
+	var u *Unfinished
+	switch format {
+	case Parquet:
+		if _, pu, err := parquetSpan(f, br, path, size); err == nil {
+			u = pu
+		}
+	case JSON, WandBTable:
+		_, u = jsonSpan(f, path, size)
 	}
-	if _, u, err := parquetSpan(f, br, path, size); err == nil && u != nil {
+	if u != nil {
 		u.Followed = true
-		return u
 	}
-	return nil
+	return u
 }
 
 // NoteLastSteps sets, in lastStep, the step (Batch) of the last of ts

@@ -1,8 +1,11 @@
 package loaders
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -60,6 +63,10 @@ func TestLoadUnfinishedNewestFile(t *testing.T) {
 			"completions_00003.parquet: left out: no Parquet footer yet" + tail},
 		{"empty", []string{"1a/0"},
 			"step_2.parquet: left out: empty" + tail},
+		{"json", []string{"1a/0", "1b/0"},
+			"step_2.json: left out: its JSON ends before its value does" + tail},
+		{"wandb", []string{"1a/0", "1b/0"},
+			"step_2.table.json: left out: its JSON ends before its value does" + tail},
 		// A complete last line without its line end is read, NaN and all.
 		{"jsonl-last-complete", []string{"1a/0", "2a/1", "2b/1"}, ""},
 	} {
@@ -134,6 +141,18 @@ func TestLoadUnfinishedOnlyNewest(t *testing.T) {
 			t.Errorf("a file named, skipping: %v, %+v", err, res)
 		}
 	}
+	// A JSON array cut short that is not the newest, and the newest whose
+	// syntax error comes before its cut end, say where.
+	for dir, want := range map[string]string{
+		"json-older":  "step_1.json:2:28: invalid JSON: unexpected end of input",
+		"json-syntax": "step_2.json:2:2: invalid JSON: expected comma after array element",
+	} {
+		for _, skip := range []bool{false, true} {
+			if _, err := Load([]string{liveDir(dir)}, Options{SkipInvalid: skip}); err == nil || err.Error() != filepath.Join(liveDir(dir), want) {
+				t.Errorf("%s (skip %t): error %v, want %s", dir, skip, err, filepath.Join(liveDir(dir), want))
+			}
+		}
+	}
 	res, err := Load([]string{liveDir("broken-older")}, Options{SkipInvalid: true})
 	if err == nil && (res.Skipped != 1 || len(res.Unfinished) != 0 || !slices.Equal(idBatches(res), []string{"1a/0", "2a/1"})) {
 		t.Errorf("a broken older file, skipping: %d skipped, %v unfinished, %q", res.Skipped, res.Unfinished, idBatches(res))
@@ -177,17 +196,28 @@ func TestLiveSpan(t *testing.T) {
 		{"a.csv", "id,x\n1,2\n3,\"4", "", 9, reasonCSVRow},
 		{"a.csv", "id,x\n1,2\n3,4", "", 12, ""},
 		{"a.csv", "id,x", "", 4, ""}, // the header alone: read, to fail
-		{"a.json", "[{}", "", 3, ""}, // a JSON array is written whole
+		{"a.json", "[{}", "", -1, reasonJSONCut},
+		{"a.json", "[{}]", "", 4, ""},
+		{"a.json", "  [{\"a\":\"x]}", "", -1, reasonJSONCut}, // in a string
+		{"a.json", "[{\"a\":\"x\\", "", -1, reasonJSONCut},   // in an escape
+		{"a.json", "[{\"a\":NaN},{\"b\":-Infinity", "", -1, reasonJSONCut},
+		{"a.json", "[{\"a\":\"\\\"]}]", "", -1, reasonJSONCut}, // an escaped quote: in the string still
+		{"a.json", "[{\"a\":\"\\\\\"}]", "", 12, ""},           // an escaped backslash, then the string's end
+		{"a.json", "[{\"a\":1}x,{", "", 11, ""},                // a syntax error before the end: read, to fail
+		{"a.json", "[{\"a\":1}] [", "", 11, ""},                // a value complete, then more: read, to fail
+		{"a.json", "[{\"a\":1}]]", "", 10, ""},                 // a bracket too many
+		{"a.txt", "\xef\xbb\xbf[{}", "", -1, reasonJSONCut},    // JSON by its content
+		{"a.table.json", "{\"columns\":[\"a\"],\"data\":[[1],[", "", -1, reasonJSONCut},
+		{"a.table.json", "{\"columns\":[\"a\"],\"data\":[[1]]}", "", 30, ""},
 		{"a.parquet", "", "", -1, reasonEmpty},
 		{"a.jsonl", "", "", -1, reasonEmpty},
 		{"a.parquet", "PA", "", -1, reasonNoFooter},
 		{"a.parquet", string(par[:len(par)-1]), "", -1, reasonNoFooter},
 		{"a.parquet", string(par), "", int64(len(par)), ""},
 		{"a.parquet", "not parquet at all", "", 18, ""}, // read, to fail
-		{"a.jsonl.gz", "\x1f\x8b\x08", "", 3, ""},       // a gzip stream is read whole
 	} {
 		path := writeFile(t, t.TempDir(), c.name, []byte(c.text))
-		limit, u, err := liveSpan(path, Options{Format: c.format})
+		limit, textLimit, u, err := liveSpan(path, Options{Format: c.format})
 		reason := ""
 		if u != nil {
 			reason = u.Reason
@@ -195,7 +225,7 @@ func TestLiveSpan(t *testing.T) {
 				limit = -1
 			}
 		}
-		if err != nil || limit != c.limit || reason != c.reason {
+		if err != nil || limit != c.limit || textLimit != -1 || reason != c.reason {
 			t.Errorf("%s %q: limit %d, reason %q, error %v; want %d, %q", c.name, c.text, limit, reason, err, c.limit, c.reason)
 		}
 	}
@@ -232,5 +262,202 @@ func TestFollowParquetWithoutFooter(t *testing.T) {
 	}
 	if len(f.errs) > 0 {
 		t.Errorf("errors: %v", f.errs)
+	}
+}
+
+// gzipParts returns parts gzipped: the stream flushed after each of parts
+// but the last, and cut short (no end: its run still writing it) when
+// cut, else closed.
+func gzipParts(t *testing.T, cut bool, parts ...string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	for i, p := range parts {
+		if _, err := zw.Write([]byte(p)); err != nil {
+			t.Fatal(err)
+		}
+		if i < len(parts)-1 || cut {
+			if err := zw.Flush(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if !cut {
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return buf.Bytes()
+}
+
+// TestLiveSpanGzip: a gzipped newest file is judged on its text, as the
+// file uncompressed would be; a gzip stream cut short ends its text where
+// it was cut, read up to its last complete line (textLimit, in bytes of
+// the text past a byte order mark).
+func TestLiveSpanGzip(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		cut       bool
+		parts     []string
+		textLimit int64 // -1: all; with a reason and no limit: left out whole
+		reason    string
+		whole     bool
+	}{
+		{"a.jsonl.gz", false, []string{"{}\n{\"a\":"}, 3, reasonJSONLine, false},
+		{"a.jsonl.gz", false, []string{"{}\n{\"a\":1}\n"}, -1, "", false},
+		{"a.jsonl.gz", false, []string{"{}\n{\"a\":1}"}, -1, "", false},
+		{"a.jsonl.gz", false, []string{"\xef\xbb\xbf{}\n{\"a\":"}, 3, reasonJSONLine, false},
+		{"a.jsonl.gz", false, []string{"{\"a\":"}, -1, reasonOnlyLine, true},
+		{"a.jsonl.gz", true, []string{"{\"a\":1}\n", "{\"b\":"}, 8, reasonJSONLine, false},
+		{"a.jsonl.gz", true, []string{"{\"a\":1}\n"}, 8, "", false},
+		{"a.jsonl.gz", true, []string{"{\"a\":1}\n", "{\"b\":2}"}, 15, "", false},
+		{"a.jsonl.gz", true, nil, -1, reasonEmpty, true}, // the gzip header alone
+		{"a.csv.gz", false, []string{"id,x\n1,2\n3"}, 9, reasonCSVRow, false},
+		{"a.csv.gz", true, []string{"id,x\n1,2\n", "3,4"}, 12, "", false},
+		{"a.json.gz", false, []string{"[{}"}, -1, reasonJSONCut, true},
+		{"a.json.gz", false, []string{"[{}]"}, -1, "", false},
+		{"a.json.gz", true, []string{"[{}]"}, -1, reasonJSONCut, true},
+		{"a.json.gz", true, []string{"[{}x"}, -1, "", false},      // a syntax error first: read, to fail
+		{"a.gz", false, []string{"[{}"}, -1, reasonJSONCut, true}, // JSON by its content
+	} {
+		data := gzipParts(t, c.cut, c.parts...)
+		if c.parts == nil {
+			data = gzipParts(t, true, "")[:10] // what gzip.Writer writes before any text
+		}
+		path := writeFile(t, t.TempDir(), c.name, data)
+		limit, textLimit, u, err := liveSpan(path, Options{})
+		reason, whole := "", false
+		if u != nil {
+			reason, whole = u.Reason, u.Whole
+		}
+		if err != nil || limit != -1 || textLimit != c.textLimit && !whole || reason != c.reason || whole != c.whole {
+			t.Errorf("%s %q (cut %t): limit %d, text limit %d, reason %q, whole %t, error %v; want -1, %d, %q, %t",
+				c.name, c.parts, c.cut, limit, textLimit, reason, whole, err, c.textLimit, c.reason, c.whole)
+		}
+	}
+}
+
+// TestLoadUnfinishedGzip: Load and Stream read a gzipped newest file up
+// to its last complete line, its gzip stream whole or cut short, and
+// warn of a last line left out; the file not the newest, cut short,
+// stays an error.
+func TestLoadUnfinishedGzip(t *testing.T) {
+	const first = "{\"id\":\"1a\",\"metadata\":{\"acc\":1}}\n"
+	const second = "{\"id\":\"2a\",\"metadata\":{\"acc\":1}}\n"
+	const cutLine = "{\"id\":\"2b\",\"metadata\":{\"acc\":0."
+	for _, c := range []struct {
+		cut     bool
+		parts   []string
+		ids     []string
+		warning string
+	}{
+		{false, []string{second + cutLine}, []string{"1a/0", "2a/1"}, "last line left out: no line end, and not complete JSON"},
+		{true, []string{second, cutLine}, []string{"1a/0", "2a/1"}, "last line left out: no line end, and not complete JSON"},
+		{true, []string{second}, []string{"1a/0", "2a/1"}, ""},
+		{false, []string{second}, []string{"1a/0", "2a/1"}, ""},
+	} {
+		dir := t.TempDir()
+		writeFile(t, dir, "step_1.jsonl", []byte(first))
+		newest := writeFile(t, dir, "step_2.jsonl.gz", gzipParts(t, c.cut, c.parts...))
+		var want []string
+		if c.warning != "" {
+			want = []string{newest + ": " + c.warning + " (the newest file of its directory: its run is probably still writing it)"}
+		}
+		for _, skip := range []bool{false, true} {
+			res, err := Load([]string{dir}, Options{SkipInvalid: skip})
+			if err != nil {
+				t.Errorf("%q (cut %t, skip %t): %v", c.parts, c.cut, skip, err)
+				continue
+			}
+			var warnings []string
+			for _, u := range res.Unfinished {
+				warnings = append(warnings, u.String())
+			}
+			if got := idBatches(res); !slices.Equal(got, c.ids) || !slices.Equal(warnings, want) || res.Skipped != 0 {
+				t.Errorf("%q (cut %t, skip %t): %q, warnings %q, %d skipped; want %q, %q, none", c.parts, c.cut, skip, got, warnings, res.Skipped, c.ids, want)
+			}
+		}
+		var streamed []string
+		if _, err := Stream([]string{dir}, Options{}, func(ts []scoring.Trajectory) error {
+			for _, t := range ts {
+				streamed = append(streamed, t.ID)
+			}
+			return nil
+		}); err != nil || len(streamed) != len(c.ids) {
+			t.Errorf("%q (cut %t): streamed %q, error %v", c.parts, c.cut, streamed, err)
+		}
+	}
+	dir := t.TempDir()
+	older := writeFile(t, dir, "step_1.jsonl.gz", gzipParts(t, true, first, cutLine))
+	writeFile(t, dir, "step_2.jsonl", []byte(second))
+	if _, err := Load([]string{dir}, Options{}); err == nil || !strings.HasPrefix(err.Error(), older+":2:") {
+		t.Errorf("a gzipped file cut short, not the newest: error %v, want one at %s:2", err, older)
+	}
+}
+
+// TestFollowJSONCutShort: a followed JSON array cut short has no
+// trajectories yet, a warning of the first reading rather than an error,
+// as a Parquet file without its footer; once its writer completes it, it
+// is read whole.
+func TestFollowJSONCutShort(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	dir := t.TempDir()
+	writeFile(t, dir, "step_1.json", []byte("[{\"id\":\"1a\",\"metadata\":{\"acc\":1}}]\n"))
+	const whole = "[{\"id\":\"2a\",\"metadata\":{\"acc\":1}},{\"id\":\"2b\",\"metadata\":{\"acc\":0}}]\n"
+	const cutAt = 40
+	path := writeFile(t, dir, "step_2.json", []byte(whole[:cutAt]))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, ch, err := Follow(ctx, []string{dir}, followOptions(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := path + ": left out: its JSON ends before its value does (its run is probably still writing it: read when it changes)"
+	if len(res.Unfinished) != 1 || res.Unfinished[0].String() != want || len(res.Trajectories) != 1 {
+		t.Fatalf("first reading: %d trajectories, unfinished %v; want 1 and %q", len(res.Trajectories), res.Unfinished, want)
+	}
+	f := newFollowed(res)
+	testfile.Append(t, path, whole[cutAt:])
+	f.await(t, ch, "the completed file", func() bool { return len(f.ids[path]) == 2 })
+	cancel()
+	for range ch {
+	}
+	if len(f.errs) > 0 {
+		t.Errorf("errors: %v", f.errs)
+	}
+}
+
+// TestBracketScanParts: counting brackets outside strings gives the same
+// whatever the parts the text comes in (a string, an escape cut between
+// two reads).
+func TestBracketScanParts(t *testing.T) {
+	for _, text := range []string{
+		`[{"a":"x\\\"]}]`, `[{"a":"\\\\"},{"b":["]"]}]`, `{"columns":["a"],"data":[["\\\\\\"", 1], [`,
+	} {
+		var whole bracketScan
+		whole.scan([]byte(text))
+		for cut := range len(text) + 1 {
+			var parts bracketScan
+			parts.scan([]byte(text[:cut]))
+			parts.scan([]byte(text[cut:]))
+			if parts != whole {
+				t.Errorf("%s cut at %d: %+v, whole %+v", text, cut, parts, whole)
+			}
+		}
+	}
+	var s bracketScan
+	s.scan([]byte(`[{"a":"x\\\"]}]`))
+	if !s.inString || s.depth != 2 {
+		t.Errorf("an escaped quote: %+v, want in the string, depth 2", s)
+	}
+}
+
+// TestJSONCutShortShrunk: a text shorter than the size its stat found
+// (the file shrank under the check) is not taken as cut short: its
+// reading tells, which a follower does again.
+func TestJSONCutShortShrunk(t *testing.T) {
+	open := func() io.Reader { return strings.NewReader("[{}") }
+	if !jsonCutShort(open, 3) || jsonCutShort(open, 4) {
+		t.Errorf("cut short: %t at its size, %t at a size larger; want true, false", jsonCutShort(open, 3), jsonCutShort(open, 4))
 	}
 }

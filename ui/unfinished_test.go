@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -90,5 +91,69 @@ func TestStreamSessionLineLeftOut(t *testing.T) {
 	want := "short of the row the reading left out after it (" + path + "'s unfinished last line)"
 	if !strings.Contains(got, want) || strings.Contains(got, "which the trainer grouped otherwise") {
 		t.Errorf("the logged-advantage warning lacks %q: %s", want, got)
+	}
+}
+
+// TestStreamSessionJSONCutShort: the dashboard opened on a directory whose
+// newest JSON array is cut short (its run still writing it) opens on the
+// complete files and says in its status line which file it left out, and
+// why.
+func TestStreamSessionJSONCutShort(t *testing.T) {
+	dir := filepath.Join("..", "loaders", "testdata", "live", "json")
+	app := loadModel(t, Input{Source: dir, Stream: func(hooks StreamHooks) (*loaders.Result, error) {
+		return loaders.Stream([]string{dir}, loaders.Options{Pick: hooks.Pick, Progress: hooks.Progress}, hooks.Each)
+	}}, 400)
+	want := filepath.Join(dir, "step_2.json") + ": left out: its JSON ends before its value does"
+	if n := app.Session().Trajectories.Len(); n != 2 {
+		t.Errorf("%d trajectories, want the 2 of the complete file", n)
+	}
+	if view := screen(app); !strings.Contains(view, want) {
+		t.Errorf("no %q in the status line:\n%s", want, view)
+	}
+}
+
+// TestFollowSessionJSONCutShort: the dashboard following a directory whose
+// newest JSON array is cut short opens on the complete files, the cut one
+// named in its status line, and reads that one once its writer completes
+// it, its warning gone.
+func TestFollowSessionJSONCutShort(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "step_1.json"), []byte(`[{"id":"1a","metadata":{"acc":1}},{"id":"1b","metadata":{"acc":0}}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const whole = `[{"id":"2a","metadata":{"acc":1}},{"id":"2b","metadata":{"acc":0}}]`
+	const cutAt = 40
+	path := filepath.Join(dir, "step_2.json")
+	if err := os.WriteFile(path, []byte(whole[:cutAt]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	in := Input{Source: dir, Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
+		opts := loaders.Options{Pick: hooks.Pick}
+		return loaders.Follow(ctx, []string{dir}, loaders.FollowOptions{Options: opts, Poll: 10 * time.Millisecond, Each: hooks.Each})
+	}}
+	app := loadModel(t, in, 400)
+	const why = ": left out: its JSON ends before its value does"
+	if n := app.Session().Trajectories.Len(); n != 2 {
+		t.Errorf("%d trajectories, want the 2 of the complete file", n)
+	}
+	if view := screen(app); !strings.Contains(view, path+why) {
+		t.Errorf("no %q in the status line:\n%s", path+why, view)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(whole[cutAt:])
+	f.Close()
+	for app.Session().Trajectories.Len() < 4 {
+		app.Update(app.live.wait()())
+	}
+	if view := screen(app); strings.Contains(view, why) {
+		t.Errorf("the file was read, but its warning stays:\n%s", view)
+	}
+	cancel()
+	for msg := app.live.wait()(); msg.(liveMsg).ok; msg = app.live.wait()() {
 	}
 }
