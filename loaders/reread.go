@@ -51,19 +51,7 @@ type Rereader struct {
 	// batch's lean trajectories) are then skipped to in the buffer, not
 	// read into it again.
 	base int64
-	read rereadCounter
-}
-
-// rereadCounter counts the bytes read from r.
-type rereadCounter struct {
-	r io.Reader
-	n int64
-}
-
-func (c *rereadCounter) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
+	read countingReader
 }
 
 // NewRereader returns a Rereader with the record fields the trajectories
@@ -88,7 +76,7 @@ func (r *Rereader) Reread(t *scoring.Trajectory) (scoring.Trajectory, error) {
 	if r.br != nil && r.ahead(t.Offset) {
 		r.br.Discard(int(t.Offset - r.next())) // within the buffer: never fails
 	} else {
-		r.base, r.read = t.Offset, rereadCounter{r: io.NewSectionReader(r.f, t.Offset, 1<<62)}
+		r.base, r.read = t.Offset, countingReader{r: io.NewSectionReader(r.f, t.Offset, 1<<62)}
 		if r.br == nil {
 			r.br = bufio.NewReaderSize(&r.read, input.BufferSize)
 		} else {
