@@ -246,12 +246,8 @@ func readTRLTable(first loaders.FileFields, columns []string) (*trlTable, error)
 func trlTableOf(rows []scoring.Trajectory, columns []string) *trlTable {
 	t := newTRLTableBuilder(len(columns))
 	values := make([]float64, len(columns))
-	for _, tr := range rows {
-		prompt, _ := tr.Metadata[trlPrompt].(string)
-		for k, col := range columns {
-			values[k] = floatOrNaN(tr.Metadata[col])
-		}
-		t.add(prompt, values, floatOrNaN(tr.Metadata[trlAdvantage]))
+	for i := range rows {
+		t.addRow(&rows[i], columns, values)
 	}
 	return &t.trlTable
 }
@@ -632,4 +628,14 @@ func nanMeanStd(x []float64, rows []int) (mean, std float64) {
 		ss += (v - mean) * (v - mean)
 	}
 	return mean, math.Sqrt(ss / float64(len(vals)-1))
+}
+
+// addRow adds the record tr of a TRL completions table, values being
+// scratch for its reward columns columns.
+func (t *trlTableBuilder) addRow(tr *scoring.Trajectory, columns []string, values []float64) {
+	for k, col := range columns {
+		values[k] = floatOrNaN(tr.Metadata[col])
+	}
+	prompt, _ := tr.Metadata[trlPrompt].(string)
+	t.add(prompt, values, floatOrNaN(tr.Metadata[trlAdvantage]))
 }

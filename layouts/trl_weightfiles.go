@@ -74,11 +74,7 @@ func (c *RowsCheck) Add(ts []scoring.Trajectory) {
 		if !ok {
 			continue
 		}
-		for k, col := range c.columns {
-			c.values[k] = floatOrNaN(tr.Metadata[col])
-		}
-		prompt, _ := tr.Metadata[trlPrompt].(string)
-		t.add(prompt, c.values, floatOrNaN(tr.Metadata[trlAdvantage]))
+		t.addRow(tr, c.columns, c.values)
 	}
 }
 
@@ -169,12 +165,13 @@ func (t *trlTable) weightsDisagree(columns []string, read trlWeightsRead) (own s
 	}
 	// Within that of rounding, the first's agree whatever t's own: those
 	// are fitted only for a table that may disagree.
-	if t.nearestDiff(read.weights, read.ratiosOnly, rows) <= trlFactorTells*trlRoundedNoise {
+	readDiff := t.nearestDiff(read.weights, read.ratiosOnly, rows)
+	if readDiff <= trlFactorTells*trlRoundedNoise {
 		return "", false
 	}
 	ratios, variant, ok := t.fitWeights(len(columns), rows)
 	if !ok {
-		return "none in TRL's settings (no weighted sum of the rewards reproduces its log)", t.nearestDiff(read.weights, read.ratiosOnly, rows) > trlTolerance
+		return "none in TRL's settings (no weighted sum of the rewards reproduces its log)", readDiff > trlTolerance
 	}
 	weights, ratiosOnly := t.scaledWeights(len(columns), ratios, variant, rows)
 	own = trlWeightsText(columns, weights, ", ")
@@ -182,7 +179,10 @@ func (t *trlTable) weightsDisagree(columns []string, read trlWeightsRead) (own s
 		own = "in the ratios " + trlWeightsText(columns, weights, " : ")
 	}
 	ownDiff := t.nearestDiff(weights, ratiosOnly, rows)
-	return own, t.nearestDiff(read.weights, read.ratiosOnly || ratiosOnly, rows) > trlFactorTells*max(ownDiff, trlRoundedNoise)
+	if ratiosOnly && !read.ratiosOnly {
+		readDiff = t.nearestDiff(read.weights, true, rows)
+	}
+	return own, readDiff > trlFactorTells*max(ownDiff, trlRoundedNoise)
 }
 
 // nearestDiff returns the largest |difference| over rows between the

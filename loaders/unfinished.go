@@ -225,7 +225,7 @@ func liveSpan(path string, opts Options) (limit, textLimit int64, u *Unfinished,
 		return -1, textLimit, u, nil
 	}
 	if format == "" {
-		format = detectTextFormat(path, io.NewSectionReader(f, 0, size))
+		format = pathFormat(path, format)
 	}
 	switch format {
 	case Parquet:
@@ -238,16 +238,6 @@ func liveSpan(path string, opts Options) (limit, textLimit int64, u *Unfinished,
 		limit = size
 	}
 	return limit, -1, u, err
-}
-
-// detectTextFormat is detectFormat of r past a byte order mark, as read
-// detects it.
-func detectTextFormat(path string, r io.Reader) Format {
-	br := bufio.NewReader(r)
-	if bom, _ := br.Peek(len(input.UTF8BOM)); bytes.Equal(bom, input.UTF8BOM) {
-		br.Discard(len(input.UTF8BOM))
-	}
-	return detectFormat(path, br)
 }
 
 // parquetSpan is liveSpan for a Parquet file: one that starts as Parquet
@@ -458,10 +448,8 @@ func gzipSpan(f *os.File, path string, size int64, format Format, maxRecord int6
 	}
 	switch format {
 	case JSON, WandBTable:
-		if _, u := jsonSpan(f, path, size); u != nil {
-			return -1, u
-		}
-		return -1, nil
+		_, u := jsonSpan(f, path, size)
+		return -1, u
 	case JSONL, CSV:
 	default:
 		return -1, nil
@@ -475,7 +463,7 @@ func gzipSpan(f *os.File, path string, size int64, format Format, maxRecord int6
 		return -1, &Unfinished{Path: path, Whole: true, Reason: reasonEmpty}
 	case text.lastTooLong:
 		return -1, nil // the reader rejects it
-	case text.last == nil: // a line end last, or no text
+	case len(text.last) == 0: // a line end last, or no text
 		if text.cut {
 			return text.size, nil
 		}
@@ -535,16 +523,8 @@ func scanText(r io.Reader, maxRecord int64) (gzipText, error) {
 		}
 		t.size += int64(n)
 		switch {
-		case err == io.EOF:
-			if len(t.last) == 0 && !t.lastTooLong {
-				t.last = nil
-			}
-			return t, nil
-		case errors.Is(err, io.ErrUnexpectedEOF):
-			t.cut = true
-			if len(t.last) == 0 && !t.lastTooLong {
-				t.last = nil
-			}
+		case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
+			t.cut = err != io.EOF
 			return t, nil
 		case err != nil:
 			return t, err

@@ -496,12 +496,7 @@ func (pr *parquetReader) pickedRow(row parquet.Row, t *scoring.Trajectory) (err 
 				break
 			}
 			// A corrupt value's panic is the file's error.
-			switch v := c.scalar(vs[0]).(type) {
-			case bool:
-				picked[at] = scoring.PickedBool(v)
-			default:
-				t.SetPickedOther(at, v)
-			}
+			t.SetPickedOther(at, c.scalar(vs[0]))
 		}
 		return true
 	})

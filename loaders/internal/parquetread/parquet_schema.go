@@ -211,6 +211,13 @@ func numberReader(typ parquet.Type) func(parquet.Value) float64 {
 		return func(v parquet.Value) float64 { return float64(v.Float()) }
 	case kind == parquet.Double:
 		return func(v parquet.Value) float64 { return v.Double() }
+	case kind == parquet.Boolean:
+		return func(v parquet.Value) float64 {
+			if v.Boolean() {
+				return 1
+			}
+			return 0
+		}
 	}
 	return nil
 }
