@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -376,7 +375,7 @@ func (l *liveState) batchToShow(res *engine.Result, step int64) int {
 	if l.following {
 		return last
 	}
-	i, _ := slices.BinarySearchFunc(res.Ranking.Batches, step, func(b engine.Batch, s int64) int { return cmp.Compare(b.Step, s) })
+	i, _ := res.Ranking.BatchIndex(step)
 	return min(i, last)
 }
 

@@ -37,12 +37,7 @@ func BenchmarkFind1M(b *testing.B) {
 	s.ApplyUpdate(l, loaders.Update{Reloaded: []string{"f3"}, Trajectories: reread})
 	for _, name := range []string{"moved", "read again"} {
 		p := places[name]
-		want := -1
-		for i, t := range s.Trajectories.All() {
-			if t.ID == p.ID && t.Source == p.Source && t.Line == p.Line && t.Offset == p.Offset {
-				want = i
-			}
-		}
+		want := scanFor(s, p)
 		if got := s.Find(p); got != want || want < 0 {
 			b.Fatalf("%s: found at %d, the scan at %d", name, got, want)
 		}

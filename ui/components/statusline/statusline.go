@@ -184,8 +184,9 @@ func (l *Line) Refresh(s *session.Session) {
 		}
 	}
 	for _, w := range s.Warnings {
-		l.warnings = append(l.warnings, textsafe.Line(w))
-		l.whole = append(l.whole, textsafe.Line(w))
+		w = textsafe.Line(w)
+		l.warnings = append(l.warnings, w)
+		l.whole = append(l.whole, w)
 	}
 	if w := s.LoggedWarning(); w != "" {
 		w = textsafe.Line(w) + behindMark(s.LoggedWarningBehind())

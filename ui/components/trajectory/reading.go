@@ -101,7 +101,7 @@ func (r *Reading) Follow(s *session.Session) (c Change, gone tea.Cmd) {
 	if r.Gone() {
 		return Same, nil
 	}
-	switch i := r.Opened.Find(s); {
+	switch i := s.Find(r.Opened.at); {
 	case i < 0:
 		r.Close()
 		r.Opened.I = -1
@@ -118,7 +118,7 @@ func (r *Reading) Follow(s *session.Session) (c Change, gone tea.Cmd) {
 // the tab shows (its batch, its comparison), has it; else Closed, gone
 // saying so when s holds it no more.
 func (r *Reading) Keep(s *session.Session, shown func(i int) bool) (c Change, gone tea.Cmd) {
-	if _, gone = r.Follow(s); gone != nil || r.Gone() || !shown(r.Opened.I) {
+	if _, gone = r.Follow(s); r.Gone() || !shown(r.Opened.I) {
 		return Closed, gone
 	}
 	return Changed, nil

@@ -81,17 +81,6 @@ func Begin(s *session.Session, i int) (o Opened, read func() Opened) {
 // read again from its file off the event loop (Begin).
 const ReadingText = "reading it again from its file…"
 
-// Find returns where o's trajectory is in s now, -1 when s holds it no
-// more (Session.Find). Follow mode moves a file's trajectories when a
-// file before it is read again, and replaces those of the file read
-// again.
-func (o *Opened) Find(s *session.Session) int {
-	if o.I < 0 {
-		return -1
-	}
-	return s.Find(o.at)
-}
-
 // Detail returns what is shown of the opened trajectory: its fields (and
 // how its completion ended, FinishOf), what the engine computed for it,
 // its metadata by sorted key and its whole response, wrapped to width.
