@@ -88,10 +88,16 @@ type Update struct {
 	// not be read, and without SkipInvalid the malformed lines (skipped
 	// all the same: following cannot stop at one). The follower carries
 	// on. FileErrs are its errors file by file, each file once, in the
-	// order Err joins them: a consumer can say every file that failed,
-	// and forget a file's error when the file is read again.
+	// order Err joins them, but for a file Recovered since its error: a
+	// consumer can say every file that failed, each until it is read
+	// well again (Recovered, Reloaded) or Gone.
 	Err      error
 	FileErrs []FileError
+	// Recovered are the files of which an error was said that a reading
+	// (of its growth, from the start, or its first) has read since
+	// without one: a consumer forgets their errors, then notes FileErrs
+	// (a file in both failed again since).
+	Recovered []string
 	// Unended are the files whose last line has stayed without its line
 	// end for FollowOptions.UnendedWait, unchanged: not read until it
 	// ends. Each is said once, until it changes. Resumed are the files
@@ -549,7 +555,7 @@ func (u *Update) holds(path string) bool {
 // empty reports whether u holds nothing to tell.
 func (u *Update) empty() bool {
 	return len(u.Trajectories) == 0 && len(u.Reloaded) == 0 && len(u.Gone) == 0 && u.Skipped == 0 && u.Err == nil &&
-		len(u.Unended) == 0 && len(u.Resumed) == 0 && len(u.Relogged) == 0
+		len(u.Recovered) == 0 && len(u.Unended) == 0 && len(u.Resumed) == 0 && len(u.Relogged) == 0
 }
 
 // add merges what a check of the file path found into u. A reload drops
@@ -579,6 +585,14 @@ func (u *Update) add(path string, c fileChange) {
 		u.Skipped += c.res.Skipped
 		room := input.MaxSkipReasons - len(u.SkipReasons)
 		u.SkipReasons = append(u.SkipReasons, c.res.SkipReasons[:min(room, len(c.res.SkipReasons))]...)
+	}
+	if c.recovered {
+		// An error of the file merged for a slow consumer is over: Err
+		// keeps it, as what went wrong since the last Update.
+		u.FileErrs = slices.DeleteFunc(u.FileErrs, func(e FileError) bool { return e.Path == path })
+		if !slices.Contains(u.Recovered, path) {
+			u.Recovered = append(u.Recovered, path)
+		}
 	}
 	if c.err != nil {
 		u.Err = errors.Join(u.Err, c.err)
