@@ -446,6 +446,7 @@ func (f *follower) catchUp() {
 
 // note queues what a check of ff found for the consumer (pending).
 func (f *follower) note(ff *followedFile, c fileChange) {
+	c = f.relogged(ff, c)
 	f.clock++
 	if c.res != nil && len(c.res.Trajectories) > 0 || c.reloaded {
 		ff.grown = f.clock // a rotated log keeps its new descriptor
@@ -526,21 +527,26 @@ func (f *follower) scanDirs() {
 		for _, path := range inputs {
 			if _, known := f.byPath[filepath.Clean(path)]; !known {
 				ff := f.add(path)
-				f.note(ff, f.relogged(ff.path, ff.reload(f.opts.Options, nil)))
+				ff.relogDue = f.relog != nil
+				f.note(ff, ff.reload(f.opts.Options, nil))
 				f.limitOpen()
 			}
 		}
 	}
 }
 
-// relogged leaves out of c, the first reading of the file path that
-// appeared, its trajectories when they repeat the file read before it
-// (relogCheck), and says so (fileChange.relogged).
-func (f *follower) relogged(path string, c fileChange) fileChange {
-	if f.relog == nil || c.res == nil {
+// relogged leaves out of c, a reading of the file ff that appeared, its
+// trajectories when they repeat the file read before it (relogCheck),
+// and says so (fileChange.relogged). The check is of the first reading
+// that brings rows, whichever reads them: scanDirs' own, or a later
+// check's, its first having failed as the file changed under it, or
+// found a Parquet file without its footer yet, or an empty one.
+func (f *follower) relogged(ff *followedFile, c fileChange) fileChange {
+	if !ff.relogDue || c.res == nil || len(c.res.Trajectories) == 0 {
 		return c
 	}
-	if err := f.relog.end(path, nil, c.res); err != nil {
+	ff.relogDue = false
+	if err := f.relog.end(ff.path, nil, c.res); err != nil {
 		c.err = errors.Join(c.err, err)
 	}
 	c.relogged, f.relog.found = f.relog.found, nil
