@@ -88,10 +88,16 @@ type Update struct {
 	// not be read, and without SkipInvalid the malformed lines (skipped
 	// all the same: following cannot stop at one). The follower carries
 	// on. FileErrs are its errors file by file, each file once, in the
-	// order Err joins them: a consumer can say every file that failed,
-	// and forget a file's error when the file is read again.
+	// order Err joins them, but for a file Recovered since its error: a
+	// consumer can say every file that failed, each until it is read
+	// well again (Recovered, Reloaded) or Gone.
 	Err      error
 	FileErrs []FileError
+	// Recovered are the files of which an error was said that a reading
+	// (of its growth, from the start, or its first) has read since
+	// without one: a consumer forgets their errors, then notes FileErrs
+	// (a file in both failed again since).
+	Recovered []string
 	// Unended are the files whose last line has stayed without its line
 	// end for FollowOptions.UnendedWait, unchanged: not read until it
 	// ends. Each is said once, until it changes. Resumed are the files
@@ -440,6 +446,7 @@ func (f *follower) catchUp() {
 
 // note queues what a check of ff found for the consumer (pending).
 func (f *follower) note(ff *followedFile, c fileChange) {
+	c = f.relogged(ff, c)
 	f.clock++
 	if c.res != nil && len(c.res.Trajectories) > 0 || c.reloaded {
 		ff.grown = f.clock // a rotated log keeps its new descriptor
@@ -520,21 +527,26 @@ func (f *follower) scanDirs() {
 		for _, path := range inputs {
 			if _, known := f.byPath[filepath.Clean(path)]; !known {
 				ff := f.add(path)
-				f.note(ff, f.relogged(ff.path, ff.reload(f.opts.Options, nil)))
+				ff.relogDue = f.relog != nil
+				f.note(ff, ff.reload(f.opts.Options, nil))
 				f.limitOpen()
 			}
 		}
 	}
 }
 
-// relogged leaves out of c, the first reading of the file path that
-// appeared, its trajectories when they repeat the file read before it
-// (relogCheck), and says so (fileChange.relogged).
-func (f *follower) relogged(path string, c fileChange) fileChange {
-	if f.relog == nil || c.res == nil {
+// relogged leaves out of c, a reading of the file ff that appeared, its
+// trajectories when they repeat the file read before it (relogCheck),
+// and says so (fileChange.relogged). The check is of the first reading
+// that brings rows, whichever reads them: scanDirs' own, or a later
+// check's, its first having failed as the file changed under it, or
+// found a Parquet file without its footer yet, or an empty one.
+func (f *follower) relogged(ff *followedFile, c fileChange) fileChange {
+	if !ff.relogDue || c.res == nil || len(c.res.Trajectories) == 0 {
 		return c
 	}
-	if err := f.relog.end(path, nil, c.res); err != nil {
+	ff.relogDue = false
+	if err := f.relog.end(ff.path, nil, c.res); err != nil {
 		c.err = errors.Join(c.err, err)
 	}
 	c.relogged, f.relog.found = f.relog.found, nil
@@ -549,7 +561,7 @@ func (u *Update) holds(path string) bool {
 // empty reports whether u holds nothing to tell.
 func (u *Update) empty() bool {
 	return len(u.Trajectories) == 0 && len(u.Reloaded) == 0 && len(u.Gone) == 0 && u.Skipped == 0 && u.Err == nil &&
-		len(u.Unended) == 0 && len(u.Resumed) == 0 && len(u.Relogged) == 0
+		len(u.Recovered) == 0 && len(u.Unended) == 0 && len(u.Resumed) == 0 && len(u.Relogged) == 0
 }
 
 // add merges what a check of the file path found into u. A reload drops
@@ -579,6 +591,14 @@ func (u *Update) add(path string, c fileChange) {
 		u.Skipped += c.res.Skipped
 		room := input.MaxSkipReasons - len(u.SkipReasons)
 		u.SkipReasons = append(u.SkipReasons, c.res.SkipReasons[:min(room, len(c.res.SkipReasons))]...)
+	}
+	if c.recovered {
+		// An error of the file merged for a slow consumer is over: Err
+		// keeps it, as what went wrong since the last Update.
+		u.FileErrs = slices.DeleteFunc(u.FileErrs, func(e FileError) bool { return e.Path == path })
+		if !slices.Contains(u.Recovered, path) {
+			u.Recovered = append(u.Recovered, path)
+		}
 	}
 	if c.err != nil {
 		u.Err = errors.Join(u.Err, c.err)

@@ -3,6 +3,7 @@ package loaders
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -380,5 +381,98 @@ func TestFollowWholeLeftEmptyTaken(t *testing.T) {
 		if c.err != nil || c.res == nil || !c.reloaded || len(c.res.Trajectories) != 0 {
 			t.Errorf("%s emptied, reading %d: %v (reloaded %v), %v; want it reloaded, without rows", tc.name, maxChangedReadings, c.res, c.reloaded, c.err)
 		}
+	}
+}
+
+// TestFollowChangedSaidThenReadRecovers: after its 10 changed readings
+// are said, the reading that reads the file at last (grown: no reload)
+// says it Recovered, so that a consumer forgets the error; a reading
+// after it, the error over, says nothing of it.
+func TestFollowChangedSaidThenReadRecovers(t *testing.T) {
+	for _, tc := range changingCases(t) {
+		path := filepath.Join(t.TempDir(), tc.name)
+		if err := os.WriteFile(path, tc.first, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ff := followedAt(t, path)
+		if err := os.WriteFile(path, tc.grown, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		setAfterStat(t, func(path string) {
+			if err := os.Truncate(path, int64(tc.cut)); err != nil {
+				t.Error(err)
+			}
+		})
+		var said Update
+		for range maxChangedReadings {
+			said.add(path, ff.check(Options{}))
+			if err := os.WriteFile(path, tc.grown, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(said.FileErrs) != 1 || !strings.Contains(said.FileErrs[0].Err.Error(), "not read: it changed") {
+			t.Fatalf("%s: FileErrs %v, want the changed readings said", tc.name, said.FileErrs)
+		}
+		afterStat = nil
+		var read Update
+		read.add(path, ff.check(Options{}))
+		if read.Err != nil || len(read.Trajectories) != 1 || len(read.Reloaded) != 0 || !slices.Equal(read.Recovered, []string{path}) {
+			t.Errorf("%s read at last: err %v, %d rows, Reloaded %v, Recovered %v; want its 1 new row, Recovered", tc.name, read.Err, len(read.Trajectories), read.Reloaded, read.Recovered)
+		}
+		if err := os.WriteFile(path, append(slices.Clone(tc.grown), ' '), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var next Update
+		next.add(path, ff.check(Options{}))
+		if len(next.Recovered) != 0 {
+			t.Errorf("%s: the next reading says Recovered %v again", tc.name, next.Recovered)
+		}
+	}
+}
+
+// TestFollowErrorThenRecoveredMerged: a file's error and then a reading
+// of it without one, merged into one Update for a slow consumer, leave
+// the error in Err (it happened) but not in FileErrs: the file is
+// Recovered; an error after the recovery stays in FileErrs.
+func TestFollowErrorThenRecoveredMerged(t *testing.T) {
+	failed := errors.New("a.jsonl: permission denied")
+	var u Update
+	u.add("a.jsonl", fileChange{err: failed})
+	u.add("b.jsonl", fileChange{err: errors.New("b.jsonl: permission denied")})
+	u.add("a.jsonl", fileChange{res: &Result{}, recovered: true})
+	if u.Err == nil || len(u.FileErrs) != 1 || u.FileErrs[0].Path != "b.jsonl" || !slices.Equal(u.Recovered, []string{"a.jsonl"}) {
+		t.Errorf("error then recovered: Err %v, FileErrs %v, Recovered %v", u.Err, u.FileErrs, u.Recovered)
+	}
+	u.add("a.jsonl", fileChange{err: failed})
+	if len(u.FileErrs) != 2 || u.FileErrs[1].Path != "a.jsonl" {
+		t.Errorf("failing again after its recovery: FileErrs %v", u.FileErrs)
+	}
+}
+
+// TestFollowNeverReadGone: a file that appeared and whose every reading
+// failed, its error said, is Gone when removed (the consumer forgets its
+// error), and its error is said again should it come back failing.
+func TestFollowNeverReadGone(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.json")
+	broken := []byte(`[{"id": "a", "a": }]`)
+	if err := os.WriteFile(path, broken, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ff := &followedFile{path: path}
+	t.Cleanup(ff.closeFile)
+	if c := ff.check(Options{}); c.err == nil {
+		t.Fatalf("a broken file read without error")
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if c := ff.check(Options{}); !c.gone || c.err != nil {
+		t.Errorf("removed: gone %v, err %v; want gone", c.gone, c.err)
+	}
+	if err := os.WriteFile(path, broken, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if c := ff.check(Options{}); c.err == nil {
+		t.Errorf("back, broken as before: its error is not said again")
 	}
 }

@@ -34,7 +34,15 @@ type followedFile struct {
 	failed fs.FileInfo
 	// lastErr is the text of the last error reported, not repeated.
 	lastErr string
-	gone    bool
+	// errSaid is set once a check returned an error of the file, until
+	// a reading of it ends without one (fileChange.recovered) or it is
+	// gone: the consumer holds that error until then.
+	errSaid bool
+	// relogDue is set for a file that appeared in a followed directory
+	// until a reading of it brings rows: the relog check (Options.
+	// RelogField) is of its first rows, whichever reading reads them.
+	relogDue bool
+	gone     bool
 	// changedReadings counts the readings in a row that failed as the
 	// file changed under them (changedError), said at
 	// maxChangedReadings.
@@ -141,19 +149,38 @@ type fileChange struct {
 	// relogged is the file, appeared, left out as repeating the one read
 	// before it (Update.Relogged).
 	relogged []Relogged
+	// recovered is set when the file, of which an error was said, was
+	// read without one (Update.Recovered).
+	recovered bool
 }
 
-// check looks at the file and reads what changed; it stats the file, and
-// reads only when that shows a change.
+// check looks at the file and reads what changed (look), and notes
+// whether it says an error of the file or ends one said before.
 func (f *followedFile) check(opts Options) fileChange {
+	c := f.look(opts)
+	switch {
+	case c.gone:
+		f.errSaid = false // the consumer forgets a gone file's error
+	case c.err != nil:
+		f.errSaid = true
+	case c.res != nil && f.errSaid:
+		f.errSaid, c.recovered = false, true
+	}
+	return c
+}
+
+// look stats the file, and reads it only when that shows a change.
+func (f *followedFile) look(opts Options) fileChange {
 	st, err := os.Stat(f.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		if f.gone || !f.loaded {
+		if f.gone || !f.loaded && !f.errSaid {
 			return fileChange{}
 		}
+		// A file never read whose error was said is gone too: its
+		// error goes, and is said again should it come back failing.
 		c := f.drain(opts)
-		f.gone, c.gone = true, true
+		f.gone, c.gone, f.lastErr = true, true, ""
 		f.noteUnended(0, 0) // nothing waits at a path with no file
 		return c
 	case err != nil:

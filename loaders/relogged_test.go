@@ -192,3 +192,96 @@ func TestFollowRelogged(t *testing.T) {
 		})
 	}
 }
+
+// TestFollowReloggedFirstReadingLater: TRL's step 4 (num_iterations 2),
+// a relog of step 3, appears in a followed directory and its first
+// reading brings no rows: it failed as the file changed under it (a
+// footer being written, retried unsaid), or found a Parquet file without
+// its footer yet. The reading that brings its rows at the next check
+// leaves them out all the same, and says so; they were read as new.
+func TestFollowReloggedFirstReadingLater(t *testing.T) {
+	fields, err := scoring.NewRecordFields("prompt", "step", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixture := filepath.Join("..", "cmd", "testdata", "trl", "num_iterations_2", "completions")
+	step4, err := os.ReadFile(filepath.Join(fixture, "completions_00004.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		// first writes the new file at path as its first reading finds it.
+		first func(t *testing.T, path string)
+		// changedReadings are the readings of it that failed so (1: it
+		// changed under its first).
+		changedReadings int
+	}{
+		{"changed while read", func(t *testing.T, path string) {
+			if err := os.WriteFile(path, step4, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			setAfterStat(t, func(at string) {
+				if at == path {
+					afterStat = nil
+					if err := os.Truncate(path, int64(len(step4)-8)); err != nil {
+						t.Error(err)
+					}
+				}
+			})
+		}, 1},
+		{"no footer yet", func(t *testing.T, path string) {
+			if err := os.WriteFile(path, step4[:len(step4)-8], 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, name := range []string{"completions_00001.parquet", "completions_00002.parquet", "completions_00003.parquet"} {
+				testkit.CopyWhole(t, fixture, dir, name)
+			}
+			// Follow's follower, driven check by check.
+			f := &follower{opts: FollowOptions{Options: Options{Fields: fields, RelogField: "step"}}, byPath: map[string]*followedFile{}, dirty: map[string]bool{}}
+			f.relog = newRelogCheck("step", false)
+			res, err := f.start([]string{dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(f.close)
+			read := slices.Clone(res.Trajectories)
+			path := filepath.Join(dir, "completions_00004.parquet")
+			tc.first(t, path)
+			f.scanDirs()
+			if got := f.byPath[path].changedReadings; got != tc.changedReadings {
+				t.Fatalf("the first reading of step 4: %d changed readings, want %d", got, tc.changedReadings)
+			}
+			var relogged []Relogged
+			for _, u := range f.pending {
+				relogged = append(relogged, u.Relogged...)
+				if len(u.Trajectories) > 0 || u.Err != nil {
+					t.Fatalf("the first reading of step 4 brings %d rows, error %v", len(u.Trajectories), u.Err)
+				}
+			}
+			f.pending = nil
+			if err := os.WriteFile(path, step4, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f.checkAll()
+			for _, u := range f.pending {
+				read = append(read, u.Trajectories...)
+				relogged = append(relogged, u.Relogged...)
+				if u.Err != nil {
+					t.Errorf("step 4 read: %v", u.Err)
+				}
+			}
+			if got := reloggedBatches(read); !slices.Equal(got, []int64{1, 3}) {
+				t.Errorf("batches %v, want 1, 3 (step 4 left out as step 2 is)", got)
+			}
+			want := []Relogged{{Path: path, Step: 4, OfStep: 3}}
+			if !slices.Equal(relogged, want) {
+				t.Errorf("relogged %+v, want %+v", relogged, want)
+			}
+		})
+	}
+}

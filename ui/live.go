@@ -45,9 +45,9 @@ type liveState struct {
 	// shown after them in the status line.
 	warnings []string
 	gone     []string
-	// failed are the errors of the last update that brought some, one a
-	// file (loaders.Update.FileErrs), each its first line ("file:line:
-	// ..." for a line's); a file read again from the start loses its own.
+	// failed are the followed files' errors, one a file, its latest
+	// (loaders.Update.FileErrs), each its first line ("file:line: ..."
+	// for a line's), until the file is read well again or gone.
 	failed []fileFailure
 	// skipped counts the lines skipped since the session's load, as stats
 	// --follow counts them; its warning replaces the load's in warnings.
@@ -392,15 +392,22 @@ func (l *liveState) note(u loaders.Update) {
 	was := l.skipped.Warning()
 	l.skipped.Update(u)
 	l.warnings = session.ReplaceWarning(l.warnings, was, l.skipped.Warning())
-	// A file read again from the start no longer holds the line its
-	// error is about: it goes, unless the new content brings it again.
-	l.failed = slices.DeleteFunc(l.failed, func(f fileFailure) bool { return slices.Contains(u.Reloaded, f.path) })
-	if len(u.FileErrs) > 0 {
-		l.failed = make([]fileFailure, len(u.FileErrs))
-		for i, e := range u.FileErrs {
-			l.failed[i] = fileFailure{e.Path, strings.SplitN(e.Err.Error(), "\n", 2)[0]}
+	// A file read well again (from the start, or its growth) no longer
+	// fails as its error says: it goes, unless the reading brings one
+	// again; a gone file's goes too. A file's error replaces its own
+	// only: another file still failing is said once, and stays said.
+	l.failed = slices.DeleteFunc(l.failed, func(f fileFailure) bool {
+		return slices.Contains(u.Reloaded, f.path) || slices.Contains(u.Recovered, f.path)
+	})
+	for _, e := range u.FileErrs {
+		failure := fileFailure{e.Path, strings.SplitN(e.Err.Error(), "\n", 2)[0]}
+		if i := slices.IndexFunc(l.failed, func(f fileFailure) bool { return f.path == e.Path }); i >= 0 {
+			l.failed[i] = failure
+		} else {
+			l.failed = append(l.failed, failure)
 		}
 	}
+	l.failed = slices.DeleteFunc(l.failed, func(f fileFailure) bool { return slices.Contains(u.Gone, f.path) })
 }
 
 // fileFailure is a followed file's error as the status line says it: the

@@ -133,8 +133,9 @@ func TestLiveReloadDropsItsError(t *testing.T) {
 
 // TestLiveSaysEveryFilesError: an update with errors in several files
 // says each file's (its first line), not the first file's alone; a file
-// read again from the start loses its own, the others' stay; the next
-// update's errors replace them.
+// read again from the start loses its own, the others' stay; a later
+// update's error of one file replaces that file's alone: another, still
+// failing and not said again (the follower says an error once), stays.
 func TestLiveSaysEveryFilesError(t *testing.T) {
 	m, _ := newLiveModel(t)
 	s := m.Session()
@@ -154,8 +155,34 @@ func TestLiveSaysEveryFilesError(t *testing.T) {
 		t.Errorf("%s read again: want its error gone and other.jsonl's kept:\n%s", source, w)
 	}
 	m.Update(liveMsg{loaders.Update{Err: lineErr, FileErrs: []loaders.FileError{{Path: source, Err: lineErr}}}, true})
-	if w := warnings(); strings.Contains(w, "permission denied") || !strings.Contains(w, "invalid JSON") {
-		t.Errorf("the next update's error does not replace the last's:\n%s", w)
+	if w := warnings(); !strings.Contains(w, "following: other.jsonl: permission denied") || !strings.Contains(w, "invalid JSON") {
+		t.Errorf("another file's error replaces other.jsonl's, still failing:\n%s", w)
+	}
+	badRow := fmt.Errorf("%s:9:2: invalid JSON", source)
+	m.Update(liveMsg{loaders.Update{Err: badRow, FileErrs: []loaders.FileError{{Path: source, Err: badRow}}}, true})
+	if w := warnings(); strings.Contains(w, ":4:17:") || strings.Count(w, "following: "+source) != 1 {
+		t.Errorf("a file's new error does not replace its own:\n%s", w)
+	}
+	m.Update(liveMsg{loaders.Update{Gone: []string{"other.jsonl"}}, true})
+	if w := warnings(); strings.Contains(w, "permission denied") {
+		t.Errorf("other.jsonl gone, its error stays:\n%s", w)
+	}
+}
+
+// TestLiveErrorGoesWhenRecovered: a file's "not read: it changed ..."
+// error goes once the file is read well (Recovered), its rows coming as
+// growth, not as a reload; another file's stays.
+func TestLiveErrorGoesWhenRecovered(t *testing.T) {
+	m, _ := newLiveModel(t)
+	s := m.Session()
+	source := s.Trajectories.At(0).Source
+	notRead := fmt.Errorf("%s: not read: it changed while each of its last 10 readings read it, the last failing (EOF); read again at each check until one finds it unchanged", source)
+	denied := errors.New("other.jsonl: permission denied")
+	m.Update(liveMsg{loaders.Update{Err: errors.Join(notRead, denied), FileErrs: []loaders.FileError{{Path: source, Err: notRead}, {Path: "other.jsonl", Err: denied}}}, true})
+	_, more := sampleSteps(t, 20, 22)
+	m.Update(liveMsg{loaders.Update{Trajectories: more, Recovered: []string{source}}, true})
+	if w := strings.Join(m.status.Warnings(), "\n"); strings.Contains(w, "not read") || !strings.Contains(w, "permission denied") {
+		t.Errorf("%s read well: want its error gone, other.jsonl's kept:\n%s", source, w)
 	}
 }
 
