@@ -405,6 +405,7 @@ type ReloadCase struct {
 // come before it), its own file without it.
 var ReloadCases = []ReloadCase{
 	{Name: "rows come before it", Open: 1, File: 0, Text: reloadRows("a0", "a1", "a2", "a3"), Want: "a1"},
+	{Name: "same file read again", Open: 1, File: 0, Text: reloadRows("a0", "a1", "a2"), Want: "a1"},
 	{Name: "another at its index", Open: 3, File: 0, Text: reloadRows("a0", "a1"), Want: "b0"},
 	{Name: "past the end", Open: 4, File: 0, Text: reloadRows("a0"), Want: "b1"},
 	{Name: "gone", Open: 3, File: 1, Text: reloadRows("b9"), Want: ""},

@@ -103,13 +103,14 @@ const maxResponseWidth = 120
 // open shows group g, whose prompt is prompt and distinct what tells it
 // apart, and key its key where the prompt does not tell it from another
 // group ("" elsewhere), ranking its members by A's reward descending; with keepOrder, a
-// group already open with the same members keeps its rows' order, so that
+// group already open with the same members, no file read again since (the
+// same indices may then be other trajectories), keeps its rows' order, so that
 // a change of method does not move the completion being looked at, and
 // one whose members changed keeps the cursor on that completion, found
 // where it is now when follow mode read files again.
 func (v *groupView) open(c *common.Common, g *diagnose.GroupSummary, prompt, distinct, key string, keepOrder bool) {
 	s := c.Session
-	same := v.summary.Key == g.Key && slices.Equal(v.summary.Members, g.Members)
+	same := v.reloads == s.Reloads && v.summary.Key == g.Key && slices.Equal(v.summary.Members, g.Members)
 	at := v.selected()
 	if v.reloads != s.Reloads {
 		at = s.Find(v.selectedAt) // the members are of the run before files were read again
