@@ -121,26 +121,10 @@ type Finding struct {
 	Value     float64 `json:"value"`
 	Threshold float64 `json:"threshold"`
 	Message   string  `json:"message"`
-	// Measure is how Message ends in Value, after ": " (MeasureText); the
-	// zero Measure when it ends in words. Not in the JSON, whose message
-	// and value say it.
-	Measure Measure `json:"-"`
-}
-
-// Measure is how a finding's message writes its value: Format, a fmt
-// verb for a float64 ("%+.1f"), then a space and Unit ("sd").
-type Measure struct {
-	Format string
-	Unit   string
-}
-
-// MeasureText is f's value as its message ends in it ("-5.9 sd"), "" when
-// the message ends in words (the zero Measure).
-func (f Finding) MeasureText() string {
-	if f.Measure.Format == "" {
-		return ""
-	}
-	return fmt.Sprintf(f.Measure.Format, f.Value) + " " + f.Measure.Unit
+	// Measure is the text Message ends in after ": ", its Value with a
+	// unit ("-5.9 sd"); "" when it ends in words. Not in the JSON, whose
+	// message and value say it.
+	Measure string `json:"-"`
 }
 
 // Findings runs the health checks on every batch's trend point (trends as
@@ -621,9 +605,9 @@ func (h *healthRun) lengthDrift(t *diagnose.Trend) (Finding, bool) {
 	x := h.length(t)
 	z := (x - h.lengthMean) / h.lengthSD
 	f, ok := finding(CheckLengthDrift, h.lengthObjective, math.Abs(z), driftWarn, driftAlert, false, "")
-	f.Value, f.Measure = z, Measure{Format: "%+.1f", Unit: "sd"}
+	f.Value, f.Measure = z, fmt.Sprintf("%+.1f sd", z)
 	f.Message = fmt.Sprintf("mean %s %.3g, baseline %.3g ± %.3g: %s",
-		cmp.Or(h.lengthObjective, "step_count"), x, h.lengthMean, h.lengthSD, f.MeasureText())
+		cmp.Or(h.lengthObjective, "step_count"), x, h.lengthMean, h.lengthSD, f.Measure)
 	return f, ok
 }
 

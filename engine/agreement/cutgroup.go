@@ -177,10 +177,11 @@ func CutGroupNotes(check TrainerCheck, res *engine.Result, c *CutGroup) []Note {
 		return check.Notes
 	}
 	check.leaveOutCutGroup(c)
-	note, warning, wrap := check.LoggedNote, check.LoggedNote, func(w string) string { return w }
+	warning, wrap := check.LoggedNote, func(w string) string { return w }
 	if check.unreproduced != "" {
-		note, warning, wrap = unreproducedText(check.unreproduced), check.unreproduced, unreproducedText
+		warning, wrap = check.unreproduced, unreproducedText
 	}
+	note := wrap(warning)
 	i := slices.Index(check.Notes, Note{Text: note, Warning: true})
 	if i < 0 || res.Evaluation.Logged == nil {
 		return check.Notes
@@ -191,7 +192,7 @@ func CutGroupNotes(check TrainerCheck, res *engine.Result, c *CutGroup) []Note {
 		}
 		return res
 	}
-	reworded := c.noteReworded(note, warning, wrap, trainer)
+	reworded := wrap(c.LoggedNote(warning, trainer))
 	if reworded == note {
 		return check.Notes
 	}
@@ -204,22 +205,12 @@ func CutGroupNotes(check TrainerCheck, res *engine.Result, c *CutGroup) []Note {
 // the logged advantage (TrainerCheck.LoggedNote, Match.Warning),
 // reworded for c as CutGroupNotes rewords it (noteReworded).
 func (c *CutGroup) LoggedNote(warning string, trainer func() *engine.Result) string {
-	return c.noteReworded(warning, warning, func(w string) string { return w }, trainer)
-}
-
-// noteReworded returns note, which wrap makes of warning, with warning
-// reworded for c (reworded) over the rewards trainer returns: those of
-// the evaluation with logged advantages under TrainerOptions, computed
-// only when there is a note to reword. It is note for a nil c, a c not
-// Compared (a batch's rewards are not the group's), a note "" and
-// rewards of an evaluation without logged advantages.
-func (c *CutGroup) noteReworded(note, warning string, wrap func(string) string, trainer func() *engine.Result) string {
-	if c == nil || !c.Compared || note == "" {
-		return note
+	if c == nil || !c.Compared || warning == "" {
+		return warning
 	}
 	res := trainer()
 	if res.Evaluation.Logged == nil {
-		return note
+		return warning
 	}
-	return wrap(c.reworded(warning, res, nil))
+	return c.reworded(warning, res, nil)
 }

@@ -355,7 +355,7 @@ func loggedAllZero(ev *engine.Evaluation) bool {
 // no logged advantages.
 // The rows' layout is taken as unknown (MatchLoggedFrom).
 func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
-	return matchLogged(ev, opts, scoring.Uncapped, "", nil)
+	return MatchLoggedFrom(ev, opts, "", scoring.Uncapped, nil)
 }
 
 // MatchLoggedFrom is MatchLogged of rows read as layout
@@ -367,11 +367,6 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 // read (engine.RewardComputer.LinesLeftOut, as CheckTrainer has it),
 // named as why a group of that step is short; nil for none.
 func MatchLoggedFrom(ev *engine.Evaluation, opts engine.Options, layout string, rowCap scoring.RowCap, linesLeftOut map[int64]string) *Match {
-	return matchLogged(ev, opts, rowCap, layout, linesLeftOut)
-}
-
-// matchLogged is MatchLoggedFrom.
-func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowCap, layout string, linesLeftOut map[int64]string) *Match {
 	if ev.Logged == nil {
 		return nil
 	}

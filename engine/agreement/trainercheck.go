@@ -69,7 +69,7 @@ type Note struct {
 func CheckTrainer(c *engine.RewardComputer, ev *engine.Evaluation) TrainerCheck {
 	check := TrainerCheck{Options: c.Options}
 	if ev.Logged != nil || c.MatchLogged {
-		check.Logged = matchLogged(ev, c.Options, c.RowCap, c.Layout, c.LinesLeftOut)
+		check.Logged = MatchLoggedFrom(ev, c.Options, c.Layout, c.RowCap, c.LinesLeftOut)
 	}
 	if c.MatchLogged {
 		var note Note

@@ -286,14 +286,13 @@ func (cfg Config) RecordFields() (*scoring.RecordFields, error) {
 // without objectives must first go through InferObjectives.
 func (cfg Config) Scorer() (scoring.Scorer, error) {
 	computer := ComputerPareto
+	var scorer scoring.Scorer
+	var err error
 	if cfg.Computer != "" {
-		var err error
 		if computer, err = ParseComputer(cfg.Computer); err != nil {
 			return nil, err
 		}
 	}
-	var scorer scoring.Scorer
-	var err error
 	switch {
 	case cfg.SourceBy != "" || len(cfg.Sources) > 0:
 		if computer != ComputerPareto || cfg.SourceBy == "" {
@@ -353,7 +352,7 @@ func (cfg Config) svrlScorer() (scoring.Scorer, error) {
 	return s, nil
 }
 
-func (cfg Config) paretoScorer() (scoring.Scorer, error) {
+func (cfg Config) paretoScorer() (*scoring.ParetoScorer, error) {
 	if cfg.Task != "" || cfg.VerificationWeight != nil || cfg.EfficiencyWeight != nil {
 		return nil, fmt.Errorf("task, verification_weight and efficiency_weight belong to the svrl computer")
 	}

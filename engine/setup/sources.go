@@ -68,7 +68,7 @@ func (cfg Config) newSourceScorer() (*scoring.SourceScorer, error) {
 		if err := (Config{Weights: src.Weights}).checkNames(p.Objectives()); err != nil {
 			return nil, fmt.Errorf("source %s: %w", name, err)
 		}
-		if err := s.AddSource(p.(*scoring.ParetoScorer)); err != nil {
+		if err := s.AddSource(p); err != nil {
 			return nil, err
 		}
 	}
@@ -81,7 +81,7 @@ func (cfg Config) newSourceScorer() (*scoring.SourceScorer, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := s.AddSource(p.(*scoring.ParetoScorer)); err != nil {
+		if err := s.AddSource(p); err != nil {
 			return nil, err
 		}
 	}

@@ -18,10 +18,10 @@ import (
 // MaxShown is how many duplicated IDs Count names.
 const MaxShown = 5
 
-// Named lists the IDs Count named, for a warning: each quoted and cut as
+// named lists the IDs Count named, for a warning: each quoted and cut as
 // a message names a value from the data (textsafe.QuoteShort: an ID may
 // be a whole prompt), joined by ", " and made safe for a terminal.
-func Named(first []string) string {
+func named(first []string) string {
 	quoted := make([]string, len(first))
 	for i, id := range first {
 		quoted[i] = textsafe.QuoteShort(id)
@@ -35,7 +35,7 @@ func Named(first []string) string {
 // and the dashboard, each adding what it does of them. Safe for a
 // terminal.
 func Warning(n int, first []string) string {
-	return fmt.Sprintf("%d %s %s an earlier one's ID (%s)", n, english.Plural(n, "trajectory"), english.Verb(n, "repeats", "repeat"), Named(first))
+	return fmt.Sprintf("%d %s %s an earlier one's ID (%s)", n, english.Plural(n, "trajectory"), english.Verb(n, "repeats", "repeat"), named(first))
 }
 
 // idHash is the hash of the ID of the trajectory at position i.

@@ -78,7 +78,7 @@ func TestSortByHashMatchesAComparisonSort(t *testing.T) {
 // character or escape sequence escaped.
 func TestNamed(t *testing.T) {
 	long := strings.Repeat("é", textsafe.ShortRunes) + strings.Repeat("x", 10000)
-	got := Named([]string{"a", long, "b\x1b[2Jc\n"})
+	got := named([]string{"a", long, "b\x1b[2Jc\n"})
 	want := `"a", "` + strings.Repeat("é", textsafe.ShortRunes) + `"…, "b\x1b[2Jc\n"`
 	if got != want {
 		t.Errorf("Named = %q, want %q", got, want)

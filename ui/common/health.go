@@ -85,7 +85,7 @@ func badge(st *Styles, findings []health.Finding, alertText func(alert int) stri
 // the level is its symbol alone and nothing is padded ("✖ step 26
 // length_drift: …", as CompactHealthBadge); where that still does not
 // fit, it is cut after a word (FitWords), but the measure the message
-// ends in (": -5.9 sd": health.Finding.MeasureText) stays whole while the check's
+// ends in (": -5.9 sd": health.Finding.Measure) stays whole while the check's
 // name fits before it: the words between are cut. A list of findings
 // passes padded only when every line fits padded (FindingsPadded), so
 // that its lines are all of one form.
@@ -103,7 +103,7 @@ func FindingLine(st *Styles, f health.Finding, width int, padded bool) string {
 	if ansi.StringWidth(what) <= room {
 		return head + what
 	}
-	if m := f.MeasureText(); m != "" && strings.HasSuffix(f.Message, ": "+m) {
+	if m := f.Measure; m != "" && strings.HasSuffix(f.Message, ": "+m) {
 		measure := ": " + textsafe.Line(m)
 		words := check + ": " + textsafe.Line(strings.TrimSuffix(f.Message, ": "+m))
 		if before := room - ansi.StringWidth(measure); before > ansi.StringWidth(check) {

@@ -17,7 +17,7 @@ import (
 func TestFindingLineKeepsTheMeasureOfData(t *testing.T) {
 	st := NewStyles(true, true)
 	drift := health.Finding{Check: health.CheckLengthDrift, Level: health.Alert, Step: 26, Value: -5.9,
-		Measure: health.Measure{Format: "%+.1f", Unit: "sd"}, Message: "mean step_count 5.6, baseline 7.96 ± 0.398: -5.9 sd"}
+		Measure: "-5.9 sd", Message: "mean step_count 5.6, baseline 7.96 ± 0.398: -5.9 sd"}
 	const expr = `metadata["tag"] != "a: 2 sd"`
 	constraint := health.Finding{Check: health.CheckConstraint, Level: health.Warn, Step: 3, Objective: expr,
 		Message: "40% of valid trajectories break " + expr}
