@@ -32,9 +32,9 @@ type Session struct {
 	Trajectories Trajectories
 	// Reloads counts the updates that read files again (ApplyUpdate):
 	// what was read of a trajectory by its index before is not its.
-	// reloaded says how each moved the rows, for Find.
-	Reloads  int
-	reloaded []*reload
+	Reloads int
+	// serials are the rows' serials, for Find.
+	serials rowSerials
 	// Config is the config Computer was built from, its objectives
 	// inferred: what ctrl+s saves, with the current options.
 	Config setup.Config

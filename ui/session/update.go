@@ -22,17 +22,13 @@ func (s *Session) ApplyUpdate(followed *live.Evaluation, u loaders.Update) {
 		// the Prompts tab).
 		s.Prompts.DeleteFunc(leaving)
 	}
-	var reloaded *reload
 	if len(u.Reloaded) > 0 {
-		reloaded = s.deleteReloaded(u.Reloaded)
-		s.reloaded = append(s.reloaded, reloaded)
+		s.deleteReloaded(u.Reloaded)
 		s.Reloads++
 	}
 	from := s.Trajectories.Len()
 	s.Trajectories.Append(u.Trajectories...)
-	if reloaded != nil {
-		reloaded.noteRead(u.Trajectories, from)
-	}
+	s.serials.noteRead(u.Trajectories, s.Trajectories.Len())
 	s.Fields = addFirstFields(s.Fields, u.Trajectories)
 	s.addPrompts(u.Trajectories)
 	for i := from; i < s.Trajectories.Len(); i++ {
