@@ -89,7 +89,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 		return f.evaluate(ts)
 	}
 	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts, Each: checkedEach(rowsCheck, each), UnendedWait: unendedWait,
-		AtEnd: func(u []loaders.Unended) { f.unended = u }})
+		AtEnd: f.setUnended})
 	if err != nil {
 		return inputError{err}
 	}
@@ -191,7 +191,7 @@ func (f *statsFollower) withAlerts(err error) error {
 func (f *statsFollower) interrupted(ctx context.Context, err error, updates <-chan loaders.Update) error {
 	for range updates { // the follower says the unended lines as it closes them
 	}
-	unended := unendedError(f.unended)
+	unended := unendedError(f.unendedAtEnd())
 	if f.res == nil {
 		if unended != nil {
 			fmt.Fprintf(f.errOut, "rewardlens: %s\n", textsafe.Line(unended.Error()))
@@ -320,8 +320,11 @@ type statsFollower struct {
 	lastStep   map[string]int64
 	unfinished map[string]bool
 	// unended are the followed files whose last line had no line end as
-	// following ended (loaders.FollowOptions.AtEnd).
-	unended []loaders.Unended
+	// following ended (loaders.FollowOptions.AtEnd), set on the
+	// follower's goroutine while the lines may be printed: under
+	// unendedMu.
+	unendedMu sync.Mutex
+	unended   []loaders.Unended
 	// repeats counts the trajectories whose ID an earlier one has, each
 	// reading and update warned of as it comes (sayRepeats).
 	repeats follow.Repeats
@@ -478,11 +481,27 @@ func (f *statsFollower) noteUnfinishedLine(path string) {
 // unended while following and, once it ends, those it ended with.
 func (f *statsFollower) linesLeftOut() map[int64]string {
 	paths := slices.Collect(maps.Keys(f.unfinished))
-	for _, u := range f.unended {
+	for _, u := range f.unendedAtEnd() {
 		paths = append(paths, u.Path)
 	}
 	slices.Sort(paths)
 	return loaders.LinesLeftOut(slices.Compact(paths), f.lastStep)
+}
+
+// setUnended notes the files unended as following ended
+// (loaders.FollowOptions.AtEnd, on the follower's goroutine).
+func (f *statsFollower) setUnended(u []loaders.Unended) {
+	f.unendedMu.Lock()
+	defer f.unendedMu.Unlock()
+	f.unended = u
+}
+
+// unendedAtEnd returns the files setUnended noted, none before following
+// ended.
+func (f *statsFollower) unendedAtEnd() []loaders.Unended {
+	f.unendedMu.Lock()
+	defer f.unendedMu.Unlock()
+	return f.unended
 }
 
 // evaluate adds ts to the live evaluation, building the computer on the
