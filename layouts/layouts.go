@@ -121,11 +121,11 @@ func Names() []string {
 // flag or the config key) sets, when it names none: "unknown WHAT "x";
 // did you mean y? (valid: ...)"; nil for a layout's name or "".
 func CheckFrom(what, from string) error {
-	names := Names()
-	if from == "" || slices.Contains(names, from) {
+	if from == "" {
 		return nil
 	}
-	return fmt.Errorf("unknown %s %q%s (valid: %s)", what, from, suggest.DidYouMean(suggest.Near(from, names)), strings.Join(names, ", "))
+	_, err := suggest.Parse(what, from, Names())
+	return err
 }
 
 // findLayout returns the trainer layout called name (nil for auto, plain
