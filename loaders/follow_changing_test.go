@@ -1,7 +1,6 @@
 package loaders
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/parquet-go/parquet-go"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
@@ -29,18 +26,7 @@ type changingCase struct {
 
 func changingCases(t *testing.T) []changingCase {
 	t.Helper()
-	parquetOf := func(ids ...string) []byte {
-		rows := make([]idRow, len(ids))
-		for i, id := range ids {
-			rows[i] = idRow{ID: id, A: float64(i)}
-		}
-		var b bytes.Buffer
-		if err := parquet.Write(&b, rows, parquet.MaxRowsPerRowGroup(1)); err != nil {
-			t.Fatal(err)
-		}
-		return b.Bytes()
-	}
-	pqGrown := parquetOf("a", "b")
+	pqGrown := parquetOfIDs(t, "a", "b")
 	// The footer's length, before the magic at the end, past the start.
 	pqBroken := slices.Clone(pqGrown)
 	copy(pqBroken[len(pqBroken)-8:], []byte{0xff, 0xff, 0xff, 0x7f})
@@ -48,7 +34,7 @@ func changingCases(t *testing.T) []changingCase {
 	return []changingCase{
 		// The footer cut off: the reading finds the file shorter than
 		// its stat said.
-		{"r.parquet", parquetOf("a"), pqGrown, pqBroken, len(pqGrown) - 8},
+		{"r.parquet", parquetOfIDs(t, "a"), pqGrown, pqBroken, len(pqGrown) - 8},
 		{"r.json", []byte(`[{"id": "a", "a": 1}]`), jsonGrown, []byte(`[{"id": "a", "a": 1}, {"id": "b", "a": }]`), len(jsonGrown) - 12},
 	}
 }
@@ -62,6 +48,17 @@ func followedAt(t *testing.T, path string) *followedFile {
 		t.Fatalf("%s: first reading: %v, %v", path, res, err)
 	}
 	return ff
+}
+
+// followedCase writes tc's first content to a file of its name and
+// returns its path and the file followed after its first reading.
+func followedCase(t *testing.T, tc changingCase) (string, *followedFile) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), tc.name)
+	if err := os.WriteFile(path, tc.first, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, followedAt(t, path)
 }
 
 // setAfterStat sets the hook afterStat for the test.
@@ -78,11 +75,7 @@ func setAfterStat(t *testing.T, hook func(path string)) {
 // rows, with no error.
 func TestFollowWholeChangedWhileRead(t *testing.T) {
 	for _, tc := range changingCases(t) {
-		path := filepath.Join(t.TempDir(), tc.name)
-		if err := os.WriteFile(path, tc.first, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ff := followedAt(t, path)
+		path, ff := followedCase(t, tc)
 		if err := os.WriteFile(path, tc.grown, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -114,11 +107,7 @@ func TestFollowWholeChangedWhileRead(t *testing.T) {
 func TestFollowWholeBrokenUnchangedSaid(t *testing.T) {
 	for _, tc := range changingCases(t) {
 		for _, inPlace := range []bool{false, true} {
-			path := filepath.Join(t.TempDir(), tc.name)
-			if err := os.WriteFile(path, tc.first, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			ff := followedAt(t, path)
+			path, ff := followedCase(t, tc)
 			readings := 1
 			if inPlace {
 				readings = maxChangedReadings
@@ -150,11 +139,7 @@ func TestFollowWholeBrokenUnchangedSaid(t *testing.T) {
 // unchanged, it is read.
 func TestFollowWholeChangingSaid(t *testing.T) {
 	for _, tc := range changingCases(t) {
-		path := filepath.Join(t.TempDir(), tc.name)
-		if err := os.WriteFile(path, tc.first, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ff := followedAt(t, path)
+		path, ff := followedCase(t, tc)
 		if err := os.WriteFile(path, tc.grown, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -207,11 +192,7 @@ func trajectoryIDs(ts []scoring.Trajectory) []string {
 // it still is.
 func TestFollowWholeChangedSinceCheck(t *testing.T) {
 	for _, tc := range changingCases(t) {
-		path := filepath.Join(t.TempDir(), tc.name)
-		if err := os.WriteFile(path, tc.first, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ff := followedAt(t, path)
+		path, ff := followedCase(t, tc)
 		if err := os.WriteFile(path, tc.grown, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -335,11 +316,7 @@ func TestFollowJSONLFailedReloadOfAnEditReadAgain(t *testing.T) {
 func TestFollowWholeWrittenInPlaceWaited(t *testing.T) {
 	for _, tc := range changingCases(t) {
 		for _, found := range []string{"empty", "half written", "written past what was read"} {
-			path := filepath.Join(t.TempDir(), tc.name)
-			if err := os.WriteFile(path, tc.first, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			ff := followedAt(t, path)
+			path, ff := followedCase(t, tc)
 			written := map[string][]byte{"empty": nil, "half written": tc.grown[:len(tc.first)/2], "written past what was read": tc.grown[:tc.cut]}[found]
 			if err := os.WriteFile(path, written, 0o644); err != nil {
 				t.Fatal(err)
@@ -364,11 +341,7 @@ func TestFollowWholeWrittenInPlaceWaited(t *testing.T) {
 // saying nothing.
 func TestFollowWholeLeftEmptyTaken(t *testing.T) {
 	for _, tc := range changingCases(t) {
-		path := filepath.Join(t.TempDir(), tc.name)
-		if err := os.WriteFile(path, tc.first, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ff := followedAt(t, path)
+		path, ff := followedCase(t, tc)
 		if err := os.Truncate(path, 0); err != nil {
 			t.Fatal(err)
 		}
@@ -390,11 +363,7 @@ func TestFollowWholeLeftEmptyTaken(t *testing.T) {
 // after it, the error over, says nothing of it.
 func TestFollowChangedSaidThenReadRecovers(t *testing.T) {
 	for _, tc := range changingCases(t) {
-		path := filepath.Join(t.TempDir(), tc.name)
-		if err := os.WriteFile(path, tc.first, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ff := followedAt(t, path)
+		path, ff := followedCase(t, tc)
 		if err := os.WriteFile(path, tc.grown, 0o644); err != nil {
 			t.Fatal(err)
 		}

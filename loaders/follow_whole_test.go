@@ -25,27 +25,30 @@ type wholeCase struct {
 	firstIDs, grownIDs, rwIDs []string
 }
 
+// parquetOfIDs is a Parquet file of idRows with ids, a row group a row.
+func parquetOfIDs(t *testing.T, ids ...string) []byte {
+	t.Helper()
+	rows := make([]idRow, len(ids))
+	for i, id := range ids {
+		rows[i] = idRow{ID: id, A: float64(i)}
+	}
+	var b bytes.Buffer
+	if err := parquet.Write(&b, rows, parquet.MaxRowsPerRowGroup(1)); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
 // wholeCases are a CSV file, a JSON array (the list dumped again, one
 // element more) and a Parquet file (a row group more), each rewritten at
 // its grown size with other rows: what a growth looks like to a stat.
 func wholeCases(t *testing.T) []wholeCase {
 	t.Helper()
-	parquetOf := func(ids ...string) []byte {
-		rows := make([]idRow, len(ids))
-		for i, id := range ids {
-			rows[i] = idRow{ID: id, A: float64(i)}
-		}
-		var b bytes.Buffer
-		if err := parquet.Write(&b, rows, parquet.MaxRowsPerRowGroup(1)); err != nil {
-			t.Fatal(err)
-		}
-		return b.Bytes()
-	}
 	return []wholeCase{
 		{"r.csv", []byte("id,a\na,1\n"), []byte("id,a\na,1\nb,2\n"), []byte("id,a\nc,1\nd,2\n"), []string{"a"}, []string{"a", "b"}, []string{"c", "d"}},
 		{"r.json", []byte("[\n  {\"id\": \"a\", \"a\": 1}\n]\n"), []byte("[\n  {\"id\": \"a\", \"a\": 1},\n  {\"id\": \"b\", \"a\": 2}\n]\n"),
 			[]byte("[\n  {\"id\": \"c\", \"a\": 1},\n  {\"id\": \"d\", \"a\": 2}\n]\n"), []string{"a"}, []string{"a", "b"}, []string{"c", "d"}},
-		{"r.parquet", parquetOf("a"), parquetOf("a", "b"), parquetOf("cc", "dd"), []string{"a"}, []string{"a", "b"}, []string{"cc", "dd"}},
+		{"r.parquet", parquetOfIDs(t, "a"), parquetOfIDs(t, "a", "b"), parquetOfIDs(t, "cc", "dd"), []string{"a"}, []string{"a", "b"}, []string{"cc", "dd"}},
 	}
 }
 
