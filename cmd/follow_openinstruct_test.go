@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"github.com/rewardlens/rewardlens/internal/testfile"
+	"github.com/rewardlens/rewardlens/internal/testkit"
 
 	"encoding/json"
 	"math"
@@ -179,13 +180,13 @@ func TestStatsFollowOpenInstructFilteredWithdrawn(t *testing.T) {
 	shortQuiet(t)
 	dir := t.TempDir()
 	shard := filepath.Join(dir, "run_rollouts_000000.jsonl")
-	if err := os.WriteFile(shard, []byte(zeroSpreadSteps(1, 2, 0)), 0o644); err != nil {
+	if err := os.WriteFile(shard, []byte(testkit.OpenInstructSteps(1, 2, 0)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	f := startFollowing(t, "stats", "--follow", dir)
 	f.await(t, "step 2 ")
 	f.awaitErr(t, "rewardlens: warning: "+layoutsFilteredNote+"\n")
-	testfile.Append(t, shard, zeroSpreadSteps(3, 4, 3))
+	testfile.Append(t, shard, testkit.OpenInstructSteps(3, 4, 3))
 	f.await(t, "step 4 ")
 	if code := f.stop(); code != 0 {
 		t.Errorf("status %d", code)
@@ -195,25 +196,6 @@ func TestStatsFollowOpenInstructFilteredWithdrawn(t *testing.T) {
 	if strings.Count(errOut, "drops groups of zero spread") != 2 || !strings.Contains(errOut, want) {
 		t.Errorf("stderr:\n%s\nwant the note said, then withdrawn once: %s", errOut, want)
 	}
-}
-
-// zeroSpreadSteps returns open-instruct traces of the steps from to to,
-// two prompts of four samples each, their advantages standard's; step
-// zero's second prompt's rewards all equal (none for no such step).
-func zeroSpreadSteps(from, to, zero int) string {
-	var text strings.Builder
-	for step := from; step <= to; step++ {
-		for i := range 8 {
-			// Rewards 0, 1, 0, 1: mean 0.5, numpy's std 0.5.
-			reward, advantage := float64(i%2), (float64(i%2)-0.5)/(0.5+1e-8)
-			if step == zero && i >= 4 {
-				reward, advantage = 1, 0
-			}
-			b, _ := json.Marshal(map[string]any{"step": step, "sample_idx": i, "prompt_idx": i / 4, "prompt_tokens": []int{step, i / 4}, "reward": reward, "advantage": advantage})
-			text.Write(append(b, '\n'))
-		}
-	}
-	return text.String()
 }
 
 // layoutsFilteredNote is the open-instruct layout's note of filtered

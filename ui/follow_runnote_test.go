@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,29 +10,11 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/engine/setup"
+	"github.com/rewardlens/rewardlens/internal/testkit"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
-
-// openInstructSteps returns open-instruct traces of the steps from to to,
-// two prompts of four samples each, their advantages standard's; step
-// zero's second prompt's rewards all equal (none for no such step).
-func openInstructSteps(from, to, zero int) string {
-	var text strings.Builder
-	for step := from; step <= to; step++ {
-		for i := range 8 {
-			// Rewards 0, 1, 0, 1: mean 0.5, numpy's std 0.5.
-			reward, advantage := float64(i%2), (float64(i%2)-0.5)/(0.5+1e-8)
-			if step == zero && i >= 4 {
-				reward, advantage = 1, 0
-			}
-			b, _ := json.Marshal(map[string]any{"step": step, "sample_idx": i, "prompt_idx": i / 4, "prompt_tokens": []int{step, i / 4}, "reward": reward, "advantage": advantage})
-			text.Write(append(b, '\n'))
-		}
-	}
-	return text.String()
-}
 
 // TestFollowOpenInstructFilteredWithdrawn: the dashboard following
 // open-instruct traces whose first steps have no zero-spread group shows
@@ -44,7 +25,7 @@ func openInstructSteps(from, to, zero int) string {
 func TestFollowOpenInstructFilteredWithdrawn(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "run_rollouts_000000.jsonl")
-	if err := os.WriteFile(path, []byte(openInstructSteps(1, 2, 0)), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(testkit.OpenInstructSteps(1, 2, 0)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cfg, sentence, _, err := layouts.Apply(context.Background(), setup.Config{From: "open-instruct"}, []string{dir}, loaders.Options{}, nil, nil)
@@ -74,7 +55,7 @@ func TestFollowOpenInstructFilteredWithdrawn(t *testing.T) {
 	app.Settle()
 	update := func(from, to, zero int) {
 		t.Helper()
-		res, err := loaders.Read(strings.NewReader(openInstructSteps(from, to, zero)), path, 0, loaders.Options{Fields: fields, Pick: pick})
+		res, err := loaders.Read(strings.NewReader(testkit.OpenInstructSteps(from, to, zero)), path, 0, loaders.Options{Fields: fields, Pick: pick})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +76,7 @@ func TestFollowOpenInstructFilteredWithdrawn(t *testing.T) {
 
 	// Read with step 3 from the start, the note is never shown: nothing
 	// to withdraw.
-	if err := os.WriteFile(path, []byte(openInstructSteps(1, 3, 3)), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(testkit.OpenInstructSteps(1, 3, 3)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	app = loadModel(t, in, 200)

@@ -1,15 +1,17 @@
 // Package testkit holds what the tests of several packages share: a
 // buffer a program writes while a test reads it, the comparison of floats
-// within a tolerance, values shaped like a dashboard's, and a file copied
-// whole into a followed directory.
+// within a tolerance, values shaped like a dashboard's, a file copied
+// whole into a followed directory, and open-instruct traces.
 package testkit
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -103,4 +105,25 @@ func CopyWhole(t testing.TB, from, dir, name string) {
 	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// OpenInstructSteps returns open-instruct traces (JSONL, as
+// grpo_fast's rollout saves write them) of the steps from to to, two
+// prompts of four samples each, their advantages standard's; step zero's
+// second prompt's rewards all equal (none for no such step): a run in
+// which open-instruct's filter_zero_std_samples was off from step zero.
+func OpenInstructSteps(from, to, zero int) string {
+	var text strings.Builder
+	for step := from; step <= to; step++ {
+		for i := range 8 {
+			// Rewards 0, 1, 0, 1: mean 0.5, numpy's std 0.5.
+			reward, advantage := float64(i%2), (float64(i%2)-0.5)/(0.5+1e-8)
+			if step == zero && i >= 4 {
+				reward, advantage = 1, 0
+			}
+			b, _ := json.Marshal(map[string]any{"step": step, "sample_idx": i, "prompt_idx": i / 4, "prompt_tokens": []int{step, i / 4}, "reward": reward, "advantage": advantage})
+			text.Write(append(b, '\n'))
+		}
+	}
+	return text.String()
 }
