@@ -47,11 +47,12 @@ type followedFile struct {
 	// file changed under them (changedError), said at
 	// maxChangedReadings.
 	changedReadings int
-	// reread is set when a reading from the start (load) failed: it
-	// reset how far the file was read (offset, lines, head, before,
-	// tailer) as it went, to no reading's, and the rows it read never
-	// went to the consumer. The next check that reads the file reads it
-	// from the start again, said reloaded, not as grown from there.
+	// reread is set while a reading from the start (load) runs and stays
+	// set when it failed: it reset how far the file was read (offset,
+	// lines, head, before, tailer) as it went, to no reading's, and the
+	// rows it read never went to the consumer. The next check that reads
+	// the file reads it from the start again, said reloaded, not as grown
+	// from there.
 	reread bool
 	// tail is set for a JSONL file that is not gzipped, read as it grows.
 	tail bool
@@ -299,6 +300,7 @@ func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress
 	opts.SkipInvalid = skip
 	opts.skipCounted = func(e *LineError) bool { return f.firstSkip(e.Line, e) }
 	f.closeFile()
+	f.reread = true // until this reading from the start ends well
 	format, gzipped := fileFormat(file, f.path, opts.Format)
 	f.tail = !gzipped && format.spec() != nil && format.spec().tails
 	count := 0
@@ -333,7 +335,6 @@ func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress
 	pending := grew && err == nil && len(res.Unfinished) > 0
 	if f.halfWritten(same, pending, res, err) {
 		f.keepSkips(false)
-		f.reread = true
 		return nil, false, &changedError{path: f.path, err: cmp.Or(err, fmt.Errorf("no rows, where its last reading had %d", f.count))}
 	}
 	if err == nil && !f.tail && !pending {
@@ -341,11 +342,10 @@ func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress
 	}
 	f.keepSkips(err == nil)
 	if err != nil && f.changedWhileRead(file, since, st) {
-		f.reread = true
 		return nil, false, &changedError{path: f.path, err: err}
 	}
 	if err != nil {
-		f.failed, f.changedReadings, f.reread = st, 0, true
+		f.failed, f.changedReadings = st, 0
 		return nil, false, err
 	}
 	f.noteUnended(unendedLine, unendedBytes)
