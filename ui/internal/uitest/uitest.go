@@ -461,7 +461,7 @@ func ReloadReads(t *testing.T, newTab func(*common.Common) common.Tab, open func
 					cmds = append(cmds, cmd)
 				}
 				reading, id := opened(tab)
-				checkReloaded(t, c, reading, id, cmds)
+				CheckReloaded(t, c, reading, id, cmds)
 				Refresh(tab, s)
 				v := Plain(tab)
 				if c.Want != "" && !strings.Contains(v, "answer "+c.Want) {
@@ -514,10 +514,10 @@ func SelectionFollowsAReload(t *testing.T, newTab func(*common.Common) common.Ta
 	}
 }
 
-// checkReloaded checks what a tab has open after c (reading, the
+// CheckReloaded checks what a tab has open after c (reading, the
 // trajectory of id): c.Want's trajectory, or none and a notice among
 // cmds, the tab's commands, that says it closed.
-func checkReloaded(t *testing.T, c ReloadCase, reading bool, id string, cmds []tea.Cmd) {
+func CheckReloaded(t *testing.T, c ReloadCase, reading bool, id string, cmds []tea.Cmd) {
 	t.Helper()
 	if c.Want != "" {
 		if !reading || id != c.Want {
