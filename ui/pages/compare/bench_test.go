@@ -120,3 +120,49 @@ func switchBench(b *testing.B) (results map[engine.Method]*engine.Result, result
 	buf = new(agreement.Buffers)
 	return results, resultB, ranked(compare(s.Result, resultB, 0, engine.GRPO, known{}, buf, benchGrid), buf), buf
 }
+
+// appSwitchMethods are the methods bench-dashboard.sh cycles A through
+// on a file of two objectives, B grpo.
+var appSwitchMethods = []engine.Method{engine.ParetoCrowding, engine.GDPO, engine.RPPBaseline, engine.RLOOWhitened}
+
+// BenchmarkSwitchPath1M measures what a switch of method A while the
+// Compare tab is shown computes off the event loop after A's rewards, on
+// 1M trajectories in one batch, B grpo: the comparison (compare, with the
+// points counted on the grid) and its ranking, for each of A
+// pareto-crowding, gdpo, rpp-baseline and rloo-whitened (the methods the
+// dashboard script cycles through), each knowing the comparison before
+// it, the arrays replaced given back as the tab gives them. cpu-ms/op is
+// the process's CPU time over the four switches; cpu-ms-compare/op and
+// cpu-ms-rank/op its two jobs' shares.
+func BenchmarkSwitchPath1M(b *testing.B) {
+	s := uitest.SyntheticSession(b, 1_000_000)
+	opts := s.Result.Options
+	results := map[engine.Method]*engine.Result{}
+	for _, m := range append(slices.Clone(appSwitchMethods), engine.GRPO) {
+		opts.Method = m
+		results[m] = s.Evaluation.Compute(opts)
+	}
+	resultB := results[engine.GRPO]
+	buf := new(agreement.Buffers)
+	last := ranked(compare(s.Result, resultB, 0, engine.GRPO, known{}, buf, benchGrid), buf)
+	defer gcpace.Steady()()
+	b.ReportAllocs()
+	var compared, ranking, rankingWall time.Duration
+	for b.Loop() {
+		for _, m := range appSwitchMethods {
+			before := cpuTime()
+			v := compare(results[m], resultB, 0, engine.GRPO, last.known, buf, benchGrid)
+			buf.Recycle(nil, last.cmp.ByA, last.cmp.ByB)
+			middle, start := cpuTime(), time.Now()
+			next := ranked(v, buf)
+			compared, ranking, rankingWall = compared+middle-before, ranking+cpuTime()-middle, rankingWall+time.Since(start)
+			buf.Recycle(slices.DeleteFunc(last.sides[:], func(s *agreement.Side) bool { return slices.Contains(next.sides[:], s) }))
+			last = next
+		}
+	}
+	perOp := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 / float64(b.N) }
+	b.ReportMetric(perOp(compared+ranking), "cpu-ms/op")
+	b.ReportMetric(perOp(compared), "cpu-ms-compare/op")
+	b.ReportMetric(perOp(ranking), "cpu-ms-rank/op")
+	b.ReportMetric(ranking.Seconds()/rankingWall.Seconds(), "cores-rank")
+}
