@@ -321,16 +321,27 @@ func compareSides(a, b *Side, signs *[2]int, buf *Buffers) Comparison {
 	n := len(a.Values)
 	c := unranked(a.Index, a.Values, b.Values)
 	c.ByA, c.ByB = take(&buf.int32s, n), take(&buf.int32s, n)
-	// By (A, B) and by (B, A), each beside what needs neither.
+	sortByA := func() { sortBy(c.ByA, a, b, &buf.ranks[0], &buf.runKeys[0]) }
+	sortByB := func() { sortBy(c.ByB, b, a, &buf.ranks[1], &buf.runKeys[1]) }
+	along, other := sortByA, sortByB
+	if !kendallAlongA(a, b) {
+		along, other = sortByB, sortByA
+	}
+	// Kendall's count needs one order alone: it starts once that one is
+	// sorted, beside the other order, Spearman's rho and the top share,
+	// rather than after the slower of the two sorts.
 	var wg sync.WaitGroup
 	nan := a.nan || b.nan
 	wg.Go(func() {
-		sortBy(c.ByB, b, a, &buf.ranks[1], &buf.runKeys[1])
+		along()
 		if !nan {
-			c.Spearman = spearman(a, b)
+			c.Kendall = kendall(a, b, c.ByA, c.ByB, buf)
 		}
 	})
-	sortBy(c.ByA, a, b, &buf.ranks[0], &buf.runKeys[0])
+	other()
+	if !nan {
+		c.Spearman = spearman(a, b)
+	}
 	if signs != nil {
 		c.PosNeg, c.NegPos = signs[0], signs[1]
 	} else {
@@ -343,8 +354,6 @@ func compareSides(a, b *Side, signs *[2]int, buf *Buffers) Comparison {
 	wg.Wait()
 	if nan {
 		c.Kendall, c.Spearman = stats.KendallTauB(c.A, c.B), stats.Spearman(c.A, c.B)
-	} else {
-		c.Kendall = kendall(a, b, c.ByA, c.ByB, buf)
 	}
 	return c
 }
@@ -417,7 +426,9 @@ func spearman(a, b *Side) float64 {
 }
 
 // kendall returns Kendall's tau-b of a's and b's values, with no NaN,
-// from the positions sorted by (A, B) and by (B, A). The discordant
+// from the positions sorted by (A, B) or by (B, A), the one
+// kendallAlongA names (it reads no other, which may be being sorted
+// meanwhile). The discordant
 // pairs are counted on the codes of the side with fewer distinct values,
 // along the other's order: stats.Inversions takes time in the log of the
 // codes' count. Those codes along that order are gathered, and the pairs
@@ -430,7 +441,7 @@ func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 	seq := buf.seq
 	nw := parallel.Workers(n, gatherChunk)
 	first, other, along := a, b, byA
-	if a.distinct < b.distinct {
+	if !kendallAlongA(a, b) {
 		first, other, along = b, a, byB
 	}
 	if a.tied == 0 || b.tied == 0 { // no pair tied in both: the codes alone
@@ -464,6 +475,11 @@ func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 	}
 	return stats.KendallTauBCounts(n, a.tied, b.tied, tiedBoth, stats.Inversions(seq, buf.seqScratch))
 }
+
+// kendallAlongA says whether kendall counts along the order by (A, B),
+// on B's codes (B has at most A's distinct values), rather than along
+// the order by (B, A): the only order it reads.
+func kendallAlongA(a, b *Side) bool { return a.distinct >= b.distinct }
 
 // A tiedChunk is what gatherTied counts of a chunk of the positions by
 // (A, B) (or by (B, A)), in runs of equal (A, B) codes: the pairs tied
