@@ -35,16 +35,24 @@ func AddDensity(dst, best []int32, g Grid, xs, ys []float64, class []int32, keep
 	if len(xs) != len(ys) {
 		panic("chart: AddDensity: xs and ys differ in length")
 	}
+	ys = ys[:len(xs)]
+	// Grid.Cell inlined, with the bounds checked on the positions: a
+	// position below 0 (or NaN) has its cell below 0, one from Cells up its
+	// cell from Cells up, so a point lies in the grid iff both its
+	// positions are in [0, Cells), and then its cells are their integer
+	// parts. The positions are Axis.Pos's, the same division.
+	xMin, xUnit, xCells := g.X.Min, g.X.Unit, float64(g.X.Cells)
+	yMin, yUnit, yCells := g.Y.Min, g.Y.Unit, float64(g.Y.Cells)
 	cols := g.X.Cells
 	for j, x := range xs {
 		if keep != nil && !keep[j] {
 			continue
 		}
-		col, row, ok := g.Cell(x, ys[j])
-		if !ok {
+		px, py := (x-xMin)/xUnit+0.5, (ys[j]-yMin)/yUnit+0.5
+		if !(px >= 0 && px < xCells && py >= 0 && py < yCells) {
 			continue
 		}
-		c := row*cols + col
+		c := int(py)*cols + int(px)
 		dst[c]++
 		if class != nil && class[j] < best[c] {
 			best[c] = class[j]

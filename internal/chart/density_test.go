@@ -106,3 +106,61 @@ func TestDensityCounterIsDensity(t *testing.T) {
 		}
 	}
 }
+
+// Density counts each point in the cell Grid.Cell gives it, and only
+// those Grid.Cell says lie in the grid: points on the cells' edges (a
+// half cell from a value shown), just inside and outside the grid's
+// ends, NaN, ±Inf and values far off, on axes whose Min is not 0.
+func TestDensityCountsWhereCellSays(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 11))
+	g := Grid{X: Fit(-3.7, 11.2, 37, Options{MinGap: 1}), Y: Fit(0.013, 0.29, 19, Options{MinGap: 1})}
+	edges := func(a Axis) []float64 {
+		var vs []float64
+		for c := -2; c <= a.Cells+2; c++ {
+			edge := a.Value(float64(c) - 0.5)
+			vs = append(vs, edge, math.Nextafter(edge, math.Inf(-1)), math.Nextafter(edge, math.Inf(1)), a.Value(float64(c)))
+		}
+		return append(vs, math.NaN(), math.Inf(1), math.Inf(-1), 1e300, -1e300, math.MaxFloat64)
+	}
+	xEdges, yEdges := edges(g.X), edges(g.Y)
+	var xs, ys []float64
+	var class []int32
+	for range 20000 {
+		xs = append(xs, xEdges[rng.IntN(len(xEdges))])
+		ys = append(ys, yEdges[rng.IntN(len(yEdges))])
+		class = append(class, int32(rng.IntN(3)))
+	}
+	cells := g.X.Cells * g.Y.Cells
+	want, wantBest := make([]int32, cells), make([]int32, cells)
+	for c := range wantBest {
+		wantBest[c] = math.MaxInt32
+	}
+	for j := range xs {
+		if col, row, ok := g.Cell(xs[j], ys[j]); ok {
+			want[row*g.X.Cells+col]++
+			wantBest[row*g.X.Cells+col] = min(wantBest[row*g.X.Cells+col], class[j])
+		}
+	}
+	got, gotBest := make([]int32, cells), make([]int32, cells)
+	Density(got, gotBest, g, xs, ys, class, nil)
+	if !slices.Equal(got, want) || !slices.Equal(gotBest, wantBest) {
+		t.Errorf("Density's counts or best classes differ from those of Grid.Cell's cells")
+	}
+}
+
+// BenchmarkDensity1M counts a million points, spread over their ranges,
+// on the Compare tab's grid at 140x45.
+func BenchmarkDensity1M(b *testing.B) {
+	rng := rand.New(rand.NewPCG(12, 13))
+	g := Grid{X: Fit(-2, 2, 96, Options{MinGap: 1}), Y: Fit(-2, 2, 38, Options{MinGap: 1})}
+	n := 1_000_000
+	xs, ys, class := make([]float64, n), make([]float64, n), make([]int32, n)
+	for j := range n {
+		xs[j], ys[j], class[j] = rng.NormFloat64()*0.6, rng.NormFloat64()*0.6, int32(rng.IntN(3))
+	}
+	cells := g.X.Cells * g.Y.Cells
+	dst, best := make([]int32, cells), make([]int32, cells)
+	for b.Loop() {
+		Density(dst, best, g, xs, ys, class, nil)
+	}
+}
