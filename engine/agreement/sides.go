@@ -278,6 +278,10 @@ func (s *Side) Of(res *engine.Result, bi int) bool {
 	return bi < len(res.Ranking.Batches) && s.of == sideOf{res, bi, len(res.Ranking.Batches[bi].Members)}
 }
 
+// AllDistinct reports whether no two of s's values, ranked, are equal
+// (as == has them, NaN aside: -0 equals 0; two NaN count as equal).
+func (s *Side) AllDistinct() bool { return s.tied == 0 }
+
 // rank sorts and ranks s's values.
 func (s *Side) rank(buf *floatorder.RankBuffers) {
 	n := len(s.Values)

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -107,5 +108,45 @@ func TestCollapseRowFits(t *testing.T) {
 	ct.collapse = [2]float64{0, 0}
 	if got, want := ct.collapseView(row), "collapsed|A 0 · B 0\n|of 125000"; got != want {
 		t.Errorf("125000 groups, none collapsed: %q, want %q", got, want)
+	}
+}
+
+// TestCompareTakesTheGroupsOfDistinctRewards: a result whose rewards on
+// the batch are all distinct collapses no group, and the groups holding
+// distinct vectors are those of any count on the same evaluation and
+// partition: a switch of A to such a method reads them from B's count
+// rather than counting (the known count below is not one Collapse gives,
+// so reading it proves A was not counted). Every method A, counted or
+// not, gets what diagnose.Collapse gives.
+func TestCompareTakesTheGroupsOfDistinctRewards(t *testing.T) {
+	s := uitest.SyntheticSession(t, 4_000)
+	opts, bi := s.Result.Options, s.Batch
+	opts.Method = engine.GRPO
+	b := s.Evaluation.Compute(opts)
+	n := len(b.Ranking.Batches[bi].Members)
+	buf := new(agreement.Buffers)
+	distinct := 0
+	for _, m := range engine.MethodsFor(opts) {
+		opts.Method = m
+		a := s.Evaluation.Compute(opts)
+		wantShare, wantGroups := diagnose.Collapse(a, &a.Ranking.Batches[bi])
+		_, bGroups := diagnose.Collapse(b, &b.Ranking.Batches[bi])
+		counted := [2]collapseOf{{}, {res: b, bi: bi, n: n, share: 0.125, groups: bGroups}}
+		v := ranked(compare(a, b, bi, engine.GRPO, known{collapsed: counted}, buf, nil), buf)
+		if v.groups != wantGroups || v.collapse[0] != wantShare && !(math.IsNaN(v.collapse[0]) && math.IsNaN(wantShare)) {
+			t.Errorf("A %s: collapse %v of %d groups, Collapse gives %v of %d", m, v.collapse[0], v.groups, wantShare, wantGroups)
+		}
+		if !v.sides[0].AllDistinct() {
+			continue
+		}
+		distinct++
+		counted[1].groups = 99
+		v = ranked(compare(a, b, bi, engine.GRPO, known{collapsed: counted}, buf, nil), buf)
+		if v.groups != 99 || v.collapse[0] != 0 {
+			t.Errorf("A %s, its rewards distinct: collapse %v of %d groups, want 0 of B's known 99", m, v.collapse[0], v.groups)
+		}
+	}
+	if distinct == 0 {
+		t.Fatal("no method gives distinct rewards on the session: the test tests nothing")
 	}
 }

@@ -214,8 +214,13 @@ type collapseOf struct {
 }
 
 // collapseCounted returns diagnose.Collapse of res on batch bi, from
-// known when one of them counted it.
-func collapseCounted(known [2]collapseOf, res *engine.Result, bi int) collapseOf {
+// known when one of them counted it. Without it, when side, res's side
+// of the batch ranked (agreement.Side.Of), holds no two equal rewards,
+// no group collapses: the share is 0 of the groups holding distinct
+// objective vectors, which depend on the evaluation and the partition
+// alone, so any known count on both gives them (a switch of A to a method
+// of distinct rewards, B's counted).
+func collapseCounted(known [2]collapseOf, res *engine.Result, bi int, side *agreement.Side) collapseOf {
 	n := len(res.Ranking.Batches[bi].Members)
 	for _, c := range known {
 		if c.res == res && c.bi == bi && c.n == n {
@@ -223,6 +228,17 @@ func collapseCounted(known [2]collapseOf, res *engine.Result, bi int) collapseOf
 		}
 	}
 	c := collapseOf{res: res, bi: bi, n: n}
+	if side != nil && side.Of(res, bi) && side.AllDistinct() {
+		for _, k := range known {
+			if k.res != nil && k.res.Evaluation == res.Evaluation && k.res.Ranking == res.Ranking && k.bi == bi && k.n == n {
+				c.share, c.groups = math.NaN(), k.groups // as Collapse gives no group
+				if k.groups > 0 {
+					c.share = 0
+				}
+				return c
+			}
+		}
+	}
 	c.share, c.groups = diagnose.Collapse(res, &res.Ranking.Batches[bi])
 	return c
 }
@@ -529,31 +545,32 @@ func (t *compareTab) rank() {
 	t.job = func() tea.Msg { return rankedMsg{gen, r.rank(buf, stale), buf} }
 }
 
-// rank computes the collapse counts not known, then the rank statistics
-// and orders, the sides not known sorted and ranked: one after the
-// other, each on both cores, where one beside the other would make the
-// ranking's halves wait for the half that shares its core. It gives up,
-// between its steps, once stale, returning nothing that would be shown.
+// rank ranks the sides not known (sorted and ranked), then computes the
+// collapse counts not known (collapseCounted: the sides may tell them),
+// then the rank statistics and orders: one after the other, each on both
+// cores, where one beside the other would make the ranking's halves wait
+// for the half that shares its core. It gives up, between its steps,
+// once stale, returning nothing that would be shown.
 func (r *toRank) rank(buf *agreement.Buffers, stale func() bool) ranking {
 	var v ranking
 	if stale() {
 		return v
 	}
+	sa, sb := r.gathered.Ranked(buf)
+	if stale() {
+		return ranking{}
+	}
 	a, b := r.a, r.b
 	v.collapse[1] = math.NaN()
-	v.collapsed[0] = collapseCounted(r.collapsed, a, r.bi)
+	v.collapsed[0] = collapseCounted(r.collapsed, a, r.bi, sa)
 	v.collapse[0], v.groups = v.collapsed[0].share, v.collapsed[0].groups
 	switch {
 	case b == a: // B is A: no second result
 		v.collapse[1] = v.collapse[0]
 	case b != nil:
-		v.collapsed[1] = collapseCounted(r.collapsed, b, r.bi)
+		v.collapsed[1] = collapseCounted(r.collapsed, b, r.bi, sb)
 		v.collapse[1] = v.collapsed[1].share
 	}
-	if stale() {
-		return ranking{}
-	}
-	sa, sb := r.gathered.Ranked(buf)
 	if stale() {
 		return ranking{}
 	}
