@@ -219,8 +219,8 @@ type collapseOf struct {
 // no group collapses: the share is 0 of the groups holding distinct
 // objective vectors, which depend on the evaluation and the partition
 // alone, so any known count on both gives them (a switch of A to a method
-// of distinct rewards, B's counted).
-func collapseCounted(known [2]collapseOf, res *engine.Result, bi int, side *agreement.Side) collapseOf {
+// of distinct rewards, B's counted; or B's, A's counted).
+func collapseCounted(res *engine.Result, bi int, side *agreement.Side, known ...collapseOf) collapseOf {
 	n := len(res.Ranking.Batches[bi].Members)
 	for _, c := range known {
 		if c.res == res && c.bi == bi && c.n == n {
@@ -562,13 +562,15 @@ func (r *toRank) rank(buf *agreement.Buffers, stale func() bool) ranking {
 	}
 	a, b := r.a, r.b
 	v.collapse[1] = math.NaN()
-	v.collapsed[0] = collapseCounted(r.collapsed, a, r.bi, sa)
+	v.collapsed[0] = collapseCounted(a, r.bi, sa, r.collapsed[:]...)
 	v.collapse[0], v.groups = v.collapsed[0].share, v.collapsed[0].groups
 	switch {
 	case b == a: // B is A: no second result
 		v.collapse[1] = v.collapse[0]
 	case b != nil:
-		v.collapsed[1] = collapseCounted(r.collapsed, b, r.bi, sb)
+		// A's count just made known too: on a first visit, B's rewards
+		// distinct take its groups.
+		v.collapsed[1] = collapseCounted(b, r.bi, sb, r.collapsed[0], r.collapsed[1], v.collapsed[0])
 		v.collapse[1] = v.collapsed[1].share
 	}
 	if stale() {
