@@ -880,12 +880,13 @@ func (f *followedFile) readLines(r *bufio.Reader, end int64, counted *lineCounte
 // rewritten, or read whole as it grows) holds again the malformed records
 // counted already, unless it is another file, or was truncated, that no
 // longer holds what was read of it (load forgets them). A record is kept as the hash of its line, the hash of
-// its text (LineError.Text, 0 when unknown), its column and its reason:
-// a few bytes each, however many a file holds.
+// its text (LineError.Text, 0 when unknown), its column, its element (of
+// a one-line JSON array) and its reason: a few bytes each, however many a
+// file holds.
 func (f *followedFile) firstSkip(line int, e *LineError) bool {
 	var h maphash.Hash
 	h.SetSeed(prefixSeed)
-	h.WriteString(fmt.Sprintf("%d:%d:%d:", line, e.Col, e.Text))
+	h.WriteString(fmt.Sprintf("%d:%d:%d:%d:", line, e.Col, e.Element, e.Text))
 	h.WriteString(e.Msg)
 	k := h.Sum64()
 	if _, ok := f.skipsCounted[k]; ok {
