@@ -35,22 +35,24 @@ func (r rowFormat) text(ids ...string) string {
 }
 
 // rewrittenCatch is what a check finds of a file its run is writing anew
-// in place, which had rows a, b and c: rows a and b, then text, as
-// changed by hook (nil for none) between the reading's stat and its
-// reading.
+// in place, which had rows a, b and c: text, as changed by hook (nil for
+// none) between the reading's stat and its reading.
 type rewrittenCatch struct {
 	name string
 	text func(r rowFormat) string
-	hook func(t *testing.T, path string)
+	hook func(t *testing.T, r rowFormat, path string)
 }
 
 var rewrittenCatches = []rewrittenCatch{
 	{"its last line without its line end", func(r rowFormat) string { return r.text("a", "b") + strings.TrimSuffix(r.row("c"), "\n") }, nil},
-	{"its last line ended, written on as it is read", func(r rowFormat) string { return r.text("a", "b") }, func(t *testing.T, path string) {
+	{"its last line ended, written on as it is read", func(r rowFormat) string { return r.text("a", "b") }, func(t *testing.T, _ rowFormat, path string) {
 		later := time.Now().Add(time.Hour)
 		if err := os.Chtimes(path, later, later); err != nil {
 			t.Error(err)
 		}
+	}},
+	{"it emptied, then written in part as it is read", func(rowFormat) string { return "" }, func(t *testing.T, r rowFormat, path string) {
+		writeInPlace(t, path, r.text("a", "b"))
 	}},
 }
 
@@ -76,8 +78,9 @@ func writeInPlace(t *testing.T, path, text string) {
 
 // TestFollowRewrittenInPlaceWaited: a followed CSV or JSONL file that its
 // run writes anew in place, caught with fewer rows than it had while it
-// is still written (its last line without its line end, or its
-// modification time changing under the reading), is not read as a file
+// is still written (its last line without its line end, its
+// modification time changing under the reading, or the rows written
+// under a reading that found it emptied), is not read as a file
 // of those fewer rows (the others would leave the dashboard and come
 // back): it is read again at the next check, which finds it written and
 // brings its new row (a CSV file grown, what was read of it there) or
@@ -88,7 +91,7 @@ func TestFollowRewrittenInPlaceWaited(t *testing.T) {
 			path, ff := followedRows(t, r)
 			writeInPlace(t, path, caught.text(r))
 			if caught.hook != nil {
-				setAfterStat(t, func(path string) { caught.hook(t, path) })
+				setAfterStat(t, func(path string) { caught.hook(t, r, path) })
 			}
 			if c := ff.check(Options{}); c.err != nil || c.res != nil || c.reloaded {
 				t.Errorf("%s caught with %s: %v (reloaded %v), %v; want nothing, read again at the next check", r.name, caught.name, c.res, c.reloaded, c.err)
