@@ -67,9 +67,10 @@ func TestStatsObjectiveNamedScore(t *testing.T) {
 // malformed-lines error is said, at any depth (follow.Skipped counts them).
 func TestReportUpdateNestedErrors(t *testing.T) {
 	m := func(path string, n int) error { return &loaders.MalformedError{Path: path, Skipped: n} }
-	err := errors.Join(errors.Join(errors.Join(m("a.jsonl", 1)), m("b.jsonl", 2)), errors.Join(m("c.jsonl", 3), m("c.jsonl.1", 4)))
+	errs := []loaders.FileError{{Path: "a.jsonl", Err: errors.Join(m("a.jsonl", 1))}, {Path: "b.jsonl", Err: m("b.jsonl", 2)},
+		{Path: "c.jsonl", Err: errors.Join(m("c.jsonl", 3), m("c.jsonl.1", 4))}}
 	var out strings.Builder
-	reportUpdate(&out, loaders.Update{Err: err})
+	reportUpdate(&out, loaders.Update{Errs: errs})
 	for _, p := range []string{"a.jsonl", "b.jsonl", "c.jsonl:", "c.jsonl.1"} {
 		if !strings.Contains(out.String(), p) {
 			t.Errorf("%s not said:\n%s", p, out.String())

@@ -68,12 +68,12 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		Health: healthCfg,
 		HVRef:  health.hvRef,
 		LayoutWarnings: func(rowCap scoring.RowCap) func(*engine.Result, []int) []string {
-			return rowsCheck.With(layouts.Warnings(cfg, rowCap))
+			return rowsCheck.With(layouts.StepWarnings(cfg, rowCap))
 		},
 		LayoutWarningsRead: layouts.WarningsRead(cfg),
 	}
 	if note := layouts.RunNoteOf(cfg); note != nil {
-		in.RunNote = &session.RunNote{Text: note.Text, Refuted: note.Refuted}
+		in.RunNote = &session.RunNote{Text: note.Text, Judge: note.Judge}
 	}
 	if len(args) == 0 {
 		in.Load = loadSample

@@ -58,7 +58,7 @@ func reportUpdate(w io.Writer, u loaders.Update) {
 	}
 	reportSkipped(w, &loaders.Result{Skipped: u.Skipped, SkipReasons: u.SkipReasons})
 	reportRelogged(w, u.Relogged)
-	for _, err := range follow.Joined(u.Err) {
+	for _, err := range follow.Joined(u.Err()) {
 		var m *loaders.MalformedError
 		if errors.As(err, &m) {
 			text := m.Error()

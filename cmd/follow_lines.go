@@ -67,7 +67,7 @@ func (f *statsFollower) printBatches(withNewest bool) error {
 		f.mu.Lock()
 		fields := slices.Clone(f.fields)
 		f.mu.Unlock()
-		if err := checkLoggedField(f.cfg.LoggedAdvantage, f.res.Evaluation, fields); err != nil {
+		if err := checkLoggedField(f.computer.Logged, f.res.Evaluation, fields); err != nil {
 			return err
 		}
 	}

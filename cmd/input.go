@@ -132,7 +132,7 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	if err := invalid.NoValid(res, p.computer.Scorer, p.fields); err != nil {
 		return nil, p.file.noValidAt(err)
 	}
-	if err := checkLoggedField(p.cfg.LoggedAdvantage, res.Evaluation, p.fields); err != nil {
+	if err := checkLoggedField(p.computer.Logged, res.Evaluation, p.fields); err != nil {
 		return nil, err
 	}
 	for _, w := range []string{agreement.NotNumberWarning(res.Evaluation), agreement.NonFiniteWarning(res.Evaluation)} {

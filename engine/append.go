@@ -125,11 +125,11 @@ func newAppendLine(ev *Evaluation, s scoring.Scorer) *appendLine {
 	if ss, ok := inner.(*scoring.SourceScorer); ok {
 		l.evaluator.sources = newSourceEvaluator(ss, ev)
 		// The groups' index by source and value (Evaluator.sourceGroup).
-		index = make(map[string]int32, len(ev.groupNames))
+		bySource := make(map[sourceGroupKey]int32, len(ev.groupNames))
 		for i, g := range ev.groupOf {
-			index[sourceKey(ev.sourceOf[i], ev.groupNames[g])] = g
+			bySource[sourceGroupKey{ev.sourceOf[i], ev.groupNames[g]}] = g
 		}
-		l.evaluator.groupIndex = index
+		l.evaluator.groupIndex, l.evaluator.sourceGroupIndex = nil, bySource
 	}
 	return l
 }

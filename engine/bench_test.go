@@ -134,3 +134,52 @@ func BenchmarkSwitch1M(b *testing.B) {
 		})
 	}
 }
+
+// wideSourceConfig has sources a and b of six objectives each (their
+// fields x, y and z read twice, x and y under names both share), eight
+// columns in all: a source's row is wider than a small one on the stack.
+func wideSourceConfig() setup.Config {
+	objs := func(names ...string) []setup.ObjectiveConfig {
+		var out []setup.ObjectiveConfig
+		for k, name := range names {
+			out = append(out, setup.ObjectiveConfig{Name: name, Expr: []string{"x", "y", "z"}[k%3]})
+		}
+		return out
+	}
+	return setup.Config{
+		Method: string(Pareto), SourceBy: "src",
+		Sources: map[string]setup.SourceConfig{
+			"a": {Objectives: objs("x", "y", "a1", "a2", "a3", "a4")},
+			"b": {Objectives: objs("x", "y", "b1", "b2", "b3", "b4")},
+		},
+	}
+}
+
+// BenchmarkEvaluateSources100k evaluates 100k trajectories of two sources
+// (sourceConfig's two objectives a source, wideSourceConfig's six), with
+// and without nansum, which also marks the absent columns.
+func BenchmarkEvaluateSources100k(b *testing.B) {
+	ts := enginetest.SourceData(1, 100_000)
+	for _, tc := range []struct {
+		name string
+		cfg  setup.Config
+	}{
+		{"objectives=2", sourceConfig(Pareto, ScopeGroup)},
+		{"objectives=6", wideSourceConfig()},
+	} {
+		for _, nanSum := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/nansum=%v", tc.name, nanSum), func(b *testing.B) {
+				cfg := tc.cfg
+				cfg.NanSum = &nanSum
+				c, err := New(cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					Evaluate(c.Scorer, ts)
+				}
+			})
+		}
+	}
+}

@@ -132,8 +132,10 @@ func Evaluate(s scoring.Scorer, ts []scoring.Trajectory) *Evaluation {
 type Evaluator struct {
 	ev      *Evaluation
 	scorers []scoring.Scorer // the scorer and its copies for other goroutines
-	// groupIndex maps group values to their index in ev.groupNames.
-	groupIndex map[string]int32
+	// groupIndex maps group values to their index in ev.groupNames;
+	// sourceGroupIndex does with sources, by source and value.
+	groupIndex       map[string]int32
+	sourceGroupIndex map[sourceGroupKey]int32
 	// logged is the logged-advantage expression and its copies for other
 	// goroutines, empty when there is none.
 	logged []*scoring.Expression
@@ -356,25 +358,25 @@ func (e *Evaluator) group(i int, g string) int32 {
 	if i > 0 && ev.groupNames[ev.groupOf[i-1]] == g {
 		return ev.groupOf[i-1]
 	}
-	return e.groupID(g, g)
+	return groupID(e, &e.groupIndex, g, g)
 }
 
 // sourceGroup returns the index of group g of source src in groupNames,
 // adding it when new: one group value in two sources is two groups.
 func (e *Evaluator) sourceGroup(src int32, g string) int32 {
-	return e.groupID(sourceKey(src, g), g)
+	return groupID(e, &e.sourceGroupIndex, sourceGroupKey{src, g}, g)
 }
 
-// groupID returns the index in groupNames of the group known by key,
-// adding it, named name, when new.
-func (e *Evaluator) groupID(key, name string) int32 {
-	k, ok := e.groupIndex[key]
+// groupID returns the index in e's groupNames of the group that index
+// knows by key, adding it, named name, when new.
+func groupID[K comparable](e *Evaluator, index *map[K]int32, key K, name string) int32 {
+	k, ok := (*index)[key]
 	if !ok {
-		if e.groupIndex == nil {
-			e.groupIndex = map[string]int32{}
+		if *index == nil {
+			*index = map[K]int32{}
 		}
 		k = int32(len(e.ev.groupNames))
-		e.groupIndex[key] = k
+		(*index)[key] = k
 		e.ev.groupNames = append(e.ev.groupNames, name)
 	}
 	return k

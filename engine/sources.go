@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
@@ -85,10 +84,12 @@ func (se *sourceEvaluator) sourceIndex(ev *Evaluation, t *scoring.Trajectory) in
 	return k
 }
 
-// sourceKey is the key of group g within source src, for the groups'
-// index: groups of one value in two sources are two groups.
-func sourceKey(src int32, g string) string {
-	return fmt.Sprint(src) + "\x00" + g
+// sourceGroupKey is the key of group value g within source src, for the
+// groups' index (Evaluator.sourceGroupIndex): groups of one value in two
+// sources are two groups.
+type sourceGroupKey struct {
+	src int32
+	g   string
 }
 
 // weightOf returns the weight of objective k for trajectory i: its

@@ -322,3 +322,68 @@ func TestSourcesColumnsInDeclaredOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestSourcesEvaluatedInParallel checks that wide sources (six objectives
+// a source) evaluated on two goroutines at once, each with its copy of
+// the scorer and its rows, give every trajectory the values, absent
+// columns, validity and cause it has evaluated alone, bit for bit; and
+// that its group is its source's and group value's.
+func TestSourcesEvaluatedInParallel(t *testing.T) {
+	ts := enginetest.SourceData(3, 3*evalChunk)
+	for i := range ts {
+		switch i % 7 {
+		case 1:
+			delete(ts[i].Metadata, "y")
+		case 2:
+			ts[i].Metadata["z"] = math.NaN()
+		case 3:
+			ts[i].Metadata["x"] = "not scored"
+		}
+	}
+	for _, nanSum := range []bool{false, true} {
+		cfg := wideSourceConfig()
+		cfg.NanSum = &nanSum
+		c, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := Evaluate(c.Scorer, ts)
+		groups := map[[2]string]int32{}
+		for i := range ts {
+			alone := Evaluate(c.Scorer, ts[i:i+1])
+			for k := range ev.M {
+				got, want := ev.Values[i*ev.M+k], alone.Values[k]
+				if math.Float64bits(got) != math.Float64bits(want) || ev.Missing(i, k) != alone.Missing(0, k) {
+					t.Fatalf("nansum %v, trajectory %d, column %d: %v (absent %v), alone %v (%v)", nanSum, i, k, got, ev.Missing(i, k), want, alone.Missing(0, k))
+				}
+			}
+			if ev.Valid[i] != alone.Valid[0] || ev.Causes[i] != alone.Causes[0] {
+				t.Fatalf("nansum %v, trajectory %d: valid %v (%q), alone %v (%q)", nanSum, i, ev.Valid[i], ev.Causes[i], alone.Valid[0], alone.Causes[0])
+			}
+			key := [2]string{ev.SourceOf(i), ts[i].Group}
+			if g, ok := groups[key]; !ok {
+				groups[key] = ev.groupOf[i]
+			} else if g != ev.groupOf[i] {
+				t.Fatalf("trajectory %d of source %s, group %s: group %d, its source's and value's is %d", i, key[0], key[1], ev.groupOf[i], g)
+			}
+		}
+		if len(groups) != len(ev.groupNames) {
+			t.Errorf("nansum %v: %d groups, want one a source and group value: %d", nanSum, len(ev.groupNames), len(groups))
+		}
+	}
+}
+
+// TestSourceGroupKnownAllocatesNothing checks that finding the group of a
+// trajectory whose source and group value came before allocates nothing.
+func TestSourceGroupKnownAllocatesNothing(t *testing.T) {
+	c, err := New(sourceConfig(Relative, ScopeGroup))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := c.NewEvaluator()
+	e.Add(enginetest.SourceData(1, 20))
+	src, g := e.ev.sourceOf[0], e.ev.GroupOf(0)
+	if n := testing.AllocsPerRun(100, func() { e.sourceGroup(src, g) }); n != 0 {
+		t.Errorf("a known group of a source: %v allocations, want 0", n)
+	}
+}

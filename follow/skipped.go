@@ -30,10 +30,10 @@ func (s *Skipped) Read(n int, reasons []*loaders.LineError) {
 }
 
 // Update counts the lines u skipped, and returns how many of them were
-// malformed lines skipped without --skip-invalid-lines (in u.Err).
+// malformed lines skipped without --skip-invalid-lines (in u.Errs).
 func (s *Skipped) Update(u loaders.Update) (malformed int) {
 	s.Read(u.Skipped, u.SkipReasons)
-	for _, err := range Joined(u.Err) {
+	for _, err := range Joined(u.Err()) {
 		var m *loaders.MalformedError
 		if errors.As(err, &m) {
 			var first []*loaders.LineError

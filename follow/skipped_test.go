@@ -28,8 +28,9 @@ func TestSkippedCountsEveryUpdate(t *testing.T) {
 	m := func(path string, n int, first *loaders.LineError) error {
 		return &loaders.MalformedError{Path: path, Skipped: n, First: first}
 	}
-	err := errors.Join(errors.Join(errors.Join(m("a.jsonl", 1, later)), m("b.jsonl", 2, nil)), errors.Join(m("c.jsonl", 3, nil), m("c.jsonl.1", 4, nil)))
-	if got := s.Update(loaders.Update{Err: err}); got != 10 {
+	errs := []loaders.FileError{{Path: "a.jsonl", Err: errors.Join(m("a.jsonl", 1, later))}, {Path: "b.jsonl", Err: m("b.jsonl", 2, nil)},
+		{Path: "c.jsonl", Err: errors.Join(m("c.jsonl", 3, nil), m("c.jsonl.1", 4, nil))}}
+	if got := s.Update(loaders.Update{Errs: errs}); got != 10 {
 		t.Errorf("counted %d malformed lines, want 10", got)
 	}
 	if w, want := s.Warning(), "skipped 13 malformed lines (the first: run.jsonl:769:8: invalid JSON)"; w != want {

@@ -85,7 +85,8 @@ type trainerLayout struct {
 	warnings func(cfg setup.Config, res *engine.Result, rowCap scoring.RowCap, batches []int) []string
 	// runNote, when set, is a note of the whole run (open-instruct's
 	// filtered traces): Warnings appends it, StepWarnings leaves it to
-	// the follower, which asks each batch once (RunNoteOf).
+	// the follower, which asks each batch once, and to the dashboard,
+	// which judges the run once (RunNoteOf).
 	runNote *runNote
 	// relogField, when set, is the field the trainer changes alone when
 	// it logs one generation's rows again under a new step: the inputs
@@ -564,7 +565,7 @@ func Warnings(cfg setup.Config, rowCap scoring.RowCap) func(*engine.Result, []in
 			ws = l.warnings(cfg, res, rowCap, batches)
 		}
 		if l.runNote != nil {
-			if w := l.runNote.whole(res); w != "" {
+			if w, _ := l.runNote.whole(res); w != "" {
 				ws = append(ws, w)
 			}
 		}
@@ -573,8 +574,9 @@ func Warnings(cfg setup.Config, rowCap scoring.RowCap) func(*engine.Result, []in
 }
 
 // StepWarnings is Warnings without the layout's note of the run, for a
-// follower's step lines: it asks the note per batch (RunNoteOf), never
-// the whole run per line. nil when the layout has no warnings.
+// follower's step lines, which ask the note per batch (RunNoteOf), never
+// the whole run per line, and for the dashboard, which judges the note
+// apart (RunNote.Judge). nil when the layout has no warnings.
 func StepWarnings(cfg setup.Config, rowCap scoring.RowCap) func(*engine.Result, []int) []string {
 	if l := findLayout(cfg.From); l != nil && l.warnings != nil {
 		return func(res *engine.Result, batches []int) []string { return l.warnings(cfg, res, rowCap, batches) }
@@ -596,8 +598,9 @@ const (
 type runNote struct {
 	text string // what a follower says, without whole's details
 	// whole returns the note of the whole result, with its details, ""
-	// when it does not hold.
-	whole func(res *engine.Result) string
+	// when it does not hold; and the index of the first batch that
+	// refutes it, -1 when none does. One walk of the batches gives both.
+	whole func(res *engine.Result) (note string, refutedBy int)
 	// of returns what batch bi of res says of the note.
 	of func(res *engine.Result, bi int) RunNoteEvidence
 	// refuted says why a batch that refutes the note does, after "step
@@ -631,15 +634,16 @@ func (n *RunNote) Withdrawal(step int64) string {
 	return fmt.Sprintf("withdrawn (step %d %s): %s", step, n.note.refuted, n.Text)
 }
 
-// Refuted returns the Withdrawal of the note by the first batch of res
-// that refutes it, "" when none does.
-func (n *RunNote) Refuted(res *engine.Result) string {
-	for bi := range res.Ranking.Batches {
-		if n.Of(res, bi) == RunNoteRefuted {
-			return n.Withdrawal(res.Ranking.Batches[bi].Step)
-		}
+// Judge returns the note of the whole run res holds, as Warnings says
+// it ("" when it does not hold), and the Withdrawal of the note by the
+// first batch of res that refutes it ("" when none does), from one walk
+// of the batches.
+func (n *RunNote) Judge(res *engine.Result) (note, withdrawal string) {
+	note, refutedBy := n.note.whole(res)
+	if refutedBy >= 0 {
+		withdrawal = n.Withdrawal(res.Ranking.Batches[refutedBy].Step)
 	}
-	return ""
+	return note, withdrawal
 }
 
 // RelogField returns the field of cfg's layout (Apply sets From) that

@@ -487,17 +487,18 @@ func openInstructFilteredOf(res *engine.Result, bi int) (ev RunNoteEvidence, siz
 
 // openInstructFilteredWarning returns openInstructFiltered when every
 // batch of res bears it out or says nothing of it, and one bears it out
-// (openInstructFilteredOf); "" otherwise. The first step that holds fewer
-// rows than the largest count of groups of a step times the group size
-// is named as a sign of the groups dropped.
-func openInstructFilteredWarning(res *engine.Result) string {
+// (openInstructFilteredOf), with -1; else "" and the index of the first
+// batch that refutes it (-1 when none does, none bearing it out). The
+// first step that holds fewer rows than the largest count of groups of a
+// step times the group size is named as a sign of the groups dropped.
+func openInstructFilteredWarning(res *engine.Result) (string, int) {
 	compared := false
 	most, size, mostStep := 0, 0, int64(0)
 	for bi := range res.Ranking.Batches {
 		b := &res.Ranking.Batches[bi]
 		ev, n := openInstructFilteredOf(res, bi)
 		if ev == RunNoteRefuted {
-			return ""
+			return "", bi
 		}
 		compared = compared || ev == RunNoteBorneOut
 		size = max(size, n)
@@ -506,14 +507,14 @@ func openInstructFilteredWarning(res *engine.Result) string {
 		}
 	}
 	if !compared {
-		return ""
+		return "", -1
 	}
 	for bi := range res.Ranking.Batches {
 		if b := &res.Ranking.Batches[bi]; len(b.Members) < most*size {
-			return fmt.Sprintf("%s (step %d holds %d rows, fewer than step %d's %d groups of %d)", openInstructFiltered, b.Step, len(b.Members), mostStep, most, size)
+			return fmt.Sprintf("%s (step %d holds %d rows, fewer than step %d's %d groups of %d)", openInstructFiltered, b.Step, len(b.Members), mostStep, most, size), -1
 		}
 	}
-	return openInstructFiltered
+	return openInstructFiltered, -1
 }
 
 // openInstructWarningsRead is the warningsRead of openInstructWarnings:

@@ -322,7 +322,9 @@ func openInstructGroup(step int64, prompt, field string, standard bool, rewards 
 // more valid rows has zero spread are said to be filtered
 // (filter_zero_std_samples), with the first step that holds fewer rows
 // than the most groups of a step times their size; one zero-spread group
-// anywhere in the run says the filter was off.
+// anywhere in the run says the filter was off. The note's RunNote judges
+// the run alike, in one walk: the note Warnings gives last, and the
+// withdrawal by the first batch that refutes it, batch by batch (Of).
 func TestOpenInstructFilteredWarning(t *testing.T) {
 	cfg, _, err := layoutDefaults(setup.Config{}, &openInstructLayout, loaders.FileFields{})
 	if err != nil {
@@ -336,19 +338,41 @@ func TestOpenInstructFilteredWarning(t *testing.T) {
 		return openInstructGroup(step, prompt, "reward", false, rewards...)
 	}
 	whole := slices.Concat(group(1, "0", 0, 10, 0, 10), group(1, "1", 0, 0, 10, 10))
+	note := RunNoteOf(cfg)
 	for _, c2 := range []struct {
-		name string
-		ts   []scoring.Trajectory
-		want string // the end of the warning, "" for none
+		name      string
+		ts        []scoring.Trajectory
+		want      string // the end of the warning, "" for none
+		refutedBy int    // the batch that refutes the note, -1 for none
 	}{
-		{"every group spread, steps whole", slices.Concat(whole, group(2, "0", 0, 1, 0, 1), group(2, "1", 1, 0, 0, 0)), "no group of these traces has zero spread"},
-		{"a step with a group dropped", slices.Concat(whole, group(2, "1", 1, 0, 0, 0)), "no group of these traces has zero spread (step 2 holds 4 rows, fewer than step 1's 2 groups of 4)"},
-		{"a zero-spread group at the end", slices.Concat(whole, group(2, "0", 0, 1, 0, 1), group(2, "1", 10, 10, 10, 10)), ""},
-		{"groups of one only", slices.Concat(group(1, "0", 0), group(1, "1", 10)), ""},
+		{"every group spread, steps whole", slices.Concat(whole, group(2, "0", 0, 1, 0, 1), group(2, "1", 1, 0, 0, 0)), "no group of these traces has zero spread", -1},
+		{"a step with a group dropped", slices.Concat(whole, group(2, "1", 1, 0, 0, 0)), "no group of these traces has zero spread (step 2 holds 4 rows, fewer than step 1's 2 groups of 4)", -1},
+		{"a zero-spread group at the end", slices.Concat(whole, group(2, "0", 0, 1, 0, 1), group(2, "1", 10, 10, 10, 10)), "", 1},
+		{"a zero-spread group first", slices.Concat(group(1, "1", 10, 10, 10, 10), group(2, "0", 0, 1, 0, 1), group(3, "1", 10, 10, 10, 10)), "", 0},
+		{"groups of one only", slices.Concat(group(1, "0", 0), group(1, "1", 10)), "", -1},
 	} {
-		got := openInstructFilteredWarning(c.Compute(c2.ts, engine.GRPO))
-		if (c2.want == "") != (got == "") || !strings.HasSuffix(got, c2.want) || c2.want != "" && !strings.HasPrefix(got, "open-instruct drops groups of zero spread before it writes its traces (filter_zero_std_samples, on by default)") {
-			t.Errorf("%s: %q, want one ending %q", c2.name, got, c2.want)
+		res := c.Compute(c2.ts, engine.GRPO)
+		got, refutedBy := openInstructFilteredWarning(res)
+		if (c2.want == "") != (got == "") || !strings.HasSuffix(got, c2.want) || c2.want != "" && !strings.HasPrefix(got, "open-instruct drops groups of zero spread before it writes its traces (filter_zero_std_samples, on by default)") || refutedBy != c2.refutedBy {
+			t.Errorf("%s: %q refuted by batch %d, want one ending %q, by %d", c2.name, got, refutedBy, c2.want, c2.refutedBy)
+		}
+		var ws []string
+		if warn := Warnings(cfg, scoring.Uncapped); warn != nil {
+			ws = warn(res, []int{0})
+		}
+		wantNote := ""
+		if len(ws) > 0 && strings.HasPrefix(ws[len(ws)-1], note.Text) {
+			wantNote = ws[len(ws)-1]
+		}
+		wantWithdrawal := ""
+		for bi := range res.Ranking.Batches {
+			if note.Of(res, bi) == RunNoteRefuted {
+				wantWithdrawal = note.Withdrawal(res.Ranking.Batches[bi].Step)
+				break
+			}
+		}
+		if n, w := note.Judge(res); n != wantNote || w != wantWithdrawal || n != got {
+			t.Errorf("%s: judged %q, withdrawn %q; want Warnings' note %q, withdrawn batch by batch %q", c2.name, n, w, wantNote, wantWithdrawal)
 		}
 	}
 }

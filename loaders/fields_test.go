@@ -184,8 +184,8 @@ func TestFollowFields(t *testing.T) {
 		select {
 		case u := <-ch:
 			got = append(got, u.Trajectories...)
-			if u.Err != nil {
-				errs = append(errs, u.Err.Error())
+			if u.Err() != nil {
+				errs = append(errs, u.Err().Error())
 			}
 		case <-deadline:
 			t.Fatalf("updates: %+v, errors %q", got, errs)

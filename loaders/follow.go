@@ -84,15 +84,13 @@ type Update struct {
 	// another file, or truncated, that no longer holds what was read.
 	Skipped     int
 	SkipReasons []*LineError
-	// Err reports what went wrong since the last Update: files that could
-	// not be read, and without SkipInvalid the malformed lines (skipped
-	// all the same: following cannot stop at one). The follower carries
-	// on. FileErrs are its errors file by file, each file once, in the
-	// order Err joins them, but for a file Recovered since its error: a
-	// consumer can say every file that failed, each until it is read
-	// well again (Recovered, Reloaded) or Gone.
-	Err      error
-	FileErrs []FileError
+	// Errs are what went wrong since the last Update, in order, each
+	// with its file: files that could not be read, and without
+	// SkipInvalid the malformed lines (skipped all the same: following
+	// cannot stop at one). The follower carries on. Err joins them all;
+	// FileErrs tells them file by file, but for a file Recovered since
+	// its error.
+	Errs []FileError
 	// Recovered are the files of which an error was said that a reading
 	// (of its growth, from the start, or its first) has read since
 	// without one: a consumer forgets their errors, then notes FileErrs
@@ -123,10 +121,45 @@ type Update struct {
 }
 
 // FileError is what went wrong with one followed file since the last
-// Update (Update.FileErrs): Path as Follow named it, and its error.
+// Update (Update.Errs, FileErrs): Path as Follow named it, and its error.
+// Recovered reports that the file was read without an error since
+// (Update.Recovered): the error happened, and is over.
 type FileError struct {
-	Path string
-	Err  error
+	Path      string
+	Err       error
+	Recovered bool
+}
+
+// Err returns every error of u.Errs joined, in order (errors.Join), nil
+// when there is none.
+func (u *Update) Err() error {
+	if len(u.Errs) == 0 {
+		return nil
+	}
+	errs := make([]error, len(u.Errs))
+	for i, e := range u.Errs {
+		errs[i] = e.Err
+	}
+	return errors.Join(errs...)
+}
+
+// FileErrs returns the errors of u.Errs file by file, each file once, in
+// order of its first error, its errors joined (one alone as it is), but
+// for those of a file Recovered since: a consumer can say every file that
+// failed, each until it is read well again (Recovered, Reloaded) or Gone.
+func (u *Update) FileErrs() []FileError {
+	var out []FileError
+	for _, e := range u.Errs {
+		if e.Recovered {
+			continue
+		}
+		if i := slices.IndexFunc(out, func(o FileError) bool { return o.Path == e.Path }); i >= 0 {
+			out[i].Err = errors.Join(out[i].Err, e.Err) // updates merged for a slow consumer
+		} else {
+			out = append(out, FileError{Path: e.Path, Err: e.Err})
+		}
+	}
+	return out
 }
 
 // Follow loads paths as Load does, then follows them until ctx ends: it
@@ -560,7 +593,7 @@ func (u *Update) holds(path string) bool {
 
 // empty reports whether u holds nothing to tell.
 func (u *Update) empty() bool {
-	return len(u.Trajectories) == 0 && len(u.Reloaded) == 0 && len(u.Gone) == 0 && u.Skipped == 0 && u.Err == nil &&
+	return len(u.Trajectories) == 0 && len(u.Reloaded) == 0 && len(u.Gone) == 0 && u.Skipped == 0 && len(u.Errs) == 0 &&
 		len(u.Recovered) == 0 && len(u.Unended) == 0 && len(u.Resumed) == 0 && len(u.Relogged) == 0
 }
 
@@ -593,20 +626,19 @@ func (u *Update) add(path string, c fileChange) {
 		u.SkipReasons = append(u.SkipReasons, c.res.SkipReasons[:min(room, len(c.res.SkipReasons))]...)
 	}
 	if c.recovered {
-		// An error of the file merged for a slow consumer is over: Err
-		// keeps it, as what went wrong since the last Update.
-		u.FileErrs = slices.DeleteFunc(u.FileErrs, func(e FileError) bool { return e.Path == path })
+		// The file's errors merged for a slow consumer are over: Err
+		// keeps them, as what went wrong since the last Update.
+		for i := range u.Errs {
+			if u.Errs[i].Path == path {
+				u.Errs[i].Recovered = true
+			}
+		}
 		if !slices.Contains(u.Recovered, path) {
 			u.Recovered = append(u.Recovered, path)
 		}
 	}
 	if c.err != nil {
-		u.Err = errors.Join(u.Err, c.err)
-		if i := slices.IndexFunc(u.FileErrs, func(e FileError) bool { return e.Path == path }); i >= 0 {
-			u.FileErrs[i].Err = errors.Join(u.FileErrs[i].Err, c.err) // updates merged for a slow consumer
-		} else {
-			u.FileErrs = append(u.FileErrs, FileError{Path: path, Err: c.err})
-		}
+		u.Errs = append(u.Errs, FileError{Path: path, Err: c.err})
 	}
 	if c.unended != nil {
 		u.Unended = append(u.Unended, *c.unended)
@@ -615,7 +647,7 @@ func (u *Update) add(path string, c fileChange) {
 }
 
 // MalformedError is the error of the lines of the followed file Path
-// skipped without SkipInvalid (in Update.Err): following cannot stop at
+// skipped without SkipInvalid (in Update.Errs): following cannot stop at
 // them. Skipped is how many; First is the first's reason, nil when the
 // Result kept none (beyond MaxSkipReasons).
 type MalformedError struct {

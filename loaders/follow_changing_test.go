@@ -379,14 +379,14 @@ func TestFollowChangedSaidThenReadRecovers(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if len(said.FileErrs) != 1 || !strings.Contains(said.FileErrs[0].Err.Error(), "not read: it changed") {
-			t.Fatalf("%s: FileErrs %v, want the changed readings said", tc.name, said.FileErrs)
+		if len(said.FileErrs()) != 1 || !strings.Contains(said.FileErrs()[0].Err.Error(), "not read: it changed") {
+			t.Fatalf("%s: FileErrs %v, want the changed readings said", tc.name, said.FileErrs())
 		}
 		afterStat = nil
 		var read Update
 		read.add(path, ff.check(Options{}))
-		if read.Err != nil || len(read.Trajectories) != 1 || len(read.Reloaded) != 0 || !slices.Equal(read.Recovered, []string{path}) {
-			t.Errorf("%s read at last: err %v, %d rows, Reloaded %v, Recovered %v; want its 1 new row, Recovered", tc.name, read.Err, len(read.Trajectories), read.Reloaded, read.Recovered)
+		if read.Err() != nil || len(read.Trajectories) != 1 || len(read.Reloaded) != 0 || !slices.Equal(read.Recovered, []string{path}) {
+			t.Errorf("%s read at last: err %v, %d rows, Reloaded %v, Recovered %v; want its 1 new row, Recovered", tc.name, read.Err(), len(read.Trajectories), read.Reloaded, read.Recovered)
 		}
 		if err := os.WriteFile(path, append(slices.Clone(tc.grown), ' '), 0o644); err != nil {
 			t.Fatal(err)
@@ -402,19 +402,24 @@ func TestFollowChangedSaidThenReadRecovers(t *testing.T) {
 // TestFollowErrorThenRecoveredMerged: a file's error and then a reading
 // of it without one, merged into one Update for a slow consumer, leave
 // the error in Err (it happened) but not in FileErrs: the file is
-// Recovered; an error after the recovery stays in FileErrs.
+// Recovered; an error after the recovery stays in FileErrs, alone, and
+// Err holds every error, in order.
 func TestFollowErrorThenRecoveredMerged(t *testing.T) {
-	failed := errors.New("a.jsonl: permission denied")
+	failed, denied := errors.New("a.jsonl: permission denied"), errors.New("b.jsonl: permission denied")
+	failedAgain := errors.New("a.jsonl: permission denied again")
 	var u Update
 	u.add("a.jsonl", fileChange{err: failed})
-	u.add("b.jsonl", fileChange{err: errors.New("b.jsonl: permission denied")})
+	u.add("b.jsonl", fileChange{err: denied})
 	u.add("a.jsonl", fileChange{res: &Result{}, recovered: true})
-	if u.Err == nil || len(u.FileErrs) != 1 || u.FileErrs[0].Path != "b.jsonl" || !slices.Equal(u.Recovered, []string{"a.jsonl"}) {
-		t.Errorf("error then recovered: Err %v, FileErrs %v, Recovered %v", u.Err, u.FileErrs, u.Recovered)
+	if !errors.Is(u.Err(), failed) || len(u.FileErrs()) != 1 || u.FileErrs()[0].Path != "b.jsonl" || !slices.Equal(u.Recovered, []string{"a.jsonl"}) {
+		t.Errorf("error then recovered: Err %v, FileErrs %v, Recovered %v", u.Err(), u.FileErrs(), u.Recovered)
 	}
-	u.add("a.jsonl", fileChange{err: failed})
-	if len(u.FileErrs) != 2 || u.FileErrs[1].Path != "a.jsonl" {
-		t.Errorf("failing again after its recovery: FileErrs %v", u.FileErrs)
+	u.add("a.jsonl", fileChange{err: failedAgain})
+	if fe := u.FileErrs(); len(fe) != 2 || fe[0].Err != denied || fe[1].Path != "a.jsonl" || fe[1].Err != failedAgain {
+		t.Errorf("failing again after its recovery: FileErrs %v, want b.jsonl's, then a.jsonl's new one alone", fe)
+	}
+	if joined := u.Err().(interface{ Unwrap() []error }).Unwrap(); !slices.Equal(joined, []error{failed, denied, failedAgain}) {
+		t.Errorf("Err joins %v, want every error in order", joined)
 	}
 }
 

@@ -81,10 +81,10 @@ func (f *followed) apply(u Update) {
 	}
 	f.gone = append(f.gone, u.Gone...)
 	f.skipped += u.Skipped
-	if u.Err != nil {
-		f.errs = append(f.errs, u.Err)
+	if u.Err() != nil {
+		f.errs = append(f.errs, u.Err())
 	}
-	for _, e := range u.FileErrs {
+	for _, e := range u.FileErrs() {
 		f.errPaths = append(f.errPaths, e.Path)
 	}
 }
@@ -839,13 +839,13 @@ func TestUpdateErrorsByFile(t *testing.T) {
 	u.add("b.jsonl", fileChange{err: b1})
 	u.add("c.jsonl", fileChange{res: &Result{}})
 	u.add("a.jsonl", fileChange{err: a2})
-	if len(u.FileErrs) != 2 || u.FileErrs[0].Path != "a.jsonl" || u.FileErrs[1].Path != "b.jsonl" {
-		t.Fatalf("FileErrs %v, want a.jsonl's then b.jsonl's", u.FileErrs)
+	if len(u.FileErrs()) != 2 || u.FileErrs()[0].Path != "a.jsonl" || u.FileErrs()[1].Path != "b.jsonl" {
+		t.Fatalf("FileErrs %v, want a.jsonl's then b.jsonl's", u.FileErrs())
 	}
-	if !errors.Is(u.FileErrs[0].Err, a1) || !errors.Is(u.FileErrs[0].Err, a2) || errors.Is(u.FileErrs[0].Err, b1) || u.FileErrs[1].Err != b1 {
-		t.Errorf("a.jsonl's errors %v, b.jsonl's %v", u.FileErrs[0].Err, u.FileErrs[1].Err)
+	if !errors.Is(u.FileErrs()[0].Err, a1) || !errors.Is(u.FileErrs()[0].Err, a2) || errors.Is(u.FileErrs()[0].Err, b1) || u.FileErrs()[1].Err != b1 {
+		t.Errorf("a.jsonl's errors %v, b.jsonl's %v", u.FileErrs()[0].Err, u.FileErrs()[1].Err)
 	}
-	if !errors.Is(u.Err, a1) || !errors.Is(u.Err, b1) || !errors.Is(u.Err, a2) {
-		t.Errorf("Err %v does not join every file's", u.Err)
+	if !errors.Is(u.Err(), a1) || !errors.Is(u.Err(), b1) || !errors.Is(u.Err(), a2) {
+		t.Errorf("Err %v does not join every file's", u.Err())
 	}
 }

@@ -102,6 +102,9 @@ type Options struct {
 	// text (after a byte order mark) are read: the newest file of a
 	// directory, its gzip stream or last line unfinished (liveSpan).
 	textLimit int64
+	// found, when not "", is the format liveSpan found of the newest file
+	// of a directory, which its reading then does not find again.
+	found Format
 	// skipCounted is input.Loader.Counted (a followed file's).
 	skipCounted func(e *LineError) bool
 }
@@ -252,7 +255,7 @@ func load(paths []string, opts Options, each func([]scoring.Trajectory) error) (
 		var u *Unfinished
 		fileOpts := opts
 		if f.newest {
-			if limit, fileOpts.textLimit, u, err = liveSpan(f.path, opts); err != nil {
+			if limit, fileOpts.textLimit, fileOpts.found, u, err = liveSpan(f.path, opts); err != nil {
 				return nil, err
 			}
 			if u != nil {
@@ -515,6 +518,9 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 	in, err := input.Open(withContext(opts.Context, r))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if format == "" {
+		format = opts.found
 	}
 	if format == "" {
 		format = detectFormat(name, in.R)

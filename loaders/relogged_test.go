@@ -259,8 +259,8 @@ func TestFollowReloggedFirstReadingLater(t *testing.T) {
 			var relogged []Relogged
 			for _, u := range f.pending {
 				relogged = append(relogged, u.Relogged...)
-				if len(u.Trajectories) > 0 || u.Err != nil {
-					t.Fatalf("the first reading of step 4 brings %d rows, error %v", len(u.Trajectories), u.Err)
+				if len(u.Trajectories) > 0 || u.Err() != nil {
+					t.Fatalf("the first reading of step 4 brings %d rows, error %v", len(u.Trajectories), u.Err())
 				}
 			}
 			f.pending = nil
@@ -271,8 +271,8 @@ func TestFollowReloggedFirstReadingLater(t *testing.T) {
 			for _, u := range f.pending {
 				read = append(read, u.Trajectories...)
 				relogged = append(relogged, u.Relogged...)
-				if u.Err != nil {
-					t.Errorf("step 4 read: %v", u.Err)
+				if u.Err() != nil {
+					t.Errorf("step 4 read: %v", u.Err())
 				}
 			}
 			if got := reloggedBatches(read); !slices.Equal(got, []int64{1, 3}) {

@@ -192,7 +192,9 @@ func expandInputs(paths []string, inputs func(dir string) ([]string, error)) ([]
 // none when u.Whole. A gzip file is read whole (limit -1) but for its
 // text, of which it returns how many bytes (after a byte order mark) Load
 // reads in textLimit, -1 for all. A file that is not a regular one is read
-// as it is: both limits are then -1.
+// as it is: both limits are then -1. format is the file's format as the
+// reading would find it (opts.Format, else its name or content), which
+// Load hands the reading (Options.found); "" when liveSpan did not look.
 //
 // A last line without a line end is unfinished only if it is not a
 // record yet: not valid JSON (Python's NaN and Infinity allowed) in JSONL,
@@ -201,31 +203,35 @@ func expandInputs(paths []string, inputs func(dir string) ([]string, error)) ([]
 // A JSON array or W&B table is unfinished when its text ends inside its
 // value with no syntax error before (jsonCutShort); a gzip stream cut
 // short ends its text where it was cut.
-func liveSpan(path string, opts Options) (limit, textLimit int64, u *Unfinished, err error) {
+func liveSpan(path string, opts Options) (limit, textLimit int64, format Format, u *Unfinished, err error) {
 	st, err := os.Stat(path)
 	if err != nil || !st.Mode().IsRegular() {
-		return -1, -1, nil, nil // opening it reports what is wrong
+		return -1, -1, "", nil, nil // opening it reports what is wrong
 	}
 	size := st.Size()
 	if size == 0 {
-		return 0, -1, &Unfinished{Path: path, Whole: true, Reason: reasonEmpty}, nil
+		return 0, -1, "", &Unfinished{Path: path, Whole: true, Reason: reasonEmpty}, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return -1, -1, nil, nil
+		return -1, -1, "", nil, nil
 	}
 	defer f.Close()
 	br := bufio.NewReader(io.NewSectionReader(f, 0, size))
-	format, err := ParseFormat(string(opts.Format))
+	format, err = ParseFormat(string(opts.Format))
 	if err != nil {
-		return -1, -1, nil, nil // the reading reports it
+		return -1, -1, "", nil, nil // the reading reports it
 	}
 	if magic, _ := br.Peek(len(input.GzipMagic)); bytes.Equal(magic, input.GzipMagic) {
-		textLimit, u := gzipSpan(f, path, size, format, opts.maxRecord())
-		return -1, textLimit, u, nil
+		textLimit, format, u := gzipSpan(f, path, size, format, opts.maxRecord())
+		return -1, textLimit, format, u, nil
 	}
 	if format == "" {
-		format = pathFormat(path, format)
+		// Found on the text, a byte order mark undone, as the reading
+		// finds it.
+		if in, err := input.Open(io.NewSectionReader(f, 0, size)); err == nil {
+			format = detectFormat(path, in.R)
+		}
 	}
 	switch format {
 	case Parquet:
@@ -237,7 +243,7 @@ func liveSpan(path string, opts Options) (limit, textLimit int64, u *Unfinished,
 	default:
 		limit = size
 	}
-	return limit, -1, u, err
+	return limit, -1, format, u, err
 }
 
 // parquetSpan is liveSpan for a Parquet file: one that starts as Parquet
@@ -434,14 +440,15 @@ func lastLineSpan(path string, format Format, start, size int64, last []byte, he
 
 // gzipSpan is liveSpan for a gzipped file, judged on its text as an
 // uncompressed one is; it returns how many bytes of its text (after a
-// byte order mark) are read, -1 for all. A gzip stream cut short (its run
-// still writing it) has its text end where it was cut: that much is read,
-// without an unfinished last line, and the rest waits for the next
-// reading.
-func gzipSpan(f *os.File, path string, size int64, format Format, maxRecord int64) (int64, *Unfinished) {
+// byte order mark) are read, -1 for all, and the format of the text
+// (format when given, "" when the gzip header is cut short). A gzip
+// stream cut short (its run still writing it) has its text end where it
+// was cut: that much is read, without an unfinished last line, and the
+// rest waits for the next reading.
+func gzipSpan(f *os.File, path string, size int64, format Format, maxRecord int64) (int64, Format, *Unfinished) {
 	in, err := input.Open(io.NewSectionReader(f, 0, size))
 	if err != nil {
-		return -1, nil // a gzip header cut short too: the reading reports it
+		return -1, "", nil // a gzip header cut short too: the reading reports it
 	}
 	if format == "" {
 		format = detectFormat(path, in.R)
@@ -449,31 +456,31 @@ func gzipSpan(f *os.File, path string, size int64, format Format, maxRecord int6
 	switch format {
 	case JSON, WandBTable:
 		_, u := jsonSpan(f, path, size)
-		return -1, u
+		return -1, format, u
 	case JSONL, CSV:
 	default:
-		return -1, nil
+		return -1, format, nil
 	}
 	text, err := scanText(in.R, maxRecord)
 	if err != nil {
-		return -1, nil // the reading reports it
+		return -1, format, nil // the reading reports it
 	}
 	switch {
 	case text.size == 0 && text.cut:
-		return -1, &Unfinished{Path: path, Whole: true, Reason: reasonEmpty}
+		return -1, format, &Unfinished{Path: path, Whole: true, Reason: reasonEmpty}
 	case text.lastTooLong:
-		return -1, nil // the reader rejects it
+		return -1, format, nil // the reader rejects it
 	case len(text.last) == 0: // a line end last, or no text
 		if text.cut {
-			return text.size, nil
+			return text.size, format, nil
 		}
-		return -1, nil
+		return -1, format, nil
 	}
 	limit, u := lastLineSpan(path, format, text.lastStart, text.size, text.last, func() []byte { return text.header })
 	if u == nil && !text.cut {
-		return -1, nil
+		return -1, format, nil
 	}
-	return limit, u
+	return limit, format, u
 }
 
 // gzipText is what scanText found of a gzip file's text.
@@ -588,7 +595,7 @@ func peekedFiles(paths []string, opts Options) ([]string, error) {
 	var out []string
 	for _, f := range files {
 		if f.newest {
-			if _, _, u, err := liveSpan(f.path, opts); err != nil {
+			if _, _, _, u, err := liveSpan(f.path, opts); err != nil {
 				return nil, err
 			} else if u != nil && u.Whole {
 				continue

@@ -217,7 +217,7 @@ func TestLiveSpan(t *testing.T) {
 		{"a.parquet", "not parquet at all", "", 18, ""}, // read, to fail
 	} {
 		path := writeFile(t, t.TempDir(), c.name, []byte(c.text))
-		limit, textLimit, u, err := liveSpan(path, Options{Format: c.format})
+		limit, textLimit, format, u, err := liveSpan(path, Options{Format: c.format})
 		reason := ""
 		if u != nil {
 			reason = u.Reason
@@ -227,6 +227,10 @@ func TestLiveSpan(t *testing.T) {
 		}
 		if err != nil || limit != c.limit || textLimit != -1 || reason != c.reason {
 			t.Errorf("%s %q: limit %d, reason %q, error %v; want %d, %q", c.name, c.text, limit, reason, err, c.limit, c.reason)
+		}
+		// The format handed to the reading is the one it would find.
+		if want := pathFormat(path, c.format); limit >= 0 && format != want {
+			t.Errorf("%s %q: format %q, the reading's %q", c.name, c.text, format, want)
 		}
 	}
 }
@@ -325,7 +329,7 @@ func TestLiveSpanGzip(t *testing.T) {
 			data = gzipParts(t, true, "")[:10] // what gzip.Writer writes before any text
 		}
 		path := writeFile(t, t.TempDir(), c.name, data)
-		limit, textLimit, u, err := liveSpan(path, Options{})
+		limit, textLimit, format, u, err := liveSpan(path, Options{})
 		reason, whole := "", false
 		if u != nil {
 			reason, whole = u.Reason, u.Whole
@@ -333,6 +337,9 @@ func TestLiveSpanGzip(t *testing.T) {
 		if err != nil || limit != -1 || textLimit != c.textLimit && !whole || reason != c.reason || whole != c.whole {
 			t.Errorf("%s %q (cut %t): limit %d, text limit %d, reason %q, whole %t, error %v; want -1, %d, %q, %t",
 				c.name, c.parts, c.cut, limit, textLimit, reason, whole, err, c.textLimit, c.reason, c.whole)
+		}
+		if want := pathFormat(path, ""); !whole && format != want {
+			t.Errorf("%s %q (cut %t): format %q, the reading's %q", c.name, c.parts, c.cut, format, want)
 		}
 	}
 }

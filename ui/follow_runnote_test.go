@@ -44,8 +44,10 @@ func TestFollowOpenInstructFilteredWithdrawn(t *testing.T) {
 	// test hands the dashboard.
 	var pick func(*scoring.Trajectory) *scoring.Pick
 	in := Input{Source: dir, Config: cfg, Layout: sentence,
-		LayoutWarnings: func(rowCap scoring.RowCap) func(*engine.Result, []int) []string { return layouts.Warnings(cfg, rowCap) },
-		RunNote:        &session.RunNote{Text: note.Text, Refuted: note.Refuted},
+		LayoutWarnings: func(rowCap scoring.RowCap) func(*engine.Result, []int) []string {
+			return layouts.StepWarnings(cfg, rowCap)
+		},
+		RunNote: &session.RunNote{Text: note.Text, Judge: note.Judge},
 		Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
 			pick = hooks.Pick
 			res, err := loaders.Stream([]string{path}, loaders.Options{Fields: fields, Pick: hooks.Pick}, hooks.Each)

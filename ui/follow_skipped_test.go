@@ -36,7 +36,7 @@ func TestFollowCountsSkippedLinesAsStatsDoes(t *testing.T) {
 	again := res.SkipReasons[0]
 	m.Update(liveMsg{loaders.Update{Skipped: 1, SkipReasons: []*loaders.LineError{again}}, true})
 	malformed := &loaders.LineError{Path: "run.jsonl", Line: 9, Col: 1, Msg: "invalid JSON"}
-	m.Update(liveMsg{loaders.Update{Err: &loaders.MalformedError{Path: "run.jsonl", Skipped: 1, First: malformed}}, true})
+	m.Update(liveMsg{loaders.Update{Errs: []loaders.FileError{{Path: "run.jsonl", Err: &loaders.MalformedError{Path: "run.jsonl", Skipped: 1, First: malformed}}}}, true})
 	w := warnings()
 	if !strings.Contains(w, "skipped 3 malformed lines "+place) || strings.Count(w, "skipped") != 1 {
 		t.Errorf("want one count of the 3 lines skipped, with the first's place:\n%s", w)

@@ -399,7 +399,7 @@ func (l *liveState) note(u loaders.Update) {
 	l.failed = slices.DeleteFunc(l.failed, func(f fileFailure) bool {
 		return slices.Contains(u.Reloaded, f.path) || slices.Contains(u.Recovered, f.path)
 	})
-	for _, e := range u.FileErrs {
+	for _, e := range u.FileErrs() {
 		failure := fileFailure{e.Path, strings.SplitN(e.Err.Error(), "\n", 2)[0]}
 		if i := slices.IndexFunc(l.failed, func(f fileFailure) bool { return f.path == e.Path }); i >= 0 {
 			l.failed[i] = failure
@@ -535,8 +535,8 @@ func (in Input) followedSession(progress func(done, total int64), waiting func(u
 		switch {
 		case !ok:
 			return nil, nil, nil, errNoTrajectory
-		case u.Err != nil:
-			return nil, nil, nil, u.Err
+		case u.Err() != nil:
+			return nil, nil, nil, u.Err()
 		}
 		unended = noteUnended(unended, u)
 		if len(u.Trajectories) > 0 {

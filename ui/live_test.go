@@ -108,12 +108,12 @@ func TestLiveReloadDropsItsError(t *testing.T) {
 	s := m.Session()
 	source := s.Trajectories.At(0).Source
 	lineErr := fmt.Errorf("%s:4:17: invalid JSON", source)
-	m.Update(liveMsg{loaders.Update{Err: lineErr, FileErrs: []loaders.FileError{{Path: source, Err: lineErr}}}, true})
+	m.Update(liveMsg{loaders.Update{Errs: []loaders.FileError{{Path: source, Err: lineErr}}}, true})
 	if v := screen(m); !strings.Contains(v, "following: "+source+":4:17: invalid JSON") {
 		t.Fatalf("the malformed line is not said:\n%s", v)
 	}
 	_, again := sampleSteps(t, 0, 5)
-	m.Update(liveMsg{loaders.Update{Trajectories: again, Reloaded: []string{source}, Err: lineErr, FileErrs: []loaders.FileError{{Path: source, Err: lineErr}}}, true})
+	m.Update(liveMsg{loaders.Update{Trajectories: again, Reloaded: []string{source}, Errs: []loaders.FileError{{Path: source, Err: lineErr}}}, true})
 	if v := screen(m); !strings.Contains(v, "following: "+source+":4:17") {
 		t.Errorf("read again with the malformed line still in it, the error went:\n%s", v)
 	}
@@ -124,7 +124,7 @@ func TestLiveReloadDropsItsError(t *testing.T) {
 	// The error is known to be the file's by the update's FileErrs, not by
 	// its text starting with the file's name.
 	reworded := fmt.Errorf("invalid JSON in line 4 of %s", source)
-	m.Update(liveMsg{loaders.Update{Err: reworded, FileErrs: []loaders.FileError{{Path: source, Err: reworded}}}, true})
+	m.Update(liveMsg{loaders.Update{Errs: []loaders.FileError{{Path: source, Err: reworded}}}, true})
 	m.Update(liveMsg{loaders.Update{Trajectories: again, Reloaded: []string{source}}, true})
 	if v := screen(m); strings.Contains(v, "invalid JSON") {
 		t.Errorf("read again without the malformed line, its error worded otherwise stays:\n%s", v)
@@ -142,7 +142,7 @@ func TestLiveSaysEveryFilesError(t *testing.T) {
 	source := s.Trajectories.At(0).Source
 	lineErr := fmt.Errorf("%s:4:17: invalid JSON", source)
 	otherErr := errors.Join(errors.New("other.jsonl: permission denied"), errors.New("other.jsonl.1: permission denied"))
-	m.Update(liveMsg{loaders.Update{Err: errors.Join(lineErr, otherErr), FileErrs: []loaders.FileError{{Path: source, Err: lineErr}, {Path: "other.jsonl", Err: otherErr}}}, true})
+	m.Update(liveMsg{loaders.Update{Errs: []loaders.FileError{{Path: source, Err: lineErr}, {Path: "other.jsonl", Err: otherErr}}}, true})
 	warnings := func() string { return strings.Join(m.status.Warnings(), "\n") }
 	for _, want := range []string{"following: " + source + ":4:17: invalid JSON", "following: other.jsonl: permission denied"} {
 		if w := warnings(); !strings.Contains(w, want) {
@@ -154,12 +154,12 @@ func TestLiveSaysEveryFilesError(t *testing.T) {
 	if w := warnings(); strings.Contains(w, "invalid JSON") || !strings.Contains(w, "following: other.jsonl: permission denied") {
 		t.Errorf("%s read again: want its error gone and other.jsonl's kept:\n%s", source, w)
 	}
-	m.Update(liveMsg{loaders.Update{Err: lineErr, FileErrs: []loaders.FileError{{Path: source, Err: lineErr}}}, true})
+	m.Update(liveMsg{loaders.Update{Errs: []loaders.FileError{{Path: source, Err: lineErr}}}, true})
 	if w := warnings(); !strings.Contains(w, "following: other.jsonl: permission denied") || !strings.Contains(w, "invalid JSON") {
 		t.Errorf("another file's error replaces other.jsonl's, still failing:\n%s", w)
 	}
 	badRow := fmt.Errorf("%s:9:2: invalid JSON", source)
-	m.Update(liveMsg{loaders.Update{Err: badRow, FileErrs: []loaders.FileError{{Path: source, Err: badRow}}}, true})
+	m.Update(liveMsg{loaders.Update{Errs: []loaders.FileError{{Path: source, Err: badRow}}}, true})
 	if w := warnings(); strings.Contains(w, ":4:17:") || strings.Count(w, "following: "+source) != 1 {
 		t.Errorf("a file's new error does not replace its own:\n%s", w)
 	}
@@ -178,7 +178,7 @@ func TestLiveErrorGoesWhenRecovered(t *testing.T) {
 	source := s.Trajectories.At(0).Source
 	notRead := fmt.Errorf("%s: not read: it changed while each of its last 10 readings read it, the last failing (EOF); read again at each check until one finds it unchanged", source)
 	denied := errors.New("other.jsonl: permission denied")
-	m.Update(liveMsg{loaders.Update{Err: errors.Join(notRead, denied), FileErrs: []loaders.FileError{{Path: source, Err: notRead}, {Path: "other.jsonl", Err: denied}}}, true})
+	m.Update(liveMsg{loaders.Update{Errs: []loaders.FileError{{Path: source, Err: notRead}, {Path: "other.jsonl", Err: denied}}}, true})
 	_, more := sampleSteps(t, 20, 22)
 	m.Update(liveMsg{loaders.Update{Trajectories: more, Recovered: []string{source}}, true})
 	if w := strings.Join(m.status.Warnings(), "\n"); strings.Contains(w, "not read") || !strings.Contains(w, "permission denied") {

@@ -37,9 +37,10 @@ type Input struct {
 	// the warnings again when the evaluation changes or these do, not on
 	// every switch. nil: every option but the weights.
 	LayoutWarningsRead func(engine.Options) engine.Options
-	// RunNote is the layout's note of the whole run among what
-	// LayoutWarnings gives (layouts.RunNote), withdrawn with why when a
-	// later result refutes it; nil for none.
+	// RunNote is the layout's note of the whole run (layouts.RunNote),
+	// which LayoutWarnings leaves out (layouts.StepWarnings) and the
+	// status line shows after them, withdrawn with why when a later
+	// result refutes it; nil for none.
 	RunNote *session.RunNote
 	// Follow, when not nil, reads the inputs instead of Load and follows
 	// them (loaders.Follow), handing the trajectories of the first reading

@@ -30,6 +30,11 @@ type SourceScorer struct {
 	// (def's at len(names)) to columns.
 	objectives []Objective
 	columns    [][]int
+	// row and rowAbsent hold a scorer's values before they go to their
+	// columns (EvaluateSource), reused from trajectory to trajectory:
+	// each copy of s has its own.
+	row       []float64
+	rowAbsent []bool
 }
 
 // NewSourceScorer returns the scorer of the sources names by the source
@@ -132,10 +137,13 @@ func (s *SourceScorer) EvaluateSource(t *Trajectory, j int, dst []float64, absen
 	}
 	p := s.scorer(j)
 	cols := s.columns[j]
-	row := make([]float64, len(cols))
+	if len(s.row) < len(cols) {
+		s.row, s.rowAbsent = make([]float64, len(cols)), make([]bool, len(cols))
+	}
+	row := s.row[:len(cols)]
 	var rowAbsent []bool
 	if absent != nil {
-		rowAbsent = make([]bool, len(cols))
+		rowAbsent = s.rowAbsent[:len(cols)]
 	}
 	err := p.EvaluateAbsent(t, row, rowAbsent)
 	for c, k := range cols {
@@ -167,6 +175,7 @@ func (s *SourceScorer) NanSum() bool {
 // CloneScorer implements Cloner.
 func (s *SourceScorer) CloneScorer() Scorer {
 	c := *s
+	c.row, c.rowAbsent = nil, nil
 	c.by = s.by.Clone()
 	c.scorers = make([]*ParetoScorer, len(s.scorers))
 	for j, p := range s.scorers {

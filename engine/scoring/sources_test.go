@@ -2,6 +2,8 @@ package scoring
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -104,5 +106,82 @@ func TestSourceScorerInvalid(t *testing.T) {
 	}
 	if err := s.AddSource(p); err == nil || !strings.HasPrefix(err.Error(), "objective y: goal max in source (top level), min in another") {
 		t.Errorf("a goal of another source's: %v", err)
+	}
+}
+
+// TestEvaluateSourceRows checks EvaluateSource against its source's
+// scorer evaluated alone into rows of its own, bit for bit, on
+// trajectories that alternate a wide source (six objectives) and a narrow
+// one, with nansum's absent columns and values missing, NaN and not
+// numbers; and that a wide source's row is not allocated per trajectory
+// (its objectives read fields, which allocates nothing).
+func TestEvaluateSourceRows(t *testing.T) {
+	by, err := CompileExpression(SourceBySetting, "src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wideObjs := []ObjectiveExpr{
+		{Name: "x", Expr: "x", Goal: Maximize, Weight: 1}, {Name: "y", Expr: "y", Goal: Minimize, Weight: 1},
+		{Name: "x2", Expr: "metadata.x", Goal: Maximize, Weight: 1}, {Name: "y2", Expr: `metadata["y"]`, Goal: Maximize, Weight: 1},
+		{Name: "z", Expr: "z", Goal: Maximize, Weight: 1}, {Name: "z2", Expr: "metadata.z", Goal: Minimize, Weight: 1},
+	}
+	narrowObjs := []ObjectiveExpr{{Name: "z", Expr: "z", Goal: Maximize, Weight: 1}}
+	for _, nanSum := range []bool{false, true} {
+		s := NewSourceScorer(by, []string{"wide", "narrow"})
+		newScorer := func(objs []ObjectiveExpr) *ParetoScorer {
+			p, err := NewParetoScorer(objs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if nanSum {
+				p.SetNanSum()
+			}
+			return p
+		}
+		var alone []*ParetoScorer // each source's scorer, evaluated apart
+		for _, objs := range [][]ObjectiveExpr{wideObjs, narrowObjs} {
+			if err := s.AddSource(newScorer(objs)); err != nil {
+				t.Fatal(err)
+			}
+			alone = append(alone, newScorer(objs))
+		}
+		m := len(s.Objectives())
+		values := []any{1.5, -2.0, 0.0, nil, math.NaN(), "text", 1e300}
+		for i := range 200 {
+			src := []string{"wide", "narrow"}[i%2]
+			meta := map[string]any{"src": src}
+			for k, key := range []string{"x", "y", "z"} {
+				if v := values[(i/2+3*k+i/7)%len(values)]; v != nil {
+					meta[key] = v
+				}
+			}
+			tr := Trajectory{Metadata: meta}
+			j := s.ScorerIndex(src)
+			dst, absent := make([]float64, m), make([]bool, m)
+			for k := range dst {
+				dst[k], absent[k] = 7, true // overwritten: 0 and false outside the source's columns
+			}
+			err := s.EvaluateSource(&tr, j, dst, absent)
+			row, rowAbsent := make([]float64, len(s.Columns(j))), make([]bool, len(s.Columns(j)))
+			wantErr := alone[j].EvaluateAbsent(&tr, row, rowAbsent)
+			wantDst, wantAbsent := make([]float64, m), make([]bool, m)
+			for c, k := range s.Columns(j) {
+				wantDst[k], wantAbsent[k] = row[c], rowAbsent[c]
+			}
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Errorf("nansum %v, trajectory %d (%v): error %v, want %v", nanSum, i, meta, err, wantErr)
+			}
+			for k := range m {
+				if math.Float64bits(dst[k]) != math.Float64bits(wantDst[k]) || absent[k] != wantAbsent[k] {
+					t.Errorf("nansum %v, trajectory %d (%v): column %d %v (absent %v), want %v (%v)", nanSum, i, meta, k, dst[k], absent[k], wantDst[k], wantAbsent[k])
+				}
+			}
+		}
+		tr := Trajectory{Metadata: map[string]any{"src": "wide", "x": 1.0, "y": 2.0, "z": 3.0}}
+		dst, absent := make([]float64, m), make([]bool, m)
+		j := s.ScorerIndex("wide")
+		if n := testing.AllocsPerRun(100, func() { _ = s.EvaluateSource(&tr, j, dst, absent) }); n != 0 {
+			t.Errorf("nansum %v: %v allocations a trajectory of the wide source, want 0", nanSum, n)
+		}
 	}
 }

@@ -2,21 +2,22 @@ package session
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
 )
 
-// RunNote is the layout's note of the whole run among its warnings
-// (open-instruct's filtered traces: layouts.RunNote), which holds of the
-// run read so far: a later result may refute it, and the note, shown,
-// then goes with a line that says why rather than unsaid.
+// RunNote is the layout's note of the whole run (open-instruct's filtered
+// traces: layouts.RunNote), which holds of the run read so far: a later
+// result may refute it, and the note, shown, then goes with a line that
+// says why rather than unsaid. It comes last among the layout's warnings
+// (LayoutNotesJob), which leave it out (layouts.StepWarnings).
 type RunNote struct {
 	// Text is how the note's warning starts.
 	Text string
-	// Refuted returns the line that withdraws the note when res refutes
-	// it, "" otherwise.
-	Refuted func(res *engine.Result) string
+	// Judge returns the note's warning of res when res bears it out, ""
+	// otherwise, and the line that withdraws the note when res refutes
+	// it, "" otherwise: one walk of the batches (layouts.RunNote.Judge).
+	Judge func(res *engine.Result) (note, withdrawal string)
 }
 
 // LayoutNotes are the layout's warnings of a result over every batch
@@ -91,9 +92,11 @@ func (j LayoutNotesJob) Of(res *engine.Result) *LayoutNotes {
 		n.Warnings = j.warnings(res, all)
 	}
 	if j.runNote != nil {
-		n.noteShown = slices.ContainsFunc(n.Warnings, func(w string) bool { return strings.HasPrefix(w, j.runNote.Text) })
-		if !n.noteShown {
-			n.refuted = j.runNote.Refuted(res)
+		note, withdrawal := j.runNote.Judge(res)
+		if n.noteShown = note != ""; n.noteShown {
+			n.Warnings = append(n.Warnings, note)
+		} else {
+			n.refuted = withdrawal
 		}
 	}
 	return n
@@ -172,10 +175,10 @@ func (s *Session) LayoutNotesBehind() Lag {
 }
 
 // LayoutNotesHold reports whether the session has the layout's warnings
-// of the result shown, or has none to compute (no LayoutWarnings); else a
-// LayoutNotesJob is due.
+// of the result shown, or has none to compute (no LayoutWarnings and no
+// RunNote); else a LayoutNotesJob is due.
 func (s *Session) LayoutNotesHold() bool {
-	return s.LayoutWarnings == nil || s.layoutNotes.holds(s.Result, s.layoutRead())
+	return s.LayoutWarnings == nil && s.RunNote == nil || s.layoutNotes.holds(s.Result, s.layoutRead())
 }
 
 // LayoutNotes returns the layout's warnings last set (SetLayoutNotes):

@@ -86,7 +86,7 @@ type Session struct {
 	LayoutWarnings     func(res *engine.Result, batches []int) []string
 	LayoutWarningsRead func(engine.Options) engine.Options
 	layoutNotes        *LayoutNotes
-	// RunNote is Input.RunNote: the layout's note of the run among
+	// RunNote is Input.RunNote: the layout's note of the run, after
 	// LayoutWarnings, which a later result may refute; nil for none.
 	RunNote *RunNote
 	// duplicates is the warning about repeated IDs, "" without any
