@@ -131,7 +131,7 @@ type compareTab struct {
 	// again when follow mode read files again.
 	selected int
 	chosen   bool
-	chosenAt session.Place
+	chosenAt trajectory.Selection
 	reading  bool
 	// read is the trajectory open while reading, read again from its
 	// file off the event loop when the session keeps it lean.
@@ -304,8 +304,8 @@ func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 // follow mode read files again; not while the comparison shown is of the
 // run before (its indices are no longer the session's).
 func (t *compareTab) noteChosen() {
-	if s := t.common.Session; t.chosen && t.reloads == s.Reloads && t.selected < len(t.cmp.Index) {
-		t.chosenAt = s.PlaceOf(t.cmp.Index[t.selected])
+	if t.chosen && t.selected < len(t.cmp.Index) {
+		t.chosenAt.Note(t.common.Session, t.cmp.Index[t.selected], t.reloads)
 	}
 }
 
@@ -780,12 +780,12 @@ func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf
 func (t *compareTab) show(v compared) tea.Cmd {
 	s := t.common.Session
 	prev := -1
-	switch {
-	case !t.chosen:
-	case v.reloads != t.reloads:
-		prev = s.Find(t.chosenAt) // the comparison shown is of the run before files were read again
-	case t.selected < len(t.cmp.Index):
-		prev = t.cmp.Index[t.selected]
+	if t.chosen {
+		shown := -1
+		if t.selected < len(t.cmp.Index) {
+			shown = t.cmp.Index[t.selected]
+		}
+		prev = t.chosenAt.Follow(s, shown, t.reloads, v.reloads)
 	}
 	t.compared, t.computing = v, false
 	// The selection chosen stays on its trajectory when it is still
