@@ -805,17 +805,11 @@ func (t *compareTab) show(v compared) tea.Cmd {
 	return cmd
 }
 
-// readChanged shows what change did to the opened trajectory: drawn
-// again, or the plot shown again; it returns gone, the notice that the
-// run holds it no more.
+// readChanged shows what change did to the opened trajectory
+// (trajectory.Reading.Show): drawn again, or the plot shown again; it
+// returns gone, the notice that the run holds it no more.
 func (t *compareTab) readChanged(change trajectory.Change, gone tea.Cmd) tea.Cmd {
-	switch change {
-	case trajectory.Closed:
-		t.setReading(false)
-	case trajectory.Changed:
-		t.detail.SetContent(trajectory.Detail(t.common, &t.read.Opened, t.width))
-	}
-	return gone
+	return t.read.Show(t.common, &t.detail, t.width, func() { t.setReading(false) }, change, gone)
 }
 
 // pointsChunk is how many points a goroutine classifies or counts at a

@@ -439,17 +439,11 @@ func (t *paretoTab) refreshReading() tea.Cmd {
 	return t.readChanged(t.reader.Keep(s, func(i int) bool { return slices.Contains(s.CurrentBatch().Members, i) }))
 }
 
-// readChanged shows what change did to the opened trajectory: drawn
-// again, or the plot shown again; it returns gone, the notice that the
-// run holds it no more.
+// readChanged shows what change did to the opened trajectory
+// (trajectory.Reading.Show): drawn again, or the plot shown again; it
+// returns gone, the notice that the run holds it no more.
 func (t *paretoTab) readChanged(change trajectory.Change, gone tea.Cmd) tea.Cmd {
-	switch change {
-	case trajectory.Closed:
-		t.setReading(false)
-	case trajectory.Changed:
-		t.reader.detail.SetContent(trajectory.Detail(t.common, &t.reader.Opened, t.width))
-	}
-	return gone
+	return t.reader.Show(t.common, &t.reader.detail, t.width, func() { t.setReading(false) }, change, gone)
 }
 
 // nextObjective returns the objective after k, skipping the other axis'
