@@ -297,7 +297,7 @@ func (t *compareTab) SetSize(width, height int) {
 func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	cmd := t.update(msg)
 	t.noteChosen()
-	return t, cmd
+	return t, tea.Batch(cmd, t.chosenAt.GoneNotice(&t.read))
 }
 
 // noteChosen notes the trajectory chosen, for show to find it after

@@ -278,7 +278,7 @@ func (t *paretoTab) SetSize(width, height int) {
 func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	cmd := t.update(msg)
 	t.noteSelection()
-	return t, cmd
+	return t, tea.Batch(cmd, t.selectedAt.GoneNotice(&t.reader.Reading))
 }
 
 // noteSelection notes the selected trajectory, for install to find it

@@ -134,7 +134,7 @@ func (t *trajectoriesTab) SetSize(width, height int) {
 func (t *trajectoriesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	cmd := t.update(msg)
 	t.noteCursor()
-	return t, cmd
+	return t, tea.Batch(cmd, t.cursorAt.GoneNotice(&t.list.Reading))
 }
 
 // noteCursor notes the trajectory under the cursor, for rebuild to find
