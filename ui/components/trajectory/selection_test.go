@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/ui/components/trajectory"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -22,8 +24,9 @@ func rows(ids ...string) string {
 // TestSelectionFollows: a Selection noted on a trajectory is at its index
 // while no file is read again; after a reload, where the run holds it now
 // (found in place, or moved by the rows of a file read again before it),
-// or -1 when the run holds it no more; a note on rows of the run before
-// a reload changes nothing.
+// or -1 when the run holds it no more, and then only its notice says,
+// once, that it is gone, by its id; a note on rows of the run before a
+// reload changes nothing.
 func TestSelectionFollows(t *testing.T) {
 	for _, c := range []struct {
 		name     string
@@ -54,6 +57,34 @@ func TestSelectionFollows(t *testing.T) {
 			case c.want != "" && (got < 0 || got >= s.Trajectories.Len() || s.Trajectories.At(got).ID != c.want):
 				t.Errorf("at %d, want %s", got, c.want)
 			}
+			var closed trajectory.Reading // none open
+			notices := uitest.Notices([]tea.Cmd{sel.GoneNotice(&closed), sel.GoneNotice(&closed)})
+			if c.want != "" && len(notices) > 0 {
+				t.Errorf("notices %q, want none", notices)
+			}
+			if c.want == "" && (len(notices) != 1 || !strings.Contains(notices[0], `"b0" gone`)) {
+				t.Errorf("notices %q, want one that says b0 is gone", notices)
+			}
 		})
+	}
+}
+
+// TestSelectionGoneOpen: a selection gone that the tab's reading had open
+// is said closed by the reading, not said gone a second time.
+func TestSelectionGoneOpen(t *testing.T) {
+	s, paths := uitest.FilesSession(t, []string{rows("a0", "a1", "a2"), rows("b0", "b1")}, setup.Config{})
+	listed := s.Reloads
+	var sel trajectory.Selection
+	sel.Note(s, 3, listed)
+	var opened trajectory.Reading
+	opened.Start(s, 3)
+	uitest.Reload(t, s, paths[1], rows("b9", "b1"))
+	_, closed := opened.Follow(s)
+	if got := sel.Follow(s, 3, listed, s.Reloads); got != -1 {
+		t.Fatalf("at %d, want gone (-1)", got)
+	}
+	notices := uitest.Notices([]tea.Cmd{closed, sel.GoneNotice(&opened)})
+	if len(notices) != 1 || !strings.Contains(notices[0], "closed") {
+		t.Errorf("notices %q, want the reading's alone", notices)
 	}
 }
