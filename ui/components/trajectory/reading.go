@@ -1,6 +1,7 @@
 package trajectory
 
 import (
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/internal/textsafe"
@@ -122,6 +123,20 @@ func (r *Reading) Keep(s *session.Session, shown func(i int) bool) (c Change, go
 		return Closed, gone
 	}
 	return Changed, nil
+}
+
+// Show shows what change did to r's trajectory (Done, Follow, Keep), which
+// a tab draws in detail at width: drawn again when Changed; when Closed,
+// back takes the tab back from it. It returns gone, the notice that the
+// run holds it no more.
+func (r *Reading) Show(c *common.Common, detail *viewport.Model, width int, back func(), change Change, gone tea.Cmd) tea.Cmd {
+	switch change {
+	case Closed:
+		back()
+	case Changed:
+		detail.SetContent(Detail(c, &r.Opened, width))
+	}
+	return gone
 }
 
 // Gone reports whether Follow closed the opened trajectory: s holds it no

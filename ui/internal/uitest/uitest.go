@@ -166,15 +166,18 @@ func Refresh(tab common.Tab, s *session.Session) {
 
 // Jobs runs the jobs tab asks for (common.Worker), on the calling
 // goroutine, and hands it their messages, as the root does off the event
-// loop.
-func Jobs(tab common.Tab) {
+// loop; it returns the commands the tab returned for them.
+func Jobs(tab common.Tab) []tea.Cmd {
 	w, ok := tab.(common.Worker)
 	if !ok {
-		return
+		return nil
 	}
+	var cmds []tea.Cmd
 	for job := w.Job(); job != nil; job = w.Job() {
-		tab.Update(job())
+		_, cmd := tab.Update(job())
+		cmds = append(cmds, cmd)
 	}
+	return cmds
 }
 
 // namedKeys are the keys KeyPress knows by name, as tea.KeyPressMsg.String
@@ -455,11 +458,7 @@ func ReloadReads(t *testing.T, newTab func(*common.Common) common.Tab, open func
 				}
 				_, cmd := tab.Update(read())
 				cmds = append(cmds, cmd)
-				w := tab.(common.Worker)
-				for job := w.Job(); job != nil; job = w.Job() {
-					_, cmd := tab.Update(job())
-					cmds = append(cmds, cmd)
-				}
+				cmds = append(cmds, Jobs(tab)...)
 				reading, id := opened(tab)
 				CheckReloaded(t, c, reading, id, cmds)
 				Refresh(tab, s)
@@ -478,10 +477,13 @@ func ReloadReads(t *testing.T, newTab func(*common.Common) common.Tab, open func
 // SelectionFollowsAReload runs ReloadCases on the tab newTab builds,
 // on a run of ReloadFiles: choose selects trajectory i of its session
 // with the tab's keys, and selected returns the index of the trajectory
-// selected, -1 for none. After the reload and the tab's refresh, the
-// same trajectory is selected, never another at its index; one the run
-// holds no more leaves a trajectory of the run selected, or none, and
-// nothing said.
+// selected, -1 for none. After the reload and the tab's refresh (its jobs
+// run and their messages handed back), the same trajectory is selected,
+// never another at its index, and nothing is said; one the run holds no
+// more leaves a trajectory of the run selected, or none, the tab shows
+// the gone one nowhere, and one notice, from the refresh or a job's
+// message, says it is gone by its id: the selection never lands on
+// another trajectory unsaid.
 func SelectionFollowsAReload(t *testing.T, newTab func(*common.Common) common.Tab, choose func(tab common.Tab, i int), selected func(tab common.Tab) int) {
 	for _, c := range ReloadCases {
 		t.Run(c.Name, func(t *testing.T) {
@@ -491,52 +493,76 @@ func SelectionFollowsAReload(t *testing.T, newTab func(*common.Common) common.Ta
 			if i := selected(tab); i != c.Open {
 				t.Fatalf("chose %d, %d selected", c.Open, i)
 			}
+			chosen := s.Trajectories.At(c.Open).ID
 			Reload(t, s, paths[c.File], c.Text)
 			_, cmd := tab.Update(common.SessionChangedMsg{})
-			Jobs(tab)
-			if cmd != nil {
-				if n, ok := cmd().(common.NoticeMsg); ok {
-					t.Errorf("the reload said %q", n.Text)
-				}
-			}
+			notices := Notices(append([]tea.Cmd{cmd}, Jobs(tab)...))
 			i := selected(tab)
-			switch {
-			case c.Want == "" && i >= s.Trajectories.Len():
-				t.Errorf("%d selected, past the run's %d trajectories", i, s.Trajectories.Len())
-			case c.Want != "" && (i < 0 || s.Trajectories.At(i).ID != c.Want):
-				id := ""
-				if i >= 0 && i < s.Trajectories.Len() {
-					id = s.Trajectories.At(i).ID
+			id := ""
+			if i >= 0 && i < s.Trajectories.Len() {
+				id = s.Trajectories.At(i).ID
+			}
+			if c.Want != "" {
+				if id != c.Want {
+					t.Errorf("%d (%q) selected, want %s", i, id, c.Want)
 				}
-				t.Errorf("%d (%q) selected, want %s", i, id, c.Want)
+				if len(notices) > 0 {
+					t.Errorf("the reload said %q", notices)
+				}
+				return
+			}
+			if i >= s.Trajectories.Len() {
+				t.Errorf("%d selected, past the run's %d trajectories", i, s.Trajectories.Len())
+			}
+			if v := Plain(tab); strings.Contains(v, chosen) {
+				t.Errorf("the tab shows %s, gone from the run:\n%s", chosen, v)
+			}
+			if len(notices) != 1 || !strings.Contains(notices[0], chosen) || !strings.Contains(notices[0], "gone") {
+				t.Errorf("%d (%q) selected, and the notices %q: want one that says %q is gone", i, id, notices, chosen)
 			}
 		})
 	}
 }
 
+// Notices returns the texts of the notices (common.NoticeMsg) cmds ask
+// for, those of a tea.Batch among them, in order.
+func Notices(cmds []tea.Cmd) []string {
+	var texts []string
+	for _, cmd := range cmds {
+		if cmd == nil {
+			continue
+		}
+		switch msg := cmd().(type) {
+		case common.NoticeMsg:
+			texts = append(texts, msg.Text)
+		case tea.BatchMsg:
+			texts = append(texts, Notices(msg)...)
+		}
+	}
+	return texts
+}
+
 // CheckReloaded checks what a tab has open after c (reading, the
-// trajectory of id): c.Want's trajectory, or none and a notice among
-// cmds, the tab's commands, that says it closed.
+// trajectory of id): c.Want's trajectory, and nothing said; or none and
+// one notice among cmds, the tab's commands, that says it closed.
 func CheckReloaded(t *testing.T, c ReloadCase, reading bool, id string, cmds []tea.Cmd) {
 	t.Helper()
+	notices := Notices(cmds)
 	if c.Want != "" {
 		if !reading || id != c.Want {
 			t.Errorf("open %v, trajectory %q, want %q", reading, id, c.Want)
+		}
+		if len(notices) > 0 {
+			t.Errorf("the reload said %q", notices)
 		}
 		return
 	}
 	if reading {
 		t.Errorf("trajectory %q open, want it closed: the run holds it no more", id)
 	}
-	for _, cmd := range cmds {
-		if cmd == nil {
-			continue
-		}
-		if n, ok := cmd().(common.NoticeMsg); ok && strings.Contains(n.Text, "closed") {
-			return
-		}
+	if len(notices) != 1 || !strings.Contains(notices[0], "closed") {
+		t.Errorf("notices %q, want one that says the trajectory closed", notices)
 	}
-	t.Errorf("no notice says that the trajectory closed")
 }
 
 // LeanRun is a run whose trajectories a session of it (FileSessionWith)

@@ -131,7 +131,7 @@ type compareTab struct {
 	// again when follow mode read files again.
 	selected int
 	chosen   bool
-	chosenAt session.Place
+	chosenAt trajectory.Selection
 	reading  bool
 	// read is the trajectory open while reading, read again from its
 	// file off the event loop when the session keeps it lean.
@@ -297,15 +297,15 @@ func (t *compareTab) SetSize(width, height int) {
 func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	cmd := t.update(msg)
 	t.noteChosen()
-	return t, cmd
+	return t, tea.Batch(cmd, t.chosenAt.GoneNotice(&t.read))
 }
 
 // noteChosen notes the trajectory chosen, for show to find it after
 // follow mode read files again; not while the comparison shown is of the
 // run before (its indices are no longer the session's).
 func (t *compareTab) noteChosen() {
-	if s := t.common.Session; t.chosen && t.reloads == s.Reloads && t.selected < len(t.cmp.Index) {
-		t.chosenAt = s.PlaceOf(t.cmp.Index[t.selected])
+	if t.chosen && t.selected < len(t.cmp.Index) {
+		t.chosenAt.Note(t.common.Session, t.cmp.Index[t.selected], t.reloads)
 	}
 }
 
@@ -780,12 +780,12 @@ func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf
 func (t *compareTab) show(v compared) tea.Cmd {
 	s := t.common.Session
 	prev := -1
-	switch {
-	case !t.chosen:
-	case v.reloads != t.reloads:
-		prev = s.Find(t.chosenAt) // the comparison shown is of the run before files were read again
-	case t.selected < len(t.cmp.Index):
-		prev = t.cmp.Index[t.selected]
+	if t.chosen {
+		shown := -1
+		if t.selected < len(t.cmp.Index) {
+			shown = t.cmp.Index[t.selected]
+		}
+		prev = t.chosenAt.Follow(s, shown, t.reloads, v.reloads)
 	}
 	t.compared, t.computing = v, false
 	// The selection chosen stays on its trajectory when it is still
@@ -805,17 +805,11 @@ func (t *compareTab) show(v compared) tea.Cmd {
 	return cmd
 }
 
-// readChanged shows what change did to the opened trajectory: drawn
-// again, or the plot shown again; it returns gone, the notice that the
-// run holds it no more.
+// readChanged shows what change did to the opened trajectory
+// (trajectory.Reading.Show): drawn again, or the plot shown again; it
+// returns gone, the notice that the run holds it no more.
 func (t *compareTab) readChanged(change trajectory.Change, gone tea.Cmd) tea.Cmd {
-	switch change {
-	case trajectory.Closed:
-		t.setReading(false)
-	case trajectory.Changed:
-		t.detail.SetContent(trajectory.Detail(t.common, &t.read.Opened, t.width))
-	}
-	return gone
+	return t.read.Show(t.common, &t.detail, t.width, func() { t.setReading(false) }, change, gone)
 }
 
 // pointsChunk is how many points a goroutine classifies or counts at a

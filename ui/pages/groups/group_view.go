@@ -18,6 +18,7 @@ import (
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/table"
+	"github.com/rewardlens/rewardlens/ui/components/trajectory"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -39,7 +40,7 @@ type groupView struct {
 	reloads int
 	// selectedAt is the completion under the cursor (noteSelected),
 	// found again when follow mode read files again.
-	selectedAt session.Place
+	selectedAt trajectory.Selection
 	sortKey    int
 	descending bool
 	// sortedBy names the key the rows were last sorted by: a change of
@@ -111,10 +112,7 @@ const maxResponseWidth = 120
 func (v *groupView) open(c *common.Common, g *diagnose.GroupSummary, prompt, distinct, key string, keepOrder bool) {
 	s := c.Session
 	same := v.reloads == s.Reloads && v.summary.Key == g.Key && slices.Equal(v.summary.Members, g.Members)
-	at := v.selected()
-	if v.reloads != s.Reloads {
-		at = s.Find(v.selectedAt) // the members are of the run before files were read again
-	}
+	at := v.selectedAt.Follow(s, v.selected(), v.reloads, s.Reloads)
 	v.summary, v.promptText, v.distinct, v.key = *g, prompt, distinct, key
 	if !same {
 		v.completionLines, v.sharedStart = map[int]string{}, ""
@@ -143,9 +141,7 @@ func (v *groupView) open(c *common.Common, g *diagnose.GroupSummary, prompt, dis
 // it after follow mode read files again; not while the members are of
 // the run before (their indices are no longer the session's).
 func (v *groupView) noteSelected(s *session.Session) {
-	if v.reloads == s.Reloads {
-		v.selectedAt = s.PlaceOf(v.selected())
-	}
+	v.selectedAt.Note(s, v.selected(), v.reloads)
 }
 
 // groupSortKey is a number of the group view's rows to sort them by.

@@ -196,7 +196,7 @@ func (t *groupsTab) SetSize(width, height int) {
 func (t *groupsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	cmd := t.update(msg)
 	t.group.noteSelected(t.common.Session)
-	return t, cmd
+	return t, tea.Batch(cmd, t.group.selectedAt.GoneNotice(&t.list.Reading))
 }
 
 func (t *groupsTab) update(msg tea.Msg) tea.Cmd {

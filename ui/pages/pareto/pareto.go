@@ -22,7 +22,6 @@ import (
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/plot"
 	"github.com/rewardlens/rewardlens/ui/components/trajectory"
-	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // paretoPanelWidth is the width of the details beside the plot;
@@ -112,7 +111,7 @@ type paretoTab struct {
 	// (noteSelection), found again when follow mode read files again;
 	// onlyGroup hides the other groups.
 	selected   int
-	selectedAt session.Place
+	selectedAt trajectory.Selection
 	onlyGroup  bool
 	// view is the part of the plane shown; drawn, the frame drawn of it
 	// and its caches; reader, the selected trajectory opened.
@@ -279,16 +278,14 @@ func (t *paretoTab) SetSize(width, height int) {
 func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	cmd := t.update(msg)
 	t.noteSelection()
-	return t, cmd
+	return t, tea.Batch(cmd, t.selectedAt.GoneNotice(&t.reader.Reading))
 }
 
 // noteSelection notes the selected trajectory, for install to find it
 // after follow mode read files again; not while the points are of the
 // run before (their indices are no longer the session's).
 func (t *paretoTab) noteSelection() {
-	if s := t.common.Session; t.points.key.reloads == s.Reloads {
-		t.selectedAt = s.PlaceOf(t.selectedTrajectory())
-	}
+	t.selectedAt.Note(t.common.Session, t.selectedTrajectory(), t.points.key.reloads)
 }
 
 func (t *paretoTab) update(msg tea.Msg) tea.Cmd {
@@ -442,17 +439,11 @@ func (t *paretoTab) refreshReading() tea.Cmd {
 	return t.readChanged(t.reader.Keep(s, func(i int) bool { return slices.Contains(s.CurrentBatch().Members, i) }))
 }
 
-// readChanged shows what change did to the opened trajectory: drawn
-// again, or the plot shown again; it returns gone, the notice that the
-// run holds it no more.
+// readChanged shows what change did to the opened trajectory
+// (trajectory.Reading.Show): drawn again, or the plot shown again; it
+// returns gone, the notice that the run holds it no more.
 func (t *paretoTab) readChanged(change trajectory.Change, gone tea.Cmd) tea.Cmd {
-	switch change {
-	case trajectory.Closed:
-		t.setReading(false)
-	case trajectory.Changed:
-		t.reader.detail.SetContent(trajectory.Detail(t.common, &t.reader.Opened, t.width))
-	}
-	return gone
+	return t.reader.Show(t.common, &t.reader.detail, t.width, func() { t.setReading(false) }, change, gone)
 }
 
 // nextObjective returns the objective after k, skipping the other axis'
@@ -542,10 +533,7 @@ func (t *paretoTab) ask(key projectionKey, ranking *engine.Ranking, compute func
 // counts are not nil, is p counted by the job, which draw takes when its
 // grid is the frame's.
 func (t *paretoTab) install(p projected, counted density) {
-	previous := t.selectedTrajectory()
-	if p.key.reloads != t.points.key.reloads {
-		previous = t.common.Session.Find(t.selectedAt) // the points shown are of the run before files were read again
-	}
+	previous := t.selectedAt.Follow(t.common.Session, t.selectedTrajectory(), t.points.key.reloads, p.key.reloads)
 	same := p.key == t.points.key
 	t.points.projected = p
 	if counted.counts != nil {

@@ -11,7 +11,7 @@ import (
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/list"
-	"github.com/rewardlens/rewardlens/ui/session"
+	"github.com/rewardlens/rewardlens/ui/components/trajectory"
 )
 
 // trajectoriesMode is what the Trajectories tab is doing with the keys.
@@ -82,7 +82,7 @@ type trajectoriesTab struct {
 	rows trajectoryList
 	// cursorAt is the trajectory under the cursor (noteCursor), found
 	// again when follow mode read files again.
-	cursorAt session.Place
+	cursorAt trajectory.Selection
 }
 
 // New returns the Trajectories tab.
@@ -134,16 +134,14 @@ func (t *trajectoriesTab) SetSize(width, height int) {
 func (t *trajectoriesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	cmd := t.update(msg)
 	t.noteCursor()
-	return t, cmd
+	return t, tea.Batch(cmd, t.cursorAt.GoneNotice(&t.list.Reading))
 }
 
 // noteCursor notes the trajectory under the cursor, for rebuild to find
 // it after follow mode read files again; not while the rows are of the
 // run before (their indices are no longer the session's).
 func (t *trajectoriesTab) noteCursor() {
-	if s := t.common.Session; t.rows.reloads == s.Reloads {
-		t.cursorAt = s.PlaceOf(t.rows.at(t.list.Table.Cursor()))
-	}
+	t.cursorAt.Note(t.common.Session, t.rows.at(t.list.Table.Cursor()), t.rows.reloads)
 }
 
 // Job implements common.Worker: the read of the opened trajectory
@@ -288,10 +286,7 @@ func (t *trajectoriesTab) rebuild(keepOrder bool) tea.Cmd {
 		return nil // the recompute computing B's rewards changes the session
 	}
 	table := &t.list.Table
-	current := t.rows.at(table.Cursor())
-	if t.rows.reloads != s.Reloads {
-		current = s.Find(t.cursorAt) // the rows are of the run before files were read again
-	}
+	current := t.cursorAt.Follow(s, t.rows.at(table.Cursor()), t.rows.reloads, s.Reloads)
 	t.rows.build(s, t.list.FilterText(), t.list.SortColumn, t.list.Descending, keepOrder)
 	t.list.SortColumn = t.rows.sortColumn
 	table.SetSize(t.width, max(t.height-1, 2)) // under the status line
