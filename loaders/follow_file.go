@@ -323,7 +323,7 @@ func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress
 		res, end, unendedLine, err = f.loadCSV(file, st.Size(), opts, progress, each)
 		unendedBytes = st.Size() - end
 	default:
-		res, err = f.loadWhole(file, st.Size(), opts, progress, each)
+		res, unendedLine, unendedBytes, err = f.loadWhole(file, st.Size(), opts, progress, each)
 		if err == nil && len(res.Unfinished) == 0 {
 			end, err = keptEnd(file, st.Size(), format, gzipped)
 		}
@@ -593,18 +593,30 @@ func fileFormat(file *os.File, name string, format Format) (_ Format, gzipped bo
 // trajectories (yet): it is read when it changes. It reads the size bytes
 // it judged, a Parquet file in place as Load does, and no more: a file
 // written as it is read would otherwise be read past the footer found
-// (a Parquet file's end then no footer, said as an error).
-func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progress *progress, each func([]scoring.Trajectory) error) (*Result, error) {
+// (a Parquet file's end then no footer, said as an error). A gzipped
+// JSONL or CSV file whose gzip stream is cut short (its run still
+// writing it) is read to its last row end (heldText), none yet being no
+// error; it returns the line held back after it, and its bytes (none
+// when 0).
+func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progress *progress, each func([]scoring.Trajectory) error) (_ *Result, unendedLine int, unendedBytes int64, _ error) {
 	if size == 0 {
-		return &Result{}, nil
+		return &Result{}, 0, 0, nil
 	}
 	if u := unfinishedWhole(file, f.path, size, opts.Format); u != nil {
-		return &Result{Unfinished: []Unfinished{*u}}, nil
+		return &Result{Unfinished: []Unfinished{*u}}, 0, 0, nil
 	}
 	if parquetInPlace(file, f.path, opts.Format) {
-		return readParquetFile(file, f.path, f.index, opts, size, progress, each)
+		res, err := readParquetFile(file, f.path, f.index, opts, size, progress, each)
+		return res, 0, 0, err
 	}
-	return read(progress.reader(io.NewSectionReader(file, 0, size)), f.path, f.index, opts, size, each)
+	gz := &gzipReading{}
+	opts.gzipReading = gz
+	res, err := read(progress.reader(io.NewSectionReader(file, 0, size)), f.path, f.index, opts, size, each)
+	if gz.cut() && (gz.headerCut || errors.Is(err, input.ErrNoRecord)) {
+		res, err = &Result{}, nil // no row whole yet
+	}
+	unendedLine, unendedBytes = gz.unended()
+	return res, unendedLine, unendedBytes, err
 }
 
 // loadCSV reads a CSV file (not gzipped) to the end of its last complete

@@ -102,6 +102,10 @@ type Options struct {
 	// text (after a byte order mark) are read: the newest file of a
 	// directory, its gzip stream or last line unfinished (liveSpan).
 	textLimit int64
+	// gzipReading, when not nil, is a follower's reading of a gzipped
+	// file: a JSONL or CSV text is read to where its gzip stream, cut
+	// short, ends its last row (heldText), and read says so there.
+	gzipReading *gzipReading
 	// skipCounted is input.Loader.Counted (a followed file's).
 	skipCounted func(e *LineError) bool
 }
@@ -514,6 +518,9 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 	}
 	in, err := input.Open(withContext(opts.Context, r))
 	if err != nil {
+		if opts.gzipReading != nil && errors.Is(err, io.ErrUnexpectedEOF) {
+			opts.gzipReading.headerCut = true // Open fails on a gzip header alone
+		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if format == "" {
@@ -532,6 +539,10 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 	br := in.R
 	if in.Gzipped && opts.textLimit > 0 {
 		br = bufio.NewReaderSize(io.LimitReader(in.R, opts.textLimit), input.BufferSize)
+	}
+	if in.Gzipped && opts.gzipReading != nil && (format == JSONL || format == CSV) {
+		opts.gzipReading.text = newHeldText(in.R, format, opts.maxRecord())
+		br = bufio.NewReaderSize(opts.gzipReading.text, input.BufferSize)
 	}
 	var ends *csvRowEnds
 	if opts.stream && format == CSV && !in.Gzipped {
