@@ -558,7 +558,7 @@ func (f *followedFile) drain(opts Options) fileChange {
 	}
 	from := f.offset
 	counted := &lineCounter{r: io.NewSectionReader(file, from, st.Size()-from), hash: &f.readHash}
-	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid = 0, from, true
+	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid, f.tailer.Resumed = 0, from, true, from > 0
 	res, err := f.readLines(bufio.NewReaderSize(counted, input.BufferSize), st.Size(), counted)
 	f.release()
 	f.keepSkips(true) // the lines read are delivered, an error or not
@@ -830,7 +830,7 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 	}
 	from := f.offset
 	counted := &lineCounter{r: io.NewSectionReader(file, from, end-from), hash: &f.readHash}
-	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid = 0, from, true
+	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid, f.tailer.Resumed = 0, from, true, from > 0
 	// The lines' array is made their size once, not grown by doubling.
 	f.tailer.SizeHint = end - from
 	res, err := f.readLines(bufio.NewReaderSize(counted, input.BufferSize), end, counted)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
@@ -245,4 +246,64 @@ func followSkipping(t *testing.T, name, text string, fields *scoring.RecordField
 		t.Fatalf("first reading: skipped %v, %v; want 1", res, err)
 	}
 	return path, newFollowed(res), ch
+}
+
+// TestFollowGrowthOfBinaryLines: a followed JSONL file's growth that holds
+// lines of binary data (NUL bytes, as a crash leaves where a write did
+// not land), at its start or in its middle, reads as any malformed line
+// does in the one-shot load with --skip-invalid-lines: the good rows
+// before and after it are read, and it is skipped, said once (without
+// SkipInvalid) or counted once (with), at its line; the next growth
+// brings its own rows alone, without an error.
+func TestFollowGrowthOfBinaryLines(t *testing.T) {
+	for _, c := range []struct {
+		name, growth string
+		ids          []string
+		bad          []int
+	}{
+		{"in its middle", `{"id":"b"}` + "\n\x00\x00\x00\x00\n" + `{"id":"c"}` + "\n", []string{"b", "c"}, []int{3}},
+		{"at its start", "\x00\x00\x00\x00\n" + `{"id":"b"}` + "\n" + "\x00\x00" + `{"id":"x"}` + "\n" + `{"id":"c"}` + "\n", []string{"b", "c"}, []int{2, 4}},
+	} {
+		for _, skip := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s skip=%v", c.name, skip), func(t *testing.T) {
+				path := writeTemp(t, "run.jsonl", `{"id":"a"}`+"\n")
+				ff := followedAt(t, path)
+				opts := Options{SkipInvalid: skip}
+				appendText(t, path, c.growth)
+				got := ff.check(opts)
+				if got.res == nil || !slices.Equal(trajectoryIDs(got.res.Trajectories), c.ids) {
+					t.Fatalf("growth: read %v, %v; want %v", got.res, got.err, c.ids)
+				}
+				var lines []int
+				if skip {
+					if got.err != nil {
+						t.Fatalf("growth: error %v, want none (skipped)", got.err)
+					}
+					for _, e := range got.res.SkipReasons {
+						lines = append(lines, e.Line)
+					}
+					if got.res.Skipped != len(c.bad) {
+						t.Errorf("growth: %d skipped, want %d", got.res.Skipped, len(c.bad))
+					}
+				} else {
+					var m *MalformedError
+					if !errors.As(got.err, &m) || m.Skipped != len(c.bad) {
+						t.Fatalf("growth: error %v, want a MalformedError of %d lines", got.err, len(c.bad))
+					}
+					lines = append(lines, m.First.Line)
+				}
+				if lines[0] != c.bad[0] {
+					t.Errorf("growth: first bad line %v, want %d", lines, c.bad[0])
+				}
+				appendText(t, path, `{"id":"d"}`+"\n")
+				got = ff.check(opts)
+				if got.err != nil || got.res == nil || got.res.Skipped != 0 || !slices.Equal(trajectoryIDs(got.res.Trajectories), []string{"d"}) {
+					t.Fatalf("second growth: read %v, %v; want d alone, no error", got.res, got.err)
+				}
+				if d := got.res.Trajectories[0]; d.Line != 2+strings.Count(c.growth, "\n") {
+					t.Errorf("second growth: d at line %d, want %d", d.Line, 2+strings.Count(c.growth, "\n"))
+				}
+			})
+		}
+	}
 }

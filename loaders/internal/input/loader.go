@@ -95,6 +95,11 @@ type Loader struct {
 	// Origin is the offset in the input of the first byte the reader
 	// gives (past a byte order mark, or where following resumes).
 	Origin int64
+	// Resumed reports that the reader's text goes on from an input whose
+	// start was read before (a followed file's growth): CheckText looked
+	// at that start, and a line of binary data here is a malformed line,
+	// not binary input.
+	Resumed bool
 	// Format is what the trajectories' Format records: the input's format
 	// when Reread can read them again from it, else "".
 	Format string
