@@ -828,14 +828,21 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 		f.noteUnended(f.lines+1, now.Size()-f.offset)
 		return fileChange{} // a partial line so far
 	}
-	from := f.offset
-	counted := &lineCounter{r: io.NewSectionReader(file, from, end-from), hash: &f.readHash}
+	from, lines, count := f.offset, f.lines, f.tailer.Count
+	var growth io.Reader = io.NewSectionReader(file, from, end-from)
+	if duringGrowth != nil {
+		growth = duringGrowth(growth)
+	}
+	counted := &lineCounter{r: growth, hash: &f.readHash}
 	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid, f.tailer.Resumed = 0, from, true, from > 0
 	// The lines' array is made their size once, not grown by doubling.
 	f.tailer.SizeHint = end - from
 	res, err := f.readLines(bufio.NewReaderSize(counted, input.BufferSize), end, counted)
 	f.release()
-	f.keepSkips(true) // the lines read are delivered, an error or not
+	if err != nil {
+		return f.growthStopped(file, now, counted, from, lines, count, err)
+	}
+	f.keepSkips(true)
 	if berr := f.recordBefore(file); err == nil {
 		err = berr
 	}
@@ -853,6 +860,25 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 		res.Skipped, res.SkipReasons = 0, nil
 	}
 	return c
+}
+
+// duringGrowth, when not nil, wraps the reader of a tail file's growth:
+// the tests make it fail part-way there, as a disk may.
+var duringGrowth func(r io.Reader) io.Reader
+
+// growthStopped ends a reading of a tail file's growth, as it is in now,
+// that stopped part-way on err (a read error: a malformed line is
+// skipped, the reading going on): none of its rows is delivered, nor its
+// skipped lines counted, and the file is read again from where that
+// reading started (from, after its first lines lines and count
+// trajectories) once it changes: each row then comes once, at its line.
+func (f *followedFile) growthStopped(file *os.File, now fs.FileInfo, counted *lineCounter, from int64, lines, count int, err error) fileChange {
+	f.offset, f.lines, f.tailer.Count, f.behind = from, lines, count, false
+	f.keepSkips(false)
+	if perr := f.keepPrefix(file, counted, from); perr != nil {
+		err = errors.Join(err, perr)
+	}
+	return f.fail(now, err)
 }
 
 // readLines reads the lines of r, which ends at the offset end of the
@@ -880,6 +906,10 @@ func (f *followedFile) readLines(r *bufio.Reader, end int64, counted *lineCounte
 	var le *LineError
 	if errors.As(err, &le) {
 		le.Line += f.lines
+	}
+	var re *input.ReadError
+	if errors.As(err, &re) {
+		re.Line += f.lines
 	}
 	f.lines += counted.n
 	f.offset = end

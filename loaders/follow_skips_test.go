@@ -3,11 +3,13 @@ package loaders
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
@@ -305,5 +307,44 @@ func TestFollowGrowthOfBinaryLines(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestFollowGrowthStoppedPartWay: a followed JSONL file's growth whose
+// reading stops part-way on a read error (not a malformed line, which is
+// skipped) says the error at its file and line, delivers none of its
+// rows, and the file is read again from where that reading started once
+// it changes: every row of the growth, and of the next, comes once, at
+// its line, the error then gone (recovered). The error's line is the
+// file's, not the growth's.
+func TestFollowGrowthStoppedPartWay(t *testing.T) {
+	path := writeTemp(t, "run.jsonl", `{"id":"a"}`+"\n")
+	ff := followedAt(t, path)
+	growth := `{"id":"b"}` + "\n" + `{"id":"c"}` + "\n" + `{"id":"d"}` + "\n"
+	appendText(t, path, growth)
+	eio := errors.New("input/output error")
+	t.Cleanup(func() { duringGrowth = nil })
+	duringGrowth = func(r io.Reader) io.Reader {
+		return io.MultiReader(io.LimitReader(r, int64(len(growth)-5)), iotest.ErrReader(eio))
+	}
+	c := ff.check(Options{})
+	if !errors.Is(c.err, eio) || !strings.HasPrefix(c.err.Error(), path+":4: read: ") || c.res != nil {
+		t.Fatalf("stopped growth: %v, %v; want the read error at %s:4, d's line, no rows", c.res, c.err, path)
+	}
+	duringGrowth = nil
+	if c := ff.check(Options{}); c.err != nil || c.res != nil {
+		t.Fatalf("unchanged since: %v, %v; want nothing, read again once it changes", c.res, c.err)
+	}
+	appendText(t, path, `{"id":"e"}`+"\n")
+	c = ff.check(Options{})
+	if c.err != nil || c.res == nil || !c.recovered {
+		t.Fatalf("changed: %v, %v (recovered %v); want its rows, recovered", c.res, c.err, c.recovered)
+	}
+	var got []string
+	for _, tr := range c.res.Trajectories {
+		got = append(got, fmt.Sprintf("%s@%d", tr.ID, tr.Line))
+	}
+	if want := []string{"b@2", "c@3", "d@4", "e@5"}; !slices.Equal(got, want) {
+		t.Errorf("changed: read %v, want %v", got, want)
 	}
 }

@@ -49,6 +49,18 @@ func (e *LineError) Error() string {
 	return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
 }
 
+// ReadError is a read error of an input, met reading the line Line:
+// "PATH:LINE: read: ERR".
+type ReadError struct {
+	Path string
+	Line int
+	Err  error
+}
+
+func (e *ReadError) Error() string { return fmt.Sprintf("%s:%d: read: %v", e.Path, e.Line, e.Err) }
+
+func (e *ReadError) Unwrap() error { return e.Err }
+
 // MaxSkipReasons is how many skip reasons a Result keeps.
 const MaxSkipReasons = 100
 
