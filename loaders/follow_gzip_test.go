@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // gzipRun writes a gzipped file as a run does: through compress/gzip,
@@ -200,5 +202,26 @@ func TestFollowGzipCorrupt(t *testing.T) {
 				t.Fatalf("error %v, want %v at %q", err, c.err, c.where)
 			}
 		})
+	}
+}
+
+// TestHeldTextBoundsALongLine: the text held back after the last line
+// end of a followed gzip stream is given to the reader once it is longer
+// than the longest record (for the reader to reject): a line without end
+// of megabytes (a gzip bomb), the stream then cut, is never held whole.
+func TestHeldTextBoundsALongLine(t *testing.T) {
+	const maxRecord = 64 << 10
+	long := strings.Repeat("x", 4<<20)
+	text := io.MultiReader(strings.NewReader(`{"id":"a"}`+"\n"+long), iotest.ErrReader(io.ErrUnexpectedEOF))
+	h := newHeldText(text, JSONL, maxRecord)
+	n, err := io.Copy(io.Discard, h)
+	if given := n - int64(len(`{"id":"a"}`+"\n")); err != nil || given < int64(len(long))-maxRecord {
+		t.Fatalf("read %d bytes, %v; want the long line given out, but for at most %d bytes held at the cut", n, err, maxRecord)
+	}
+	if limit := 4 * maxRecord; cap(h.buf) > limit {
+		t.Errorf("held up to %d bytes, want at most %d", cap(h.buf), limit)
+	}
+	if line, bytes := h.unended(); line != 2 || bytes != int64(len(long)) {
+		t.Errorf("unended line %d of %d bytes, want line 2 of %d", line, bytes, len(long))
 	}
 }
