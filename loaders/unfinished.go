@@ -440,8 +440,13 @@ func lastLineSpan(path string, format Format, start, size int64, last []byte, he
 // reading.
 func gzipSpan(f *os.File, path string, size int64, format Format, maxRecord int64) (int64, *Unfinished) {
 	in, err := input.Open(io.NewSectionReader(f, 0, size))
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		// Its gzip header not whole yet: no text yet, as a follower
+		// finds it (gzipReading).
+		return -1, &Unfinished{Path: path, Whole: true, Reason: reasonEmpty}
+	}
 	if err != nil {
-		return -1, nil // a gzip header cut short too: the reading reports it
+		return -1, nil // a bad gzip header: the reading reports it
 	}
 	if format == "" {
 		format = detectFormat(path, in.R)
