@@ -225,3 +225,42 @@ func TestHeldTextBoundsALongLine(t *testing.T) {
 		t.Errorf("unended line %d of %d bytes, want line 2 of %d", line, bytes, len(long))
 	}
 }
+
+// TestPeekGzipCutShort: Peek, which the layouts' wait for a followed
+// file's first record calls, finds nothing to tell yet, no error, in a
+// gzipped file named itself whose gzip stream is cut short before its
+// first line ends or within its header, as the follower reads it; and
+// the first record once its line ends, the stream still cut.
+func TestPeekGzipCutShort(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		write func(r *gzipRun)
+		names []string // nil: nothing to tell yet
+	}{
+		{"a partial first line", func(r *gzipRun) { r.write(`{"input":"q",`); r.flush() }, nil},
+		{"a header cut short", func(r *gzipRun) {
+			r.write(`{"input":"q"}` + "\n")
+			r.flush()
+			if err := os.Truncate(r.path, 4); err != nil {
+				t.Fatal(err)
+			}
+		}, nil},
+		{"a first line ended", func(r *gzipRun) { r.write(`{"input":"q","score":1}` + "\n" + `{"inp`); r.flush() }, []string{"input", "score"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newGzipRun(t, "run.jsonl.gz")
+			c.write(r)
+			files, err := Peek([]string{r.path}, Options{})
+			if err != nil {
+				t.Fatalf("error %v, want none", err)
+			}
+			var names []string
+			if len(files) > 0 {
+				names = files[0].Names
+			}
+			if !slices.Equal(names, c.names) {
+				t.Errorf("told %v (%d files), want %v", names, len(files), c.names)
+			}
+		})
+	}
+}
