@@ -2,11 +2,13 @@ package engine
 
 import (
 	"fmt"
-	"github.com/rewardlens/rewardlens/engine/setup"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/setup"
 
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/testkit"
 )
 
 // benchComputer is the pareto computer rewardlens infers for the bench
@@ -107,5 +109,28 @@ func BenchmarkEvaluate1MFailing(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Evaluate(c.Scorer, ts)
+	}
+}
+
+// BenchmarkSwitch1M is the engine's part of a method switch on the
+// dashboard at scale: 1M trajectories of one batch in groups of 8, two
+// objectives, the ranking cached; each sub-benchmark computes one of the
+// methods the dashboard's script cycles through.
+func BenchmarkSwitch1M(b *testing.B) {
+	ts := enginetest.BenchTrajectories(1_000_000, 2)
+	c := benchComputer(b, ts, Pareto)
+	ev := Evaluate(c.Scorer, ts)
+	ev.Ranking(ScopeGroup)
+	for _, m := range []Method{ParetoCrowding, GDPO, RPPBaseline, RLOOWhitened} {
+		b.Run(string(m), func(b *testing.B) {
+			opts := c.Options
+			opts.Method = m
+			b.ReportAllocs()
+			cpu := testkit.CPUTime()
+			for b.Loop() {
+				ev.Compute(opts)
+			}
+			b.ReportMetric(float64((testkit.CPUTime()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+		})
 	}
 }

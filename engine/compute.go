@@ -274,17 +274,97 @@ func paretoUtility(rank, fronts int) float64 {
 
 // paretoCrowding orders the group by (rank ascending, crowding descending),
 // equal pairs tied, and applies relative's formula to that order read from
-// worst to best, so that the best trajectory gets 1.
+// worst to best, so that the best trajectory gets 1. A group of up to
+// countedMax members has its places counted (countedUtilities) rather than
+// sorted: the same utilities.
 func (rw *rewarder) paretoCrowding(u []float64, res *Result, idx []int) {
+	ranks, crowding := res.Ranking.Ranks, res.Ranking.Crowding
+	if len(idx) <= countedMax {
+		var keys [countedMax]crowded
+		for j, i := range idx {
+			keys[j] = crowded{ranks[i], crowdingKey(crowding[i])}
+		}
+		countedUtilities(u, keys[:len(idx)])
+		return
+	}
 	// worse(p, q) < 0 when idx[p] comes after idx[q] in the (rank, -crowding) order.
 	worse := func(p, q int) int {
 		a, b := idx[p], idx[q]
-		if ra, rb := res.Ranking.Ranks[a], res.Ranking.Ranks[b]; ra != rb {
+		if ra, rb := ranks[a], ranks[b]; ra != rb {
 			return rb - ra
 		}
-		return cmp.Compare(res.Ranking.Crowding[a], res.Ranking.Crowding[b])
+		return cmp.Compare(crowding[a], crowding[b])
 	}
 	rw.idx2 = orderedUtilities(u, worse, rw.idx2)
+}
+
+// countedMax is the largest group whose utilities countedUtilities counts:
+// its n(n-1)/2 comparisons, without a branch, cost less than a sort's
+// calls of a comparison function up to about there.
+const countedMax = 16
+
+// crowded is a member's place in paretoCrowding's order: its front, then
+// its crowding distance as an integer in the order cmp.Compare gives the
+// distances (crowdingKey).
+type crowded struct {
+	rank     int
+	crowding uint64
+}
+
+// crowdingKey maps x to an integer in cmp.Compare's order of floats: NaN
+// least (every NaN equal), then -Inf up to +Inf, -0 equal to +0.
+func crowdingKey(x float64) uint64 {
+	switch {
+	case x != x:
+		return 0
+	case x == 0:
+		x = 0
+	}
+	if b := math.Float64bits(x); b>>63 == 0 {
+		return b | 1<<63
+	}
+	return ^math.Float64bits(x)
+}
+
+// countedUtilities writes orderedUtilities' u for the members of keys
+// (u as long), counting for each the members worse (a higher rank, or
+// the same and a smaller crowding distance) and tied with it: its
+// average 1-based rank in the order worst first is worse + (tied + 1)/2,
+// the mean of the places its ties share, and u = (rank - 1) / (n - 1);
+// 0.5 for one member. At most countedMax members.
+func countedUtilities(u []float64, keys []crowded) {
+	n := len(keys)
+	if n == 1 {
+		u[0] = 0.5
+		return
+	}
+	var worse, tied [countedMax]int
+	for p := range keys {
+		kp := keys[p]
+		for q := p + 1; q < n; q++ {
+			kq := keys[q]
+			rankAbove, rankBelow := b2i(kq.rank > kp.rank), b2i(kq.rank < kp.rank)
+			sameRank := 1 - rankAbove - rankBelow
+			less, more := b2i(kq.crowding < kp.crowding), b2i(kq.crowding > kp.crowding)
+			worse[p] += rankAbove | sameRank&less // q is worse than p
+			worse[q] += rankBelow | sameRank&more
+			same := sameRank & (1 - less - more)
+			tied[p] += same
+			tied[q] += same
+		}
+	}
+	for p := range n {
+		avg := float64(2*worse[p]+tied[p]+2) / 2 // tied counts the others: its own place too
+		u[p] = (avg - 1) / float64(n-1)
+	}
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // orderedUtilities writes into u relative's formula on the order worse

@@ -2,9 +2,9 @@ package follow
 
 import (
 	"fmt"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/rewardlens/rewardlens/internal/testkit"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/duplicates"
@@ -53,7 +53,7 @@ func BenchmarkSeedFirstReading(b *testing.B) {
 	run := func(name string, count bool) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
-			cpu := cpuTime()
+			cpu := testkit.CPUTime()
 			for b.Loop() {
 				if count {
 					duplicates.Count(n, func(i int) string { return ts[i].ID })
@@ -61,19 +61,9 @@ func BenchmarkSeedFirstReading(b *testing.B) {
 				var r Repeats
 				r.Seed(n, at)
 			}
-			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((testkit.CPUTime()-cpu).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
 		})
 	}
 	run("Seed", false)
 	run("Count+Seed", true)
-}
-
-// cpuTime is the process's CPU time so far, every thread's: on a machine
-// shared with other work, a steadier measure than the wall time.
-func cpuTime() time.Duration {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		panic(err)
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }

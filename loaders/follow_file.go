@@ -3,7 +3,6 @@ package loaders
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -78,8 +77,10 @@ type followedFile struct {
 	// readHash is a tail file's hash of its bytes read so far, fed as
 	// they are read (lineCounter): its prefix without reading them again.
 	readHash maphash.Hash
-	// count is the trajectories of the last reading of a file read whole:
-	// those of the next reading after them are what it grew by.
+	// count is the trajectories read of the file since its last reading
+	// from the start (a tail file's growth too): a reading of a file read
+	// whole after them is what it grew by, and one with fewer may be of
+	// the file half written anew (halfWritten).
 	count int
 	// skipsCounted are the records skipped and counted so far, by place,
 	// text and fault (firstSkip): a record read again, the file grown or
@@ -290,12 +291,17 @@ func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress
 	// the same file as large, or another file or a truncated one.
 	same := f.loaded && os.SameFile(st, f.info)
 	grew = same && !f.gone && !f.tail && st.Size() >= f.info.Size() && f.prefixKept(file) && !f.rewritten(file)
+	// A reading thrown away (changedError) leaves what was read last, and
+	// the records counted of it, for the next reading to compare the
+	// file with: a file caught half written anew holds them again once
+	// written.
+	readOffset, readPrefix, counted := f.offset, f.prefix, f.skipsCounted
 	if f.loaded && (!same || st.Size() < f.offset) && !f.prefixKept(file) {
 		// Another file, or one truncated, that does not hold what was
 		// read (a rotated log's successor, a log written anew): its
 		// records are not those counted, though its line 1 may read
 		// the same. One edited in place keeps them.
-		clear(f.skipsCounted)
+		f.skipsCounted = nil
 	}
 	opts.SkipInvalid = skip
 	opts.skipCounted = func(e *LineError) bool { return f.firstSkip(e.Line, e) }
@@ -333,15 +339,21 @@ func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress
 	// after the row group added) keeps what was read of it, to compare
 	// the file with once its footer is there.
 	pending := grew && err == nil && len(res.Unfinished) > 0
-	if f.halfWritten(same, pending, res, err) {
+	if err == nil && each == nil {
+		count = len(res.Trajectories)
+	}
+	changed := func() bool { return f.changedWhileRead(file, since, st) }
+	if why := f.halfWritten(same, pending, count, unendedBytes > 0, err, changed); why != nil {
 		f.keepSkips(false)
-		return nil, false, &changedError{path: f.path, err: cmp.Or(err, fmt.Errorf("no rows, where its last reading had %d", f.count))}
+		f.offset, f.prefix, f.skipsCounted = readOffset, readPrefix, counted
+		return nil, false, &changedError{path: f.path, err: why}
 	}
 	if err == nil && !f.tail && !pending {
 		err = f.recordWhole(file, end)
 	}
 	f.keepSkips(err == nil)
-	if err != nil && f.changedWhileRead(file, since, st) {
+	if err != nil && changed() {
+		f.offset, f.prefix, f.skipsCounted = readOffset, readPrefix, counted
 		return nil, false, &changedError{path: f.path, err: err}
 	}
 	if err != nil {
@@ -351,8 +363,6 @@ func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress
 	f.noteUnended(unendedLine, unendedBytes)
 	if each != nil {
 		res.Trajectories = nil // each's, reused: nothing to keep
-	} else {
-		count = len(res.Trajectories)
 	}
 	if !pending {
 		f.count = count
@@ -366,23 +376,44 @@ func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress
 	return res, grew, nil
 }
 
-// halfWritten reports whether a reading from the start of a file read
-// whole, the same file (same) as read last, which then had rows, found
-// none (empty, its header alone, a Parquet file without its footer yet,
-// not pending) or failed (err): a run writing it anew in place read
-// before it is done. open(path, "w") truncates it, then json.dump or
-// pandas' to_json or to_parquet writes it (a resumed run's table of a
-// step written again, a script's list of every step dumped at each):
-// taken as it is, its rows would leave the dashboard until the next
-// reading, or an error be said of a file about to be whole. It is read
-// again at the next check, as one changed under its reading is, up to
-// maxChangedReadings in a row: the last is taken as it is, as a file
-// that stays so was left so.
-func (f *followedFile) halfWritten(same, pending bool, res *Result, err error) bool {
-	if !same || f.tail || f.count == 0 || f.changedReadings >= maxChangedReadings-1 {
-		return false
+// halfWritten returns why a reading from the start of the file, the
+// same file (same) as read last and not gone since, which then had rows
+// (count), is taken for one of a run writing the file anew in place, not
+// done yet, or nil. open(path, "w") truncates it, then json.dump or
+// pandas' to_json, to_parquet or to_csv writes it (a resumed run's table
+// of a step written again, a script's list of every step dumped at
+// each): taken as it is, its rows would leave the dashboard until the
+// next reading, or an error be said of a file about to be whole. Such a
+// reading finds
+//   - a file read whole without rows (empty, its header alone, a Parquet
+//     file without its footer yet, not pending), or fails (err);
+//   - any file, a JSONL file too, with fewer rows (rows) while it changes
+//     under the reading (changed) or its last line has no line end
+//     (unended). One found so, its last line ended and unchanged, shrank
+//     (a run restarted) and is taken as it is; so is a JSONL file found
+//     empty, its consumer keeping its rows until new ones come.
+//
+// It is read again at the next check, as one changed under its reading
+// is, up to maxChangedReadings in a row: the last is taken as it is, as
+// a file that stays so was left so.
+func (f *followedFile) halfWritten(same, pending bool, rows int, unended bool, err error, changed func() bool) error {
+	if !same || f.gone || pending || f.count == 0 || f.changedReadings >= maxChangedReadings-1 {
+		return nil
 	}
-	return err != nil || !pending && len(res.Trajectories) == 0
+	if !f.tail && err != nil {
+		return err
+	}
+	switch {
+	case err != nil || rows >= f.count:
+		return nil
+	case rows == 0 && !f.tail:
+		return fmt.Errorf("no rows, where its last reading had %d", f.count)
+	case unended:
+		return fmt.Errorf("%d rows, where its last reading had %d, its last line without its line end", rows, f.count)
+	case changed():
+		return fmt.Errorf("%d rows, where its last reading had %d, changing as it was read", rows, f.count)
+	}
+	return nil
 }
 
 // afterStat, when not nil, runs in load between the file's stat and its
@@ -562,6 +593,7 @@ func (f *followedFile) drain(opts Options) fileChange {
 	res, err := f.readLines(bufio.NewReaderSize(counted, input.BufferSize), st.Size(), counted)
 	f.release()
 	f.keepSkips(true) // the lines read are delivered, an error or not
+	f.count += len(res.Trajectories)
 	// What replaces the file holds the lines drained too, when it is
 	// the file rewritten (load: its skips are those counted).
 	if perr := f.keepPrefix(file, counted, from); err == nil {
@@ -843,6 +875,7 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 		return f.growthStopped(file, now, counted, from, lines, count, err)
 	}
 	f.keepSkips(true)
+	f.count += len(res.Trajectories)
 	if berr := f.recordBefore(file); err == nil {
 		err = berr
 	}
@@ -922,12 +955,13 @@ func (f *followedFile) readLines(r *bufio.Reader, end int64, counted *lineCounte
 // rewritten, or read whole as it grows) holds again the malformed records
 // counted already, unless it is another file, or was truncated, that no
 // longer holds what was read of it (load forgets them). A record is kept as the hash of its line, the hash of
-// its text (LineError.Text, 0 when unknown), its column and its reason:
-// a few bytes each, however many a file holds.
+// its text (LineError.Text, 0 when unknown), its column, its element (of
+// a one-line JSON array) and its reason: a few bytes each, however many a
+// file holds.
 func (f *followedFile) firstSkip(line int, e *LineError) bool {
 	var h maphash.Hash
 	h.SetSeed(prefixSeed)
-	h.WriteString(fmt.Sprintf("%d:%d:%d:", line, e.Col, e.Text))
+	h.WriteString(fmt.Sprintf("%d:%d:%d:%d:", line, e.Col, e.Element, e.Text))
 	h.WriteString(e.Msg)
 	k := h.Sum64()
 	if _, ok := f.skipsCounted[k]; ok {

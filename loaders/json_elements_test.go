@@ -199,3 +199,34 @@ func TestJSONElementsReuseBlocks(t *testing.T) {
 		t.Errorf("streaming %d bytes of JSON allocated %d bytes", len(text), got)
 	}
 }
+
+// TestJSONElementRecordErrorPlaced: a record field's expression that
+// fails on an element of a one-line JSON array says the element as its
+// trajectory would be placed (PATH:element N), not the line all share,
+// read by the elements' path or the decoder's (a row limit); a
+// pretty-printed array keeps its lines. Following, two elements alike
+// that it fails on are each counted: their places differ.
+func TestJSONElementRecordErrorPlaced(t *testing.T) {
+	fields, err := scoring.NewRecordFields("", "metadata.step", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	elems := []string{`{"id": "a", "metadata": {"step": 1}}`, `{"id": "b", "metadata": {"step": "x"}}`, `{"id": "b", "metadata": {"step": "x"}}`}
+	for _, c := range []struct{ text, at string }{
+		{"[" + strings.Join(elems, ", ") + "]", ":element 2: "},
+		{"[\n" + strings.Join(elems, ",\n") + "\n]\n", ":3: "},
+	} {
+		path := writeTemp(t, "run.json", c.text)
+		for _, maxRows := range []int{0, 10} {
+			_, err := Load([]string{path}, Options{Fields: fields, MaxRows: maxRows})
+			if want := path + c.at + `batch_by "metadata.step": must be an integer`; err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("%q, max rows %d: error %v; want %s...", c.text, maxRows, err, want)
+			}
+		}
+		ff := &followedFile{path: path}
+		res, _, err := ff.load(Options{Fields: fields}, true, nil, nil, nil)
+		if err != nil || res.Skipped != 2 {
+			t.Errorf("%q followed: %v skipped, %v; want both elements alike counted", c.text, res, err)
+		}
+	}
+}

@@ -27,7 +27,7 @@ import (
 //
 // The record must still be t's: the same id, batch, group, step_count and
 // done, else the error is "PATH:LINE: trajectory "ID" changed since it was
-// loaded: why". A trajectory without Format (read from standard input, a
+// loaded: why" (Changed: placed as t.Where() places t). A trajectory without Format (read from standard input, a
 // gzip or Parquet file, or made in code) cannot be read again. The file is
 // only opened for reading.
 func Reread(t *scoring.Trajectory, fields *scoring.RecordFields) (scoring.Trajectory, error) {
@@ -124,10 +124,11 @@ func (r *Rereader) Close() error {
 
 // Changed is the error of a record that is no longer t's, why saying
 // what differs: "PATH:LINE: trajectory "ID" changed since it was loaded:
-// why". A caller that finds a difference Reread does not look for (the
+// why", placed as t is (t.Where(): "PATH:element N" for an element of a
+// one-line JSON array). A caller that finds a difference Reread does not look for (the
 // record scored again) says it with it too.
 func Changed(t *scoring.Trajectory, why string) error {
-	return &LineError{Path: t.Source, Line: t.Line, Msg: fmt.Sprintf("trajectory %q changed since it was loaded: %s", t.ID, why)}
+	return &LineError{Path: t.Source, Line: t.Line, Element: t.Element, Msg: fmt.Sprintf("trajectory %q changed since it was loaded: %s", t.ID, why)}
 }
 
 // sameRecord returns "" when got, read again, has the fields t kept, else

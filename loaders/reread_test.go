@@ -316,3 +316,30 @@ func seq(n, first, step int) []int {
 	}
 	return out
 }
+
+// TestRereadChangedPlacedAsLoaded: a record of a one-line JSON array
+// changed since it was loaded is said at its element, as the load
+// placed its trajectory (Where), not at the line every element shares;
+// one of a pretty-printed array at its line.
+func TestRereadChangedPlacedAsLoaded(t *testing.T) {
+	elems := []string{`{"id": "a", "metadata": {"x": 1}}`, `{"id": "b", "metadata": {"x": 2}}`}
+	for _, c := range []struct{ text, at string }{
+		{"[" + strings.Join(elems, ", ") + "]", ":element 2: "},
+		{"[\n" + strings.Join(elems, ",\n") + "\n]\n", ":3: "},
+	} {
+		path := writeTemp(t, "run.json", c.text)
+		res, err := Load([]string{path}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := res.Trajectories[1]
+		b.DropBody()
+		if err := os.WriteFile(path, []byte(strings.Replace(c.text, `"b"`, `"c"`, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err = Reread(&b, nil)
+		if want := path + c.at + `trajectory "b" changed since it was loaded: the record there now has id "c"`; err == nil || err.Error() != want || !strings.HasPrefix(err.Error(), b.Where()+": ") {
+			t.Errorf("%q: error %v; want %s", c.text, err, want)
+		}
+	}
+}

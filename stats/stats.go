@@ -69,10 +69,64 @@ func SampleStd(x []float64) float64 {
 // of a comparison group's members, so that two groups of the same values
 // (the same Pareto utilities, the same scores) get the same rewards to the
 // last bit, which rank statistics, comparing exactly, see as ties.
+//
+// Up to placedMax values, each is placed where the values below it and
+// the equal ones before it put it (placeAscending): slices.Sort's order
+// to the bit, without its comparisons' branches, which a comparison
+// group's values mispredict.
 func Ascending(dst, x []float64) []float64 {
+	if len(x) <= placedMax {
+		dst = slices.Grow(dst[:0], len(x))[:len(x)]
+		placeAscending(dst, x)
+		return dst
+	}
 	dst = append(dst[:0], x...)
 	slices.Sort(dst)
 	return dst
+}
+
+// placedMax is the most values Ascending places rather than sorts: the
+// most slices.Sort sorts by insertion, which keeps equal values (-0 and
+// +0, NaNs) in their order, as placeAscending does.
+const placedMax = 12
+
+// placeAscending writes x into dst (as long, at most placedMax values) in
+// ascending order, in cmp.Less's order (NaN least), equal values in
+// their order in x: x[i] goes to the place counting the values less than
+// it and the equal ones before it, n(n-1)/2 comparisons of integer keys.
+func placeAscending(dst, x []float64) {
+	var keys [placedMax]uint64
+	var place [placedMax]int
+	for i, v := range x {
+		keys[i] = lessKey(v)
+	}
+	n := len(x)
+	for i := range n {
+		ki := keys[i]
+		for j := i + 1; j < n; j++ {
+			after := 0 // x[j] goes after x[i] unless it is less
+			if keys[j] >= ki {
+				after = 1
+			}
+			place[j] += after
+			place[i] += 1 - after
+		}
+	}
+	for i, v := range x {
+		dst[place[i]] = v
+	}
+}
+
+// lessKey maps v to an integer in cmp.Less's order of floats: every NaN
+// least and equal, -0 equal to +0.
+func lessKey(v float64) uint64 {
+	switch {
+	case v != v:
+		return 0
+	case v == 0:
+		return floatKey(0)
+	}
+	return floatKey(v)
 }
 
 // ZScores writes z(x) = (x - mean) / std into dst, with the population std;

@@ -1,9 +1,10 @@
 package ui
 
 import (
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rewardlens/rewardlens/internal/testkit"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -22,7 +23,7 @@ func benchmarkFirstVisit(b *testing.B, title string) {
 		b.StopTimer()
 		m := settledModel(s)
 		b.StartTimer()
-		before := cpuTime()
+		before := testkit.CPUTime()
 		for i, t := range m.tabs {
 			if t.Title() == title {
 				m.selectTab(i)
@@ -30,7 +31,7 @@ func benchmarkFirstVisit(b *testing.B, title string) {
 		}
 		m.Settle()
 		_ = m.View()
-		cpu += cpuTime() - before
+		cpu += testkit.CPUTime() - before
 	}
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 }
@@ -63,25 +64,15 @@ func BenchmarkCompareSwitch1M(b *testing.B) {
 		m.Settle()
 		b.StartTimer()
 		for range 3 {
-			before := cpuTime()
+			before := testkit.CPUTime()
 			m.Update(tea.KeyPressMsg{Code: 'm', Text: "m"})
 			m.runForeground()
 			_ = m.View()
-			cpu += cpuTime() - before
+			cpu += testkit.CPUTime() - before
 			b.StopTimer()
 			m.Settle()
 			b.StartTimer()
 		}
 	}
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
-}
-
-// cpuTime is the process's CPU time so far, every thread's: on a machine
-// shared with other work, a steadier measure than the wall time.
-func cpuTime() time.Duration {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		panic(err)
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }

@@ -20,10 +20,14 @@ import (
 )
 
 // LineError is a problem at a place in an input. Line is 1-based; Col is the
-// 1-based byte column, or 0 when only the line is known.
+// 1-based byte column, or 0 when only the line is known. Element, when
+// not 0 and without a Col, places a problem with a whole record as its
+// trajectory is placed (scoring.Trajectory.Element: an element of a JSON
+// array that shares its line), in place of the line.
 type LineError struct {
 	Path      string
 	Line, Col int
+	Element   int
 	Msg       string
 	// Text is a hash of the record's text when the reader has it (a JSON
 	// line or array element: WithText), else 0: a followed file read
@@ -41,10 +45,14 @@ func (e *LineError) WithText(text []byte) *LineError {
 	return e
 }
 
-// Error returns "PATH:LINE: MSG", or "PATH:LINE:COL: MSG" when Col > 0.
+// Error returns "PATH:LINE: MSG", "PATH:LINE:COL: MSG" when Col > 0, or
+// "PATH:element N: MSG" when Element > 0 without a Col.
 func (e *LineError) Error() string {
-	if e.Col > 0 {
+	switch {
+	case e.Col > 0:
 		return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
+	case e.Element > 0:
+		return fmt.Sprintf("%s:element %d: %s", e.Path, e.Element, e.Msg)
 	}
 	return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
 }
@@ -247,7 +255,7 @@ func (l *Loader) derive(t *scoring.Trajectory, defaulted bool) *LineError {
 		return nil
 	}
 	if err := l.Fields.Apply(t); err != nil {
-		e := &LineError{Path: l.Name, Line: t.Line, Msg: err.Error()}
+		e := &LineError{Path: l.Name, Line: t.Line, Element: t.Element, Msg: err.Error()}
 		return e.WithText(recordText(t))
 	}
 	if defaulted && l.Fields.SetsBatch() && !l.Fields.SetsID() {

@@ -4,9 +4,10 @@ import (
 	"context"
 	"runtime/trace"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rewardlens/rewardlens/internal/testkit"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/agreement"
@@ -81,10 +82,10 @@ func BenchmarkRankSwitch1M(b *testing.B) {
 			v := compare(results[m], resultB, 0, engine.GRPO, last.known, buf, benchGrid)
 			buf.Recycle(nil, last.cmp.ByA, last.cmp.ByB)
 			b.StartTimer()
-			start, before := time.Now(), cpuTime()
+			start, before := time.Now(), testkit.CPUTime()
 			var next compared
 			trace.WithRegion(context.Background(), "rank", func() { next = ranked(v, buf) })
-			cpu, wall = cpu+cpuTime()-before, wall+time.Since(start)
+			cpu, wall = cpu+testkit.CPUTime()-before, wall+time.Since(start)
 			// What the tab gives back once the ranking is shown: the
 			// replaced side of A.
 			buf.Recycle(slices.DeleteFunc(last.sides[:], func(s *agreement.Side) bool { return slices.Contains(next.sides[:], s) }))
@@ -93,16 +94,6 @@ func BenchmarkRankSwitch1M(b *testing.B) {
 	}
 	b.ReportMetric(float64(cpu.Microseconds())/1e3/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(cpu.Seconds()/wall.Seconds(), "cores")
-}
-
-// cpuTime is the process's CPU time so far, every thread's: on a machine
-// shared with other work, a steadier measure than the wall time.
-func cpuTime() time.Duration {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		panic(err)
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 // switchBench is what a switch benchmark starts from: the results of A
@@ -150,12 +141,12 @@ func BenchmarkSwitchPath1M(b *testing.B) {
 	var compared, ranking, rankingWall time.Duration
 	for b.Loop() {
 		for _, m := range appSwitchMethods {
-			before := cpuTime()
+			before := testkit.CPUTime()
 			v := compare(results[m], resultB, 0, engine.GRPO, last.known, buf, benchGrid)
 			buf.Recycle(nil, last.cmp.ByA, last.cmp.ByB)
-			middle, start := cpuTime(), time.Now()
+			middle, start := testkit.CPUTime(), time.Now()
 			next := ranked(v, buf)
-			compared, ranking, rankingWall = compared+middle-before, ranking+cpuTime()-middle, rankingWall+time.Since(start)
+			compared, ranking, rankingWall = compared+middle-before, ranking+testkit.CPUTime()-middle, rankingWall+time.Since(start)
 			buf.Recycle(slices.DeleteFunc(last.sides[:], func(s *agreement.Side) bool { return slices.Contains(next.sides[:], s) }))
 			last = next
 		}
