@@ -3,6 +3,7 @@ package loaders
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -262,5 +263,38 @@ func TestPeekGzipCutShort(t *testing.T) {
 				t.Errorf("told %v (%d files), want %v", names, len(files), c.names)
 			}
 		})
+	}
+}
+
+// TestFollowGzipGrowing: Follow of a gzipped JSONL file its run writes
+// through compress/gzip, first cut short mid-line, delivers its rows as
+// its stream goes on, each once, in order, never reloaded nor an error.
+func TestFollowGzipGrowing(t *testing.T) {
+	r := newGzipRun(t, "run.jsonl.gz")
+	r.write(idLines("a", 3) + `{"id":"b`)
+	r.flush()
+	ctx, cancel := context.WithCancel(context.Background())
+	res, ch, err := Follow(ctx, []string{r.path}, followOptions(false))
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	defer func() {
+		cancel()
+		for range ch {
+		}
+	}()
+	f := newFollowed(res)
+	if !slices.Equal(f.ids[r.path], ids("a", 3)) {
+		t.Fatalf("first reading: %v, want %v", f.ids[r.path], ids("a", 3))
+	}
+	r.write(`0"}` + "\n")
+	r.close()
+	r.write(idLines("c", 2))
+	r.flush()
+	want := append(append(ids("a", 3), "b0"), ids("c", 2)...)
+	f.await(t, ch, "grown", func() bool { return len(f.ids[r.path]) >= len(want) })
+	if !slices.Equal(f.ids[r.path], want) || len(f.errs) != 0 || len(f.reloaded) != 0 {
+		t.Errorf("read %v (errors %v, reloaded %v), want %v", f.ids[r.path], f.errs, f.reloaded, want)
 	}
 }
