@@ -2,6 +2,7 @@ package loaders
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -146,6 +147,43 @@ func BenchmarkFollowGrow(b *testing.B) {
 		}
 	}
 	ff.closeFile()
+}
+
+// BenchmarkFollowGzipReading reads a followed gzipped JSONL file of
+// about 20 MB of text from the start, as each of its growths is read:
+// held, through heldText, which holds back what follows its last line end
+// (the follower's), and read, as Load reads it: the price of the holding.
+func BenchmarkFollowGzipReading(b *testing.B) {
+	text := benchJSONL(20 << 20)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	if _, err := zw.Write(text); err != nil {
+		b.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "run.jsonl.gz")
+	if err := os.WriteFile(path, gz.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("held", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		for b.Loop() {
+			ff := &followedFile{path: path}
+			if _, _, err := ff.load(Options{}, true, nil, nil, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("read", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		for b.Loop() {
+			if _, err := Load([]string{path}, Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchmarkStreamRelogged streams 64 TRL-like tables of 256 rows each

@@ -173,8 +173,11 @@ func (u *Update) FileErrs() []FileError {
 // read once, and a partial last line waits for its newline; a growth of
 // more than 2 MiB is read and sent in parts of about that size, the next
 // read once the consumer has taken the last. A file of
-// another format is read whole again when it changes, and when it grew
-// only its trajectories after those read before are sent. A file that
+// another format, or gzipped, is read whole again when it changes, and
+// when it grew only its trajectories after those read before are sent;
+// a gzipped JSONL or CSV file whose gzip stream is cut short (its run
+// still writing it) is read to its last line end, the rest waiting as a
+// partial last line does, and a corrupt one is an error. A file that
 // shrinks, is replaced by another (a new inode) or no longer holds what
 // was read, at its start and in the 4 KiB before where the part read
 // ends (and, for a file read whole, anywhere in that part: by its hash),

@@ -329,7 +329,7 @@ func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress
 		res, end, unendedLine, err = f.loadCSV(file, st.Size(), opts, progress, each)
 		unendedBytes = st.Size() - end
 	default:
-		res, err = f.loadWhole(file, st.Size(), opts, progress, each)
+		res, unendedLine, unendedBytes, err = f.loadWhole(file, st.Size(), opts, progress, each)
 		if err == nil && len(res.Unfinished) == 0 {
 			end, err = keptEnd(file, st.Size(), format, gzipped)
 		}
@@ -589,7 +589,7 @@ func (f *followedFile) drain(opts Options) fileChange {
 	}
 	from := f.offset
 	counted := &lineCounter{r: io.NewSectionReader(file, from, st.Size()-from), hash: &f.readHash}
-	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid = 0, from, true
+	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid, f.tailer.Resumed = 0, from, true, from > 0
 	res, err := f.readLines(bufio.NewReaderSize(counted, input.BufferSize), st.Size(), counted)
 	f.release()
 	f.keepSkips(true) // the lines read are delivered, an error or not
@@ -625,18 +625,30 @@ func fileFormat(file *os.File, name string, format Format) (_ Format, gzipped bo
 // trajectories (yet): it is read when it changes. It reads the size bytes
 // it judged, a Parquet file in place as Load does, and no more: a file
 // written as it is read would otherwise be read past the footer found
-// (a Parquet file's end then no footer, said as an error).
-func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progress *progress, each func([]scoring.Trajectory) error) (*Result, error) {
+// (a Parquet file's end then no footer, said as an error). A gzipped
+// JSONL or CSV file whose gzip stream is cut short (its run still
+// writing it) is read to its last row end (heldText), none yet being no
+// error; it returns the line held back after it, and its bytes (none
+// when 0).
+func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progress *progress, each func([]scoring.Trajectory) error) (_ *Result, unendedLine int, unendedBytes int64, _ error) {
 	if size == 0 {
-		return &Result{}, nil
+		return &Result{}, 0, 0, nil
 	}
 	if u := unfinishedWhole(file, f.path, size, opts.Format); u != nil {
-		return &Result{Unfinished: []Unfinished{*u}}, nil
+		return &Result{Unfinished: []Unfinished{*u}}, 0, 0, nil
 	}
 	if parquetInPlace(file, f.path, opts.Format) {
-		return readParquetFile(file, f.path, f.index, opts, size, progress, each)
+		res, err := readParquetFile(file, f.path, f.index, opts, size, progress, each)
+		return res, 0, 0, err
 	}
-	return read(progress.reader(io.NewSectionReader(file, 0, size)), f.path, f.index, opts, size, each)
+	gz := &gzipReading{}
+	opts.gzipReading = gz
+	res, err := read(progress.reader(io.NewSectionReader(file, 0, size)), f.path, f.index, opts, size, each)
+	if gz.cut() && (gz.headerCut || errors.Is(err, input.ErrNoRecord)) {
+		res, err = &Result{}, nil // no row whole yet
+	}
+	unendedLine, unendedBytes = gz.unended()
+	return res, unendedLine, unendedBytes, err
 }
 
 // loadCSV reads a CSV file (not gzipped) to the end of its last complete
@@ -848,14 +860,21 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 		f.noteUnended(f.lines+1, now.Size()-f.offset)
 		return fileChange{} // a partial line so far
 	}
-	from := f.offset
-	counted := &lineCounter{r: io.NewSectionReader(file, from, end-from), hash: &f.readHash}
-	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid = 0, from, true
+	from, lines, count := f.offset, f.lines, f.tailer.Count
+	var growth io.Reader = io.NewSectionReader(file, from, end-from)
+	if duringGrowth != nil {
+		growth = duringGrowth(growth)
+	}
+	counted := &lineCounter{r: growth, hash: &f.readHash}
+	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid, f.tailer.Resumed = 0, from, true, from > 0
 	// The lines' array is made their size once, not grown by doubling.
 	f.tailer.SizeHint = end - from
 	res, err := f.readLines(bufio.NewReaderSize(counted, input.BufferSize), end, counted)
 	f.release()
-	f.keepSkips(true) // the lines read are delivered, an error or not
+	if err != nil {
+		return f.growthStopped(file, now, counted, from, lines, count, err)
+	}
+	f.keepSkips(true)
 	f.count += len(res.Trajectories)
 	if berr := f.recordBefore(file); err == nil {
 		err = berr
@@ -874,6 +893,25 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 		res.Skipped, res.SkipReasons = 0, nil
 	}
 	return c
+}
+
+// duringGrowth, when not nil, wraps the reader of a tail file's growth:
+// the tests make it fail part-way there, as a disk may.
+var duringGrowth func(r io.Reader) io.Reader
+
+// growthStopped ends a reading of a tail file's growth, as it is in now,
+// that stopped part-way on err (a read error: a malformed line is
+// skipped, the reading going on): none of its rows is delivered, nor its
+// skipped lines counted, and the file is read again from where that
+// reading started (from, after its first lines lines and count
+// trajectories) once it changes: each row then comes once, at its line.
+func (f *followedFile) growthStopped(file *os.File, now fs.FileInfo, counted *lineCounter, from int64, lines, count int, err error) fileChange {
+	f.offset, f.lines, f.tailer.Count, f.behind = from, lines, count, false
+	f.keepSkips(false)
+	if perr := f.keepPrefix(file, counted, from); perr != nil {
+		err = errors.Join(err, perr)
+	}
+	return f.fail(now, err)
 }
 
 // readLines reads the lines of r, which ends at the offset end of the
@@ -901,6 +939,10 @@ func (f *followedFile) readLines(r *bufio.Reader, end int64, counted *lineCounte
 	var le *LineError
 	if errors.As(err, &le) {
 		le.Line += f.lines
+	}
+	var re *input.ReadError
+	if errors.As(err, &re) {
+		re.Line += f.lines
 	}
 	f.lines += counted.n
 	f.offset = end

@@ -3,10 +3,13 @@ package loaders
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
@@ -245,4 +248,103 @@ func followSkipping(t *testing.T, name, text string, fields *scoring.RecordField
 		t.Fatalf("first reading: skipped %v, %v; want 1", res, err)
 	}
 	return path, newFollowed(res), ch
+}
+
+// TestFollowGrowthOfBinaryLines: a followed JSONL file's growth that holds
+// lines of binary data (NUL bytes, as a crash leaves where a write did
+// not land), at its start or in its middle, reads as any malformed line
+// does in the one-shot load with --skip-invalid-lines: the good rows
+// before and after it are read, and it is skipped, said once (without
+// SkipInvalid) or counted once (with), at its line; the next growth
+// brings its own rows alone, without an error.
+func TestFollowGrowthOfBinaryLines(t *testing.T) {
+	for _, c := range []struct {
+		name, growth string
+		ids          []string
+		bad          []int
+	}{
+		{"in its middle", `{"id":"b"}` + "\n\x00\x00\x00\x00\n" + `{"id":"c"}` + "\n", []string{"b", "c"}, []int{3}},
+		{"at its start", "\x00\x00\x00\x00\n" + `{"id":"b"}` + "\n" + "\x00\x00" + `{"id":"x"}` + "\n" + `{"id":"c"}` + "\n", []string{"b", "c"}, []int{2, 4}},
+	} {
+		for _, skip := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s skip=%v", c.name, skip), func(t *testing.T) {
+				path := writeTemp(t, "run.jsonl", `{"id":"a"}`+"\n")
+				ff := followedAt(t, path)
+				opts := Options{SkipInvalid: skip}
+				appendText(t, path, c.growth)
+				got := ff.check(opts)
+				if got.res == nil || !slices.Equal(trajectoryIDs(got.res.Trajectories), c.ids) {
+					t.Fatalf("growth: read %v, %v; want %v", got.res, got.err, c.ids)
+				}
+				var lines []int
+				if skip {
+					if got.err != nil {
+						t.Fatalf("growth: error %v, want none (skipped)", got.err)
+					}
+					for _, e := range got.res.SkipReasons {
+						lines = append(lines, e.Line)
+					}
+					if got.res.Skipped != len(c.bad) {
+						t.Errorf("growth: %d skipped, want %d", got.res.Skipped, len(c.bad))
+					}
+				} else {
+					var m *MalformedError
+					if !errors.As(got.err, &m) || m.Skipped != len(c.bad) {
+						t.Fatalf("growth: error %v, want a MalformedError of %d lines", got.err, len(c.bad))
+					}
+					lines = append(lines, m.First.Line)
+				}
+				if lines[0] != c.bad[0] {
+					t.Errorf("growth: first bad line %v, want %d", lines, c.bad[0])
+				}
+				appendText(t, path, `{"id":"d"}`+"\n")
+				got = ff.check(opts)
+				if got.err != nil || got.res == nil || got.res.Skipped != 0 || !slices.Equal(trajectoryIDs(got.res.Trajectories), []string{"d"}) {
+					t.Fatalf("second growth: read %v, %v; want d alone, no error", got.res, got.err)
+				}
+				if d := got.res.Trajectories[0]; d.Line != 2+strings.Count(c.growth, "\n") {
+					t.Errorf("second growth: d at line %d, want %d", d.Line, 2+strings.Count(c.growth, "\n"))
+				}
+			})
+		}
+	}
+}
+
+// TestFollowGrowthStoppedPartWay: a followed JSONL file's growth whose
+// reading stops part-way on a read error (not a malformed line, which is
+// skipped) says the error at its file and line, delivers none of its
+// rows, and the file is read again from where that reading started once
+// it changes: every row of the growth, and of the next, comes once, at
+// its line, the error then gone (recovered). The error's line is the
+// file's, not the growth's.
+func TestFollowGrowthStoppedPartWay(t *testing.T) {
+	path := writeTemp(t, "run.jsonl", `{"id":"a"}`+"\n")
+	ff := followedAt(t, path)
+	growth := `{"id":"b"}` + "\n" + `{"id":"c"}` + "\n" + `{"id":"d"}` + "\n"
+	appendText(t, path, growth)
+	eio := errors.New("input/output error")
+	t.Cleanup(func() { duringGrowth = nil })
+	duringGrowth = func(r io.Reader) io.Reader {
+		return io.MultiReader(io.LimitReader(r, int64(len(growth)-5)), iotest.ErrReader(eio))
+	}
+	c := ff.check(Options{})
+	if !errors.Is(c.err, eio) || !strings.HasPrefix(c.err.Error(), path+":4: read: ") || c.res != nil {
+		t.Fatalf("stopped growth: %v, %v; want the read error at %s:4, d's line, no rows", c.res, c.err, path)
+	}
+	duringGrowth = nil
+	if c := ff.check(Options{}); c.err != nil || c.res != nil {
+		t.Fatalf("unchanged since: %v, %v; want nothing, read again once it changes", c.res, c.err)
+	}
+	appendText(t, path, `{"id":"e"}`+"\n")
+	c = ff.check(Options{})
+	if c.err != nil || c.res == nil || !c.recovered {
+		t.Fatalf("changed: %v, %v (recovered %v); want its rows, recovered", c.res, c.err, c.recovered)
+	}
+	var got []string
+	for _, tr := range c.res.Trajectories {
+		got = append(got, fmt.Sprintf("%s@%d", tr.ID, tr.Line))
+	}
+	if want := []string{"b@2", "c@3", "d@4", "e@5"}; !slices.Equal(got, want) {
+		t.Errorf("changed: read %v, want %v", got, want)
+	}
 }

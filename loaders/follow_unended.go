@@ -11,9 +11,9 @@ import (
 // run that looks stalled is explained.
 const DefaultUnendedWait = 5 * time.Second
 
-// Unended is a followed file (JSONL or CSV, not gzipped) whose last line
-// has no line end: it is not read until it has one, as it may be half
-// written.
+// Unended is a followed file (JSONL or CSV; gzipped, its stream cut
+// short) whose last line has no line end: it is not read until it has
+// one, as it may be half written.
 type Unended struct {
 	Path string
 	// Line is the number of the last line, Bytes how many bytes of it

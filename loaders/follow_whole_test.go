@@ -276,7 +276,7 @@ func TestFollowWholeReadsTheSizeJudged(t *testing.T) {
 			t.Fatal(err)
 		}
 		f := &followedFile{path: path}
-		res, err := f.loadWhole(file, int64(len(content)), Options{}, nil, nil)
+		res, _, _, err := f.loadWhole(file, int64(len(content)), Options{}, nil, nil)
 		file.Close()
 		if err != nil || res == nil || len(res.Trajectories) != 1 || res.Trajectories[0].ID != "a" {
 			t.Errorf("%s: read %v, %v; want its one trajectory, a", name, res, err)

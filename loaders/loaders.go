@@ -105,6 +105,10 @@ type Options struct {
 	// found, when not "", is the format liveSpan found of the newest file
 	// of a directory, which its reading then does not find again.
 	found Format
+	// gzipReading, when not nil, is a follower's reading of a gzipped
+	// file: a JSONL or CSV text is read to where its gzip stream, cut
+	// short, ends its last row (heldText), and read says so there.
+	gzipReading *gzipReading
 	// skipCounted is input.Loader.Counted (a followed file's).
 	skipCounted func(e *LineError) bool
 }
@@ -517,6 +521,9 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 	}
 	in, err := input.Open(withContext(opts.Context, r))
 	if err != nil {
+		if opts.gzipReading != nil && errors.Is(err, io.ErrUnexpectedEOF) {
+			opts.gzipReading.headerCut = true // Open fails on a gzip header alone
+		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if format == "" {
@@ -538,6 +545,10 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 	br := in.R
 	if in.Gzipped && opts.textLimit > 0 {
 		br = bufio.NewReaderSize(io.LimitReader(in.R, opts.textLimit), input.BufferSize)
+	}
+	if in.Gzipped && opts.gzipReading != nil && (format == JSONL || format == CSV) {
+		opts.gzipReading.text = newHeldText(in.R, format, opts.maxRecord())
+		br = bufio.NewReaderSize(opts.gzipReading.text, input.BufferSize)
 	}
 	var ends *csvRowEnds
 	if opts.stream && format == CSV && !in.Gzipped {

@@ -64,8 +64,10 @@ type FileFields struct {
 // blank (runs of blank lines skipped unread, the line bounded by
 // Options.MaxRecordBytes); a Parquet file, its footer and the first row
 // (its first pages); the other formats, their first record and the
-// blocks read ahead. An empty file, or a directory without input files,
-// is left out, as it tells nothing (Load's error for it stays), and so is
+// blocks read ahead. An empty file, a gzipped one whose gzip stream is
+// cut short before its first line end (as a follower reads it), or a
+// directory without input files, is left out, as it tells nothing
+// (Load's error for it stays), and so is
 // the newest file of a directory when Load leaves it out (Unfinished).
 // Options.Pick, Fields and MaxRows are not used. The errors are Load's.
 func Peek(paths []string, opts Options) ([]FileFields, error) {
@@ -109,12 +111,19 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 				_, err = finish(l, err)
 			}
 		}
+		// A gzip stream cut short (its run writing it, followed) ends
+		// at its last line end, as the follower reads it.
+		gz := &gzipReading{}
 		if !parquetFile {
+			o.gzipReading = gz
 			_, err = loadPath(path, i, o, nil, nil)
 		}
 		stop()
-		if ff == nil && errors.Is(err, input.ErrNoRecord) {
-			continue // a CSV file of its header alone: nothing to tell yet, as an empty file
+		if ff == nil && (errors.Is(err, input.ErrNoRecord) || gz.headerCut) {
+			// A CSV file of its header alone, a gzip stream cut short
+			// before its first line end or within its header: nothing
+			// to tell yet, as an empty file.
+			continue
 		}
 		if ff == nil { // no trajectory: err says why
 			return nil, err

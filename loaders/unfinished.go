@@ -441,14 +441,19 @@ func lastLineSpan(path string, format Format, start, size int64, last []byte, he
 // gzipSpan is liveSpan for a gzipped file, judged on its text as an
 // uncompressed one is; it returns how many bytes of its text (after a
 // byte order mark) are read, -1 for all, and the format of the text
-// (format when given, "" when the gzip header is cut short). A gzip
+// (format when given, "" when the gzip header is cut short or bad). A gzip
 // stream cut short (its run still writing it) has its text end where it
 // was cut: that much is read, without an unfinished last line, and the
 // rest waits for the next reading.
 func gzipSpan(f *os.File, path string, size int64, format Format, maxRecord int64) (int64, Format, *Unfinished) {
 	in, err := input.Open(io.NewSectionReader(f, 0, size))
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		// Its gzip header not whole yet: no text yet, as a follower
+		// finds it (gzipReading).
+		return -1, "", &Unfinished{Path: path, Whole: true, Reason: reasonEmpty}
+	}
 	if err != nil {
-		return -1, "", nil // a gzip header cut short too: the reading reports it
+		return -1, "", nil // a bad gzip header: the reading reports it
 	}
 	if format == "" {
 		format = detectFormat(path, in.R)

@@ -17,7 +17,11 @@ const sniffLen = 8 << 10
 // quarter of the bytes being neither UTF-8 nor printable. ESC is not counted:
 // hostile but textual data is read, and made safe when shown. Only what the
 // first read brought is looked at, so that a slow stream is not waited for.
+// A text that goes on from one read before (Resumed) is not looked at.
 func (l *Loader) CheckText(br *bufio.Reader) error {
+	if l.Resumed {
+		return nil
+	}
 	if _, err := br.Peek(1); err != nil {
 		return nil // empty, or a read error that reading reports
 	}

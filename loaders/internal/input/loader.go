@@ -57,6 +57,18 @@ func (e *LineError) Error() string {
 	return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
 }
 
+// ReadError is a read error of an input, met reading the line Line:
+// "PATH:LINE: read: ERR".
+type ReadError struct {
+	Path string
+	Line int
+	Err  error
+}
+
+func (e *ReadError) Error() string { return fmt.Sprintf("%s:%d: read: %v", e.Path, e.Line, e.Err) }
+
+func (e *ReadError) Unwrap() error { return e.Err }
+
 // MaxSkipReasons is how many skip reasons a Result keeps.
 const MaxSkipReasons = 100
 
@@ -103,6 +115,11 @@ type Loader struct {
 	// Origin is the offset in the input of the first byte the reader
 	// gives (past a byte order mark, or where following resumes).
 	Origin int64
+	// Resumed reports that the reader's text goes on from an input whose
+	// start was read before (a followed file's growth): CheckText looked
+	// at that start, and a line of binary data here is a malformed line,
+	// not binary input.
+	Resumed bool
 	// Format is what the trajectories' Format records: the input's format
 	// when Reread can read them again from it, else "".
 	Format string

@@ -116,7 +116,7 @@ func ReadJSONL(l *input.Loader, br *bufio.Reader) error {
 			return nil
 		}
 		if readErr != nil {
-			return fmt.Errorf("%s:%d: read: %w", l.Name, at.line, readErr)
+			return &input.ReadError{Path: l.Name, Line: at.line, Err: readErr}
 		}
 	}
 }
