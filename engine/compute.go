@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/floatorder"
 	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/stats"
 )
@@ -282,7 +283,7 @@ func (rw *rewarder) paretoCrowding(u []float64, res *Result, idx []int) {
 	if len(idx) <= countedMax {
 		var keys [countedMax]crowded
 		for j, i := range idx {
-			keys[j] = crowded{ranks[i], crowdingKey(crowding[i])}
+			keys[j] = crowded{ranks[i], floatorder.Key(crowding[i])}
 		}
 		countedUtilities(u, keys[:len(idx)])
 		return
@@ -304,26 +305,11 @@ func (rw *rewarder) paretoCrowding(u []float64, res *Result, idx []int) {
 const countedMax = 16
 
 // crowded is a member's place in paretoCrowding's order: its front, then
-// its crowding distance as an integer in the order cmp.Compare gives the
-// distances (crowdingKey).
+// its crowding distance as an integer in cmp.Compare's order
+// (floatorder.Key).
 type crowded struct {
 	rank     int
 	crowding uint64
-}
-
-// crowdingKey maps x to an integer in cmp.Compare's order of floats: NaN
-// least (every NaN equal), then -Inf up to +Inf, -0 equal to +0.
-func crowdingKey(x float64) uint64 {
-	switch {
-	case x != x:
-		return 0
-	case x == 0:
-		x = 0
-	}
-	if b := math.Float64bits(x); b>>63 == 0 {
-		return b | 1<<63
-	}
-	return ^math.Float64bits(x)
 }
 
 // countedUtilities writes orderedUtilities' u for the members of keys

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/internal/floatorder"
 )
 
 // TestCountedUtilitiesAreOrderedUtilities checks paretoCrowding's counted
@@ -23,7 +25,7 @@ func TestCountedUtilitiesAreOrderedUtilities(t *testing.T) {
 			if rng.IntN(4) == 0 {
 				crowding[j] = rng.Float64()
 			}
-			keys[j] = crowded{ranks[j], crowdingKey(crowding[j])}
+			keys[j] = crowded{ranks[j], floatorder.Key(crowding[j])}
 		}
 		got, want := make([]float64, n), make([]float64, n)
 		countedUtilities(got, keys)

@@ -90,15 +90,18 @@ func Ascending(dst, x []float64) []float64 {
 // +0, NaNs) in their order, as placeAscending does.
 const placedMax = 12
 
-// placeAscending writes x into dst (as long, at most placedMax values) in
-// ascending order, in cmp.Less's order (NaN least), equal values in
-// their order in x: x[i] goes to the place counting the values less than
-// it and the equal ones before it, n(n-1)/2 comparisons of integer keys.
+// placeAscending writes x into dst (as long, at most placedMax values,
+// which may be x) in ascending order, in cmp.Less's order (NaN least),
+// equal values in their order in x: x[i] goes to the place counting the
+// values less than it and the equal ones before it, n(n-1)/2 comparisons
+// of integer keys (floatorder.Key: cmp.Compare's order, which is
+// cmp.Less's).
 func placeAscending(dst, x []float64) {
 	var keys [placedMax]uint64
+	var values [placedMax]float64 // x's, for dst may be x
 	var place [placedMax]int
 	for i, v := range x {
-		keys[i] = lessKey(v)
+		keys[i], values[i] = floatorder.Key(v), v
 	}
 	n := len(x)
 	for i := range n {
@@ -112,21 +115,9 @@ func placeAscending(dst, x []float64) {
 			place[i] += 1 - after
 		}
 	}
-	for i, v := range x {
+	for i, v := range values[:n] {
 		dst[place[i]] = v
 	}
-}
-
-// lessKey maps v to an integer in cmp.Less's order of floats: every NaN
-// least and equal, -0 equal to +0.
-func lessKey(v float64) uint64 {
-	switch {
-	case v != v:
-		return 0
-	case v == 0:
-		return floatKey(0)
-	}
-	return floatKey(v)
 }
 
 // ZScores writes z(x) = (x - mean) / std into dst, with the population std;
