@@ -144,7 +144,8 @@ func (u *Update) Err() error {
 }
 
 // FileErrs returns the errors of u.Errs file by file, each file once, in
-// order of its first error, its errors joined (one alone as it is), but
+// order of its first error, its errors joined the latest first (one alone
+// as it is; a consumer showing one line shows the latest), but
 // for those of a file Recovered since: a consumer can say every file that
 // failed, each until it is read well again (Recovered, Reloaded) or Gone.
 func (u *Update) FileErrs() []FileError {
@@ -154,7 +155,7 @@ func (u *Update) FileErrs() []FileError {
 			continue
 		}
 		if i := slices.IndexFunc(out, func(o FileError) bool { return o.Path == e.Path }); i >= 0 {
-			out[i].Err = errors.Join(out[i].Err, e.Err) // updates merged for a slow consumer
+			out[i].Err = errors.Join(e.Err, out[i].Err) // updates merged for a slow consumer
 		} else {
 			out = append(out, FileError{Path: e.Path, Err: e.Err})
 		}

@@ -450,3 +450,23 @@ func TestFollowNeverReadGone(t *testing.T) {
 		t.Errorf("back, broken as before: its error is not said again")
 	}
 }
+
+// TestFollowFileErrsLatestFirst: two errors of one file merged into one
+// Update for a slow consumer are joined the latest first, so the first
+// line a status line shows is the file's latest error (CONTRACT).
+func TestFollowFileErrsLatestFirst(t *testing.T) {
+	older, latest := errors.New("a.jsonl: permission denied"), errors.New("a.jsonl:3:1: invalid JSON")
+	var u Update
+	u.add("a.jsonl", fileChange{err: older})
+	u.add("a.jsonl", fileChange{err: latest})
+	fe := u.FileErrs()
+	if len(fe) != 1 {
+		t.Fatalf("FileErrs %v, want a.jsonl's alone", fe)
+	}
+	if first := strings.SplitN(fe[0].Err.Error(), "\n", 2)[0]; first != latest.Error() {
+		t.Errorf("the first line of a.jsonl's errors is %q, want the latest, %q", first, latest)
+	}
+	if !errors.Is(fe[0].Err, older) {
+		t.Errorf("a.jsonl's errors %v lose the older one", fe[0].Err)
+	}
+}
