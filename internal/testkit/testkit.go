@@ -14,9 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 )
 
 // SyncBuffer is a bytes.Buffer that a program's goroutines write while a
@@ -129,15 +127,4 @@ func OpenInstructSteps(from, to, zero int) string {
 		}
 	}
 	return text.String()
-}
-
-// CPUTime is the process's CPU time so far, every thread's: on a machine
-// shared with other work, a benchmark's steadier measure than the wall
-// time.
-func CPUTime() time.Duration {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		panic(err)
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
