@@ -150,3 +150,33 @@ func TestCompareTakesTheGroupsOfDistinctRewards(t *testing.T) {
 		t.Fatal("no method gives distinct rewards on the session: the test tests nothing")
 	}
 }
+
+// TestCompareCountsTheBatchOnceForDistinctB: a first comparison, no count
+// known, of A with tied rewards against B of distinct rewards counts the
+// batch once, for A: B's groups are those of A's count just made.
+func TestCompareCountsTheBatchOnceForDistinctB(t *testing.T) {
+	s := uitest.SyntheticSession(t, 4_000)
+	opts, bi := s.Result.Options, s.Batch
+	opts.Method = engine.Pareto
+	a := s.Evaluation.Compute(opts)
+	opts.Method = engine.GDPO
+	b := s.Evaluation.Compute(opts)
+	calls := 0
+	defer func(count func(*engine.Result, *engine.Batch) (float64, int)) { countCollapse = count }(countCollapse)
+	countCollapse = func(res *engine.Result, batch *engine.Batch) (float64, int) {
+		calls++
+		return diagnose.Collapse(res, batch)
+	}
+	buf := new(agreement.Buffers)
+	v := ranked(compare(a, b, bi, engine.GDPO, known{}, buf, nil), buf)
+	if v.sides[0].AllDistinct() || !v.sides[1].AllDistinct() {
+		t.Fatalf("the session's pareto rewards must tie and gdpo's be distinct: A distinct %v, B %v", v.sides[0].AllDistinct(), v.sides[1].AllDistinct())
+	}
+	wantShare, wantGroups := diagnose.Collapse(b, &b.Ranking.Batches[bi])
+	if v.collapse[1] != wantShare || v.collapsed[1].groups != wantGroups {
+		t.Errorf("B: collapse %v of %d groups, Collapse gives %v of %d", v.collapse[1], v.collapsed[1].groups, wantShare, wantGroups)
+	}
+	if calls != 1 {
+		t.Errorf("the batch was counted %d times, want once (A's)", calls)
+	}
+}
