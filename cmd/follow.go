@@ -359,12 +359,7 @@ func (f *statsFollower) update(ctx context.Context, u loaders.Update) error {
 	// the lines read next reuse u's arrays.
 	defer u.Recycle()
 	f.noteUnfinished(u)
-	for i := range u.Trajectories {
-		if f.written == nil {
-			f.written = map[int64]bool{}
-		}
-		f.written[u.Trajectories[i].Batch] = true
-	}
+	f.noteWritten(u.Trajectories)
 	if f.res == nil {
 		if err := f.evaluate(u.Trajectories); err != nil {
 			return err
@@ -437,6 +432,20 @@ func (f *statsFollower) catchUp(ctx context.Context) error {
 	return f.printBatches(false)
 }
 
+// noteWritten notes the steps of ts, rows that came while following, as
+// being written (written): once per run of rows of one step, not per row.
+func (f *statsFollower) noteWritten(ts []scoring.Trajectory) {
+	for i := range ts {
+		if i > 0 && ts[i-1].Batch == ts[i].Batch {
+			continue
+		}
+		if f.written == nil {
+			f.written = map[int64]bool{}
+		}
+		f.written[ts[i].Batch] = true
+	}
+}
+
 // noteUnfinished keeps, of u, which files' last line is unfinished and
 // the step of each file's last row read: a file read again, gone or
 // resumed forgets its unfinished line, one whose rows came has read it
@@ -452,7 +461,9 @@ func (f *statsFollower) noteUnfinished(u loaders.Update) {
 		delete(f.lastStep, path)
 	}
 	for i := range u.Trajectories {
-		delete(f.unfinished, u.Trajectories[i].Source)
+		if i == 0 || u.Trajectories[i-1].Source != u.Trajectories[i].Source { // once per run of a file's rows
+			delete(f.unfinished, u.Trajectories[i].Source)
+		}
 	}
 	f.noteLastSteps(u.Trajectories)
 	for _, un := range u.Unended {

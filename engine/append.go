@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"context"
+	"iter"
 	"maps"
 	"math"
 	"slices"
@@ -372,13 +373,47 @@ func (ev *Evaluation) RowsSince(old *Evaluation) (map[int64][]int, bool) {
 }
 
 // rowsByStep returns the trajectories from row from on, by batch step, in
-// order.
+// order. The steps' rows are windows of one array, each made its size
+// (rows counted first) and capped there, so that an append to one copies
+// it: a followed burst adds hundreds of thousands of rows, which a slice
+// per step grown row by row copied about twice over. Rows come in runs of
+// one step: the map is asked once a run.
 func (ev *Evaluation) rowsByStep(from int) map[int64][]int {
-	added := map[int64][]int{}
-	for i := from; i < ev.N(); i++ {
-		added[ev.batches[i]] = append(added[ev.batches[i]], i)
+	counts := map[int64]int{}
+	for lo, hi := range ev.stepRuns(from) {
+		counts[ev.batches[lo]] += hi - lo
+	}
+	rows := make([]int, ev.N()-from)
+	added := make(map[int64][]int, len(counts))
+	for step, n := range counts {
+		added[step], rows = rows[:0:n], rows[n:]
+	}
+	for lo, hi := range ev.stepRuns(from) {
+		step := ev.batches[lo]
+		run := added[step]
+		for i := lo; i < hi; i++ {
+			run = append(run, i)
+		}
+		added[step] = run
 	}
 	return added
+}
+
+// stepRuns yields the runs of rows of one batch step from row from on, as
+// [lo, hi).
+func (ev *Evaluation) stepRuns(from int) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for lo := from; lo < ev.N(); {
+			hi := lo + 1
+			for hi < ev.N() && ev.batches[hi] == ev.batches[lo] {
+				hi++
+			}
+			if !yield(lo, hi) {
+				return
+			}
+			lo = hi
+		}
+	}
 }
 
 // addsToOld reports whether some trajectories added (by step) join a batch

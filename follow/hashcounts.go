@@ -6,7 +6,10 @@ package follow
 // count falls to 0 keeps its slot until the table grows. The zero
 // hashCounts is empty.
 type hashCounts struct {
-	keys   []uint64 // 0 for an empty slot; the hash 0 is kept as 1
+	keys []uint64 // 0 for an empty slot; the hash 0 is kept as 1
+	// counts holds each key's count less one, so that a new key, the
+	// common case, writes its slot's key alone: one cache line touched
+	// in a table too large for the cache, not two.
 	counts []int32
 	used   int // slots with a key
 }
@@ -30,9 +33,9 @@ func (t *hashCounts) add(h uint64) int32 {
 		switch t.keys[i] {
 		case h:
 			t.counts[i]++
-			return t.counts[i] - 1
-		case 0:
-			t.keys[i], t.counts[i] = h, 1
+			return t.counts[i]
+		case 0: // its count is 0 already: never used since the table was made
+			t.keys[i] = h
 			t.used++
 			return 0
 		}
@@ -48,7 +51,7 @@ func (t *hashCounts) remove(h uint64) {
 	mask := uint64(len(t.keys) - 1)
 	for i := h & mask; t.keys[i] != 0; i = (i + 1) & mask {
 		if t.keys[i] == h {
-			if t.counts[i] > 0 {
+			if t.counts[i] >= 0 {
 				t.counts[i]--
 			}
 			return
@@ -67,7 +70,7 @@ func (t *hashCounts) grow(n int) {
 	t.keys, t.counts, t.used = make([]uint64, size), make([]int32, size), 0
 	mask := uint64(size - 1)
 	for j, h := range keys {
-		if h == 0 || counts[j] == 0 {
+		if h == 0 || counts[j] < 0 {
 			continue
 		}
 		i := h & mask

@@ -14,6 +14,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/jsonscan"
@@ -65,6 +66,11 @@ func ReadJSONL(l *input.Loader, br *bufio.Reader) error {
 		long    []byte // reused for lines longer than the buffer
 		at      = textPos{line: 1, off: l.Origin}
 	)
+	defer func() {
+		for _, b := range free {
+			keepBlock(b)
+		}
+	}()
 	take := func() error {
 		b := pending[0]
 		pending = pending[1:]
@@ -79,6 +85,8 @@ func ReadJSONL(l *input.Loader, br *bufio.Reader) error {
 		var b *input.Block
 		if n := len(free); n > 0 {
 			b, free = free[n-1], free[:n-1]
+		} else if kept, ok := keptBlocks.Get().(*input.Block); ok {
+			b = kept
 		} else {
 			// Room for BlockBytes and a last line, so that filling the
 			// block seldom outgrows it.
@@ -119,6 +127,22 @@ func ReadJSONL(l *input.Loader, br *bufio.Reader) error {
 			return &input.ReadError{Path: l.Name, Line: at.line, Err: readErr}
 		}
 	}
+}
+
+// keptBlocks holds the blocks of the readings done, for the next: a
+// followed file's growth is read in parts, a reading each, which would
+// otherwise make its blocks anew (their text, trajectories and lines,
+// in fresh memory) part after part.
+var keptBlocks sync.Pool
+
+// keepBlock puts b, taken, in keptBlocks, without the trajectories and
+// errors of its lines, which it must not keep alive, nor its picked
+// values, which are the loader's.
+func keepBlock(b *input.Block) {
+	clear(b.Trajectories[:cap(b.Trajectories)])
+	clear(b.Errs[:cap(b.Errs)])
+	b.Trajectories, b.Errs, b.Picked, b.Done = b.Trajectories[:0], b.Errs[:0], nil, nil
+	keptBlocks.Put(b)
 }
 
 // textPos is a place in the input: a 1-based line and where it starts.
