@@ -306,7 +306,7 @@ var verlNaNAdvantages = map[engine.Method]string{
 		"then masked_whiten's mean and variance over the batch)",
 	engine.GRPOPassK: "verl's own grpo-passk advantages are NaN for one row of such a group, the one torch.topk takes as best (a NaN ranks above every number; " +
 		"with an infinite score the group's std is NaN), and 0 for its others (compute_grpo_passk_outcome_advantage)",
-	engine.GPG: "verl's own gpg advantages are NaN or infinite for every row of such a group (its mean) and differ for every other row of the batch unless no score of the batch is 0 " +
+	engine.GPG: "verl's own gpg advantages are NaN or infinite for every row of such a group (its mean) and scale every other row of the batch by another alpha than here unless no score of the batch is 0 " +
 		"(compute_gpg_outcome_advantage's alpha = bsz / count_nonzero(scores) counts the NaN row)",
 }
 
