@@ -90,14 +90,23 @@ func TestVerlNaNWarningPerMethod(t *testing.T) {
 	}
 }
 
-// TestVerlNaNWarningsCoverVerlMethods: every method the verl layout
-// names as one of verl's estimators has its own NaN text, lest a method
-// added to verl's fall back to grpo's.
+// TestVerlNaNWarningsCoverVerlMethods: every method verl computes (its
+// spec's Trainers) has its own NaN text, and only those, lest a method
+// added to verl's fall back to what verl's grpo gives.
 func TestVerlNaNWarningsCoverVerlMethods(t *testing.T) {
-	for _, m := range []engine.Method{engine.GRPO, engine.RLOO, engine.RPPBaseline, engine.GRPOPassK, engine.GPG} {
+	var verls []engine.Method
+	for _, m := range engine.AllMethods() {
+		if slices.Contains(engine.Spec(m).Trainers, engine.TrainerVerl) {
+			verls = append(verls, m)
+		}
+	}
+	for _, m := range verls {
 		if _, ok := verlNaNAdvantages[m]; !ok {
 			t.Errorf("%s: no text of verl's NaN advantages", m)
 		}
+	}
+	if len(verlNaNAdvantages) != len(verls) {
+		t.Errorf("verlNaNAdvantages has %d methods, verl computes %v", len(verlNaNAdvantages), verls)
 	}
 }
 
