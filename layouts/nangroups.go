@@ -12,7 +12,8 @@ import (
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
-// maxNaNGroupsShown is how many groups nanGroups names.
+// maxNaNGroupsShown is how many groups a warning of groups names
+// (namedGroups).
 const maxNaNGroupsShown = 5
 
 // nanGroups warns of the groups, in the batches of index batches, where
@@ -88,18 +89,30 @@ type invalidRowsTrainer struct {
 // maxNaNGroupsShown of them ("step S, group "KEY" (B of N)", "; " apart,
 // then how many more).
 func groupsWithInvalid(res *engine.Result, batches []int, bad func(cause string) bool) (groups int, named string) {
+	return namedGroups(res, batches, func(g *engine.Group) (string, bool) {
+		n := 0
+		for _, i := range g.Members {
+			if !res.Evaluation.Valid[i] && bad(res.Evaluation.Causes[i]) {
+				n++
+			}
+		}
+		return fmt.Sprintf(" (%d of %d)", n, len(g.Members)), n > 0
+	})
+}
+
+// namedGroups counts the groups, in the batches of index batches, that
+// match holds, and names the first maxNaNGroupsShown of them ("step S,
+// group "KEY"" and the detail match returns, "; " apart, then how many
+// more).
+func namedGroups(res *engine.Result, batches []int, match func(g *engine.Group) (detail string, ok bool)) (groups int, named string) {
 	var names []string
 	for _, bi := range batches {
 		b := &res.Ranking.Batches[bi]
 		shared := -1 // agreement.SharedOpening, once a group is named
-		for _, g := range b.Groups {
-			n := 0
-			for _, i := range g.Members {
-				if !res.Evaluation.Valid[i] && bad(res.Evaluation.Causes[i]) {
-					n++
-				}
-			}
-			if n == 0 {
+		for gi := range b.Groups {
+			g := &b.Groups[gi]
+			detail, ok := match(g)
+			if !ok {
 				continue
 			}
 			groups++
@@ -107,7 +120,7 @@ func groupsWithInvalid(res *engine.Result, batches []int, bad func(cause string)
 				if shared < 0 {
 					shared = agreement.SharedOpening(b.Groups)
 				}
-				names = append(names, fmt.Sprintf("step %d, group %s (%d of %d)", b.Step, textsafe.Line(textsafe.QuoteFrom(g.Key, shared)), n, len(g.Members)))
+				names = append(names, fmt.Sprintf("step %d, group %s%s", b.Step, textsafe.Line(textsafe.QuoteFrom(g.Key, shared)), detail))
 			}
 		}
 	}

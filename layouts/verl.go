@@ -12,6 +12,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/sandbox"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/engine/setup"
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -284,11 +285,56 @@ func verlNotes(cfg setup.Config) []string {
 }
 
 // verlWarnings are the verl layout's warnings on a result: its NaN groups
-// (nanGroups, invalidRowGroups) and, under a method verl weighs by tokens, that the
-// dump lacks the token counts (verlTokenWeighted).
+// (nanGroups, saying verlNaNAdvantages of the method, invalidRowGroups),
+// under grpo-passk its groups of one (verlPassKGroupsOfOne) and, under a
+// method verl weighs by tokens, that the dump lacks the token counts
+// (verlTokenWeighted).
 func verlWarnings(_ setup.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
-	return slices.Concat(nanGroups(res, batches, verlScore, "verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)"),
-		invalidRowGroups(res, batches, verlScore, verlInvalidRows(res)), verlTokenWeighted(res, batches))
+	return slices.Concat(nanGroups(res, batches, verlScore, verlNaNAdvantagesOf(res.Options.Method)),
+		invalidRowGroups(res, batches, verlScore, verlInvalidRows(res)), verlPassKGroupsOfOne(res, batches), verlTokenWeighted(res, batches))
+}
+
+// verlNaNAdvantages says, for each method that is one of verl's outcome
+// estimators (core_algos.py), what that estimator gives the rows a NaN
+// or infinite score reaches: a torch mean or std over a NaN or an
+// infinity is NaN (of +Inf and -Inf alike, their difference), and
+// torch.topk ranks NaN above every number.
+var verlNaNAdvantages = map[engine.Method]string{
+	engine.GRPO: "verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)",
+	engine.RLOO: "verl's own rloo advantages are NaN or infinite for every row of such a group (compute_rloo_outcome_advantage subtracts the group's mean)",
+	engine.RPPBaseline: "verl's own rpp-baseline advantages are NaN for every row of the batch (compute_reinforce_plus_plus_baseline_outcome_advantage's group mean, " +
+		"then masked_whiten's mean and variance over the batch)",
+	engine.GRPOPassK: "verl's own grpo-passk advantages are NaN for one row of such a group, the one torch.topk takes as best (a NaN ranks above every number; " +
+		"with an infinite score the group's std is NaN), and 0 for its others (compute_grpo_passk_outcome_advantage)",
+	engine.GPG: "verl's own gpg advantages are NaN or infinite for every row of such a group (its mean) and scale every other row of the batch by another alpha than here unless no score of the batch is 0 " +
+		"(compute_gpg_outcome_advantage's alpha = bsz / count_nonzero(scores) counts the NaN row)",
+}
+
+// verlNaNAdvantagesOf is verlNaNAdvantages of method, or, for a method
+// that is none of verl's estimators, what verl's grpo (the layout's
+// method) gives.
+func verlNaNAdvantagesOf(method engine.Method) string {
+	if says, ok := verlNaNAdvantages[method]; ok {
+		return says
+	}
+	return fmt.Sprintf("verl has no %s estimator; under its grpo, the layout's method, the advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)", method)
+}
+
+// verlPassKGroupsOfOne warns, under grpo-passk, of the groups of one row
+// (valid or not) in the batches of index batches: verl refuses them
+// (compute_grpo_passk_outcome_advantage raises ValueError, Pass@k
+// needing two samples a group), while grpo-passk gives such a row 0.
+// nil under another method, or with no such group.
+func verlPassKGroupsOfOne(res *engine.Result, batches []int) []string {
+	if res.Options.Method != engine.GRPOPassK {
+		return nil
+	}
+	groups, named := namedGroups(res, batches, func(g *engine.Group) (string, bool) { return "", len(g.Members) == 1 })
+	if groups == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("grpo-passk: %d %s of one trajectory: %s. verl refuses them (compute_grpo_passk_outcome_advantage raises ValueError: Pass@k requires at least 2 samples per group); here each gets 0",
+		groups, english.Plural(groups, "group"), named)}
 }
 
 // verlNotScored is why verl could not have scored a score that is no

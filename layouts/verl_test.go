@@ -1,10 +1,16 @@
 package layouts
 
 import (
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -40,5 +46,85 @@ func TestVerlPeekWithoutPath(t *testing.T) {
 	peek := newFirstRecords(loaders.FileFields{})
 	if peek.records() != nil || !verlScoreSumsPenalty(peek) || verlRoundedPenalty(peek) != "" {
 		t.Error("a first file without a path: records read, or a reading other than the default")
+	}
+}
+
+// verlComputer is the engine of the verl layout's defaults on a dump
+// of input, output, score and step.
+func verlComputer(t *testing.T) *engine.RewardComputer {
+	t.Helper()
+	cfg, _, err := layoutDefaults(setup.Config{}, &verlLayout, loaders.FileFields{Names: []string{"input", "output", "score", "step"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := engine.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestVerlNaNWarningPerMethod: a NaN score's warning says what the
+// method's own verl estimator gives the rows it reaches (grpo and rloo
+// its group, rpp-baseline and gpg the batch, grpo-passk the one row
+// topk takes as best), and verl's grpo under a method verl lacks.
+func TestVerlNaNWarningPerMethod(t *testing.T) {
+	c := verlComputer(t)
+	ts := slices.Concat(openInstructGroup(1, "q", "score", false, 0, 1, math.NaN(), 1), openInstructGroup(1, "r", "score", false, 1, 0, 0, 1))
+	const named = `a NaN or infinite score in 1 group: step 1, group "q" (1 of 4). `
+	for _, c2 := range []struct {
+		method engine.Method
+		says   string
+	}{
+		{engine.GRPO, "verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)"},
+		{engine.RLOO, "verl's own rloo advantages are NaN or infinite for every row of such a group"},
+		{engine.RPPBaseline, "verl's own rpp-baseline advantages are NaN for every row of the batch"},
+		{engine.GRPOPassK, "verl's own grpo-passk advantages are NaN for one row of such a group, the one torch.topk takes as best"},
+		{engine.GPG, "verl's own gpg advantages are NaN or infinite for every row of such a group (its mean) and scale every other row of the batch by another alpha than here unless no score of the batch is 0"},
+		{engine.RLOOWhitened, "verl has no rloo-whitened estimator; under its grpo, the layout's method, the advantages are NaN for every row of such a group"},
+	} {
+		got := verlWarnings(setup.Config{}, c.Compute(ts, c2.method), scoring.Uncapped, []int{0})
+		if len(got) == 0 || !strings.HasPrefix(got[0], named+c2.says) {
+			t.Errorf("%s: warnings %q, want the first to start %q", c2.method, got, named+c2.says)
+		}
+	}
+}
+
+// TestVerlNaNWarningsCoverVerlMethods: every method verl computes (its
+// spec's Trainers) has its own NaN text, and only those, lest a method
+// added to verl's fall back to what verl's grpo gives.
+func TestVerlNaNWarningsCoverVerlMethods(t *testing.T) {
+	var verls []engine.Method
+	for _, m := range engine.AllMethods() {
+		if slices.Contains(engine.Spec(m).Trainers, engine.TrainerVerl) {
+			verls = append(verls, m)
+		}
+	}
+	for _, m := range verls {
+		if _, ok := verlNaNAdvantages[m]; !ok {
+			t.Errorf("%s: no text of verl's NaN advantages", m)
+		}
+	}
+	if len(verlNaNAdvantages) != len(verls) {
+		t.Errorf("verlNaNAdvantages has %d methods, verl computes %v", len(verlNaNAdvantages), verls)
+	}
+}
+
+// TestVerlPassKGroupsOfOne: under grpo-passk, the groups of one row are
+// warned of, named, as verl refuses them; not under grpo, nor without
+// such a group.
+func TestVerlPassKGroupsOfOne(t *testing.T) {
+	c := verlComputer(t)
+	ts := slices.Concat(openInstructGroup(1, "q", "score", false, 0, 1, 1), openInstructGroup(1, "r", "score", false, 1),
+		openInstructGroup(2, "q", "score", false, 1, 0), openInstructGroup(2, "s", "score", false, 0))
+	const want = `grpo-passk: 2 groups of one trajectory: step 1, group "r"; step 2, group "s". verl refuses them (compute_grpo_passk_outcome_advantage raises ValueError: Pass@k requires at least 2 samples per group); here each gets 0`
+	if got := verlWarnings(setup.Config{}, c.Compute(ts, engine.GRPOPassK), scoring.Uncapped, []int{0, 1}); !slices.Contains(got, want) {
+		t.Errorf("grpo-passk: warnings %q, want %q", got, want)
+	}
+	if got := verlWarnings(setup.Config{}, c.Compute(ts, engine.GRPO), scoring.Uncapped, []int{0, 1}); len(got) != 0 {
+		t.Errorf("grpo: warnings %q, want none", got)
+	}
+	if got := verlWarnings(setup.Config{}, c.Compute(slices.Concat(ts[:3], ts[4:6]), engine.GRPOPassK), scoring.Uncapped, []int{0, 1}); len(got) != 0 {
+		t.Errorf("grpo-passk, groups of two or more: warnings %q, want none", got)
 	}
 }

@@ -888,3 +888,35 @@ func TestGroupsDroppedApartFromEmpty(t *testing.T) {
 		})
 	}
 }
+
+// TestGroupsSignalIsScoreSpreadUnderPassK: the signal column is GRPO's,
+// the scores' spread, under every method (CONTRACT, Statistics): under
+// grpo-passk a group whose two best scores tie, rewarded 0 throughout,
+// is not marked, its reward columns saying 0 and 0; a group of equal
+// scores is.
+func TestGroupsSignalIsScoreSpreadUnderPassK(t *testing.T) {
+	text := `{"id":"t1","group":"tied","metadata":{"a":1}}
+{"id":"t2","group":"tied","metadata":{"a":1}}
+{"id":"t3","group":"tied","metadata":{"a":0}}
+{"id":"e1","group":"equal","metadata":{"a":1}}
+{"id":"e2","group":"equal","metadata":{"a":1}}
+`
+	s := uitest.TextSessionWith(t, text, setup.Config{Method: string(engine.GRPOPassK), Objectives: []setup.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}}})
+	v := uitest.Plain(uitest.TabOn(s, New))
+	rows := map[string][]string{}
+	for _, l := range strings.Split(v, "\n") {
+		if f := strings.Fields(l); len(f) > 0 {
+			rows[f[0]] = f
+		}
+	}
+	zero := func(f string) bool { x, err := strconv.ParseFloat(f, 64); return err == nil && x == 0 }
+	if r := rows["tied"]; len(r) < 3 || slices.Contains(r, "none") || !zero(r[len(r)-1]) || !zero(r[len(r)-2]) {
+		t.Errorf("the group of tied best is marked, or its rewards are not 0 and 0: %q", r)
+	}
+	if r := rows["equal"]; !slices.Contains(r, "none") {
+		t.Errorf("the group of equal scores is not marked: %q", r)
+	}
+	if !strings.Contains(v, "1 without GRPO signal (zero spread)") {
+		t.Errorf("the status line does not count the one group of zero spread:\n%s", v)
+	}
+}
