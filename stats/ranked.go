@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"sync"
 	"unsafe"
@@ -34,6 +35,11 @@ const parallelMin = 1 << 16
 // pair (leafInversions) rather than by splitting their range.
 const leafMax = 12
 
+// wordLeafMax is the widest range of values distinctInversions counts:
+// a word's bits. More values than that share bits, as repeats would, and
+// are split instead.
+const wordLeafMax = 64
+
 // Inversions returns the pairs i < j of v with v[i] > v[j]: Kendall's
 // discordant pairs, when v is y's dense ranks in the order of (x, y) (see
 // KendallTauB). v and buf (as long) are its scratch: both are left
@@ -45,8 +51,10 @@ const leafMax = 12
 // their two halves, each in v's order or its reverse (countRange), then
 // counted the same way. A pair out of order is counted at the one split
 // that separates its two values. Each split is one branch-free pass
-// (partitionCounting); ranges of one value hold no pair, and ranges of at
-// most leafMax values are counted pair by pair. O(n log K) time for
+// (partitionCounting); ranges of one value hold no pair, ranges of at
+// most wordLeafMax values holding as many values, all distinct (dense ranks with
+// no tie there), are counted as bits of a word (distinctInversions), and
+// ranges of at most leafMax values pair by pair. O(n log K) time for
 // values below K, with a recursion log2(K) deep. From parallelMin values
 // the first split is at a sample's median, and its two halves are
 // counted on two goroutines. Before the splits, an insertion sort counts
@@ -109,10 +117,17 @@ func insertionCounting(v []uint32, budget int) (moves int64, sorted bool) {
 // using dst (as long) as scratch; reversed says src holds its values in
 // the reverse of their order in v, so that its inversions are the pairs in
 // ascending order. Each split writes the values below mid forward, in
-// src's order, and those above backward, reversed.
+// src's order, and those above backward, reversed. A range of at most
+// wordLeafMax values that holds as many is tried as a word's bits first: distinct,
+// they are all its values once each, and counted in one pass.
 func countRange(src, dst []uint32, lo, hi uint64, reversed bool) int64 {
 	var inv int64
 	for hi-lo > 1 {
+		if hi-lo <= wordLeafMax && uint64(len(src)) == hi-lo {
+			if leaf, distinct := distinctInversions(src, uint32(lo), reversed); distinct {
+				return inv + leaf
+			}
+		}
 		if len(src) <= leafMax {
 			return inv + leafInversions(src, reversed)
 		}
@@ -179,4 +194,26 @@ func leafInversions(v []uint32, reversed bool) int64 {
 		}
 	}
 	return inv
+}
+
+// distinctInversions returns the pairs i < j of v with v[i] > v[j], or
+// with reversed v[i] < v[j], for values in [lo, lo+wordLeafMax), and whether no
+// two are equal (only then is the count right). The values seen are the
+// bits of one word: the pairs of a value with those before it and below
+// it are the bits set below its own, counted at once; without reversed
+// the pairs out of order are the others, n(n-1)/2 less their sum.
+func distinctInversions(v []uint32, lo uint32, reversed bool) (inv int64, distinct bool) {
+	var seen, repeated uint64
+	ascending := 0
+	for _, x := range v {
+		bit := uint64(1) << ((x - lo) & 63)
+		ascending += bits.OnesCount64(seen & (bit - 1))
+		repeated |= seen & bit
+		seen |= bit
+	}
+	if reversed {
+		return int64(ascending), repeated == 0
+	}
+	n := len(v)
+	return int64(n*(n-1)/2 - ascending), repeated == 0
 }

@@ -49,15 +49,17 @@ func TestInversions(t *testing.T) {
 // Inversions counts the pairs out of order as a double loop does (or, on
 // the sizes split between goroutines, a Fenwick tree, itself checked
 // against the double loop) on every size up to 70 (leaves, the first
-// splits), around powers of two and parallelMin, on shapes with many ties,
-// few values, one value, distinct values (K = n), in order, reversed, in
+// splits), around powers of two, twice wordLeafMax and parallelMin, on
+// shapes with many ties, few values, one value, distinct values (K = n;
+// reversed; with one repeated, as many values as their range: the word
+// leaf's fallback), in order, reversed, in
 // sorted runs, nearly in order (the insertion sort done, or stopped past
 // its budget late), with half of them 0 (the first split's sample median),
 // with values up to the largest uint32 (a range of 2^32), and as the
 // Compare tab's (grpoCodes).
 func TestInversionsAroundThresholds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	sizes := []int{127, 128, 129, 255, 256, 257, 1000, 2049, parallelMin - 1, parallelMin, parallelMin + 1, 3*parallelMin + 7}
+	sizes := []int{127, 128, 129, 130, 131, 255, 256, 257, 1000, 2049, parallelMin - 1, parallelMin, parallelMin + 1, 3*parallelMin + 7}
 	for n := range 71 {
 		sizes = append(sizes, n)
 	}
@@ -70,6 +72,27 @@ func TestInversionsAroundThresholds(t *testing.T) {
 			v := make([]uint32, n)
 			for i, p := range rng.Perm(n) {
 				v[i] = uint32(p)
+			}
+			return v
+		},
+		"distinct, reversed": func(n int) []uint32 {
+			v := make([]uint32, n)
+			for i := range v {
+				v[i] = uint32(n - 1 - i)
+			}
+			return v
+		},
+		"distinct, one repeated": func(n int) []uint32 { // as many values as their range, not all distinct
+			v := make([]uint32, n)
+			for i, p := range rng.Perm(n) {
+				v[i] = uint32(p)
+			}
+			if n > 2 {
+				i, j := rng.IntN(n), rng.IntN(n)
+				for v[i] == uint32(n-1) || i == j {
+					i, j = rng.IntN(n), rng.IntN(n)
+				}
+				v[i] = v[j]
 			}
 			return v
 		},
