@@ -197,23 +197,26 @@ func leafInversions(v []uint32, reversed bool) int64 {
 }
 
 // distinctInversions returns the pairs i < j of v with v[i] > v[j], or
-// with reversed v[i] < v[j], for values in [lo, lo+wordLeafMax), and whether no
-// two are equal (only then is the count right). The values seen are the
-// bits of one word: the pairs of a value with those before it and below
-// it are the bits set below its own, counted at once; without reversed
-// the pairs out of order are the others, n(n-1)/2 less their sum.
+// with reversed v[i] < v[j], for values in [lo, lo+wordLeafMax), and
+// whether no two are equal (otherwise it stops at the first repeat: the
+// ranges of codes with ties tried here mostly hold some). The values seen
+// are the bits of one word: the pairs of a value with those before it and
+// below it are the bits set below its own, counted at once; without
+// reversed the pairs out of order are the others, n(n-1)/2 less their sum.
 func distinctInversions(v []uint32, lo uint32, reversed bool) (inv int64, distinct bool) {
-	var seen, repeated uint64
+	var seen uint64
 	ascending := 0
 	for _, x := range v {
 		bit := uint64(1) << ((x - lo) & 63)
+		if seen&bit != 0 {
+			return 0, false
+		}
 		ascending += bits.OnesCount64(seen & (bit - 1))
-		repeated |= seen & bit
 		seen |= bit
 	}
 	if reversed {
-		return int64(ascending), repeated == 0
+		return int64(ascending), true
 	}
 	n := len(v)
-	return int64(n*(n-1)/2 - ascending), repeated == 0
+	return int64(n*(n-1)/2 - ascending), true
 }
