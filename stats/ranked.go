@@ -51,10 +51,11 @@ const wordLeafMax = 64
 // their two halves, each in v's order or its reverse (countRange), then
 // counted the same way. A pair out of order is counted at the one split
 // that separates its two values. Each split is one branch-free pass
-// (partitionCounting); ranges of one value hold no pair, ranges of at
-// most wordLeafMax values holding as many values, all distinct (dense ranks with
-// no tie there), are counted as bits of a word (distinctInversions), and
-// ranges of at most leafMax values pair by pair. O(n log K) time for
+// (partitionCounting); ranges of one value hold no pair, a range of more
+// than wordLeafMax/2 values and at most wordLeafMax holding as many, all
+// distinct (dense ranks with no tie there), is counted as a word's bits
+// (distinctInversions), and ranges of at most leafMax values pair by
+// pair. O(n log K) time for
 // values below K, with a recursion log2(K) deep. From parallelMin values
 // the first split is at a sample's median, and its two halves are
 // counted on two goroutines. Before the splits, an insertion sort counts
@@ -117,13 +118,16 @@ func insertionCounting(v []uint32, budget int) (moves int64, sorted bool) {
 // using dst (as long) as scratch; reversed says src holds its values in
 // the reverse of their order in v, so that its inversions are the pairs in
 // ascending order. Each split writes the values below mid forward, in
-// src's order, and those above backward, reversed. A range of at most
-// wordLeafMax values that holds as many is tried as a word's bits first: distinct,
-// they are all its values once each, and counted in one pass.
+// src's order, and those above backward, reversed. A range of more than
+// wordLeafMax/2 values and at most wordLeafMax that holds as many is tried
+// as a word's bits first: distinct, they are its values once each,
+// counted in one pass. Halving a wider range gives one such range on each
+// path down, so codes with repeats there are tried once, not at each
+// level; dense ranks holding as many as their range are distinct.
 func countRange(src, dst []uint32, lo, hi uint64, reversed bool) int64 {
 	var inv int64
 	for hi-lo > 1 {
-		if hi-lo <= wordLeafMax && uint64(len(src)) == hi-lo {
+		if wordLeafMax/2 < hi-lo && hi-lo <= wordLeafMax && uint64(len(src)) == hi-lo {
 			if leaf, distinct := distinctInversions(src, uint32(lo), reversed); distinct {
 				return inv + leaf
 			}
