@@ -55,12 +55,12 @@ const wordLeafMax = 64
 // than wordLeafMax/2 values and at most wordLeafMax holding as many, all
 // distinct (dense ranks with no tie there), is counted as a word's bits
 // (distinctInversions), and ranges of at most leafMax values pair by
-// pair. O(n log K) time for
-// values below K, with a recursion log2(K) deep. From parallelMin values
-// the first split is at a sample's median, and its two halves are
-// counted on two goroutines. Before the splits, an insertion sort counts
-// the inversions of v nearly in order (fewer than n/nearlySorted), in
-// O(n + inversions) time, and stops once past that.
+// pair. O(n log K) time for values below K, with a recursion log2(K)
+// deep. From parallelMin values the first split is at a sample's median,
+// and its two halves are counted on two goroutines. Before the splits,
+// an insertion sort counts the inversions of v nearly in order (fewer
+// than n/nearlySorted), in O(n + inversions) time, and stops once past
+// that.
 func Inversions(v, buf []uint32) int64 {
 	n := len(v)
 	inv, sorted := insertionCounting(v, n/nearlySorted)
