@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"sync"
 	"unsafe"
@@ -34,6 +35,11 @@ const parallelMin = 1 << 16
 // pair (leafInversions) rather than by splitting their range.
 const leafMax = 12
 
+// wordLeafMax is the widest range of values distinctInversions counts:
+// a word's bits. More values than that share bits, as repeats would, and
+// are split instead.
+const wordLeafMax = 64
+
 // Inversions returns the pairs i < j of v with v[i] > v[j]: Kendall's
 // discordant pairs, when v is y's dense ranks in the order of (x, y) (see
 // KendallTauB). v and buf (as long) are its scratch: both are left
@@ -45,13 +51,16 @@ const leafMax = 12
 // their two halves, each in v's order or its reverse (countRange), then
 // counted the same way. A pair out of order is counted at the one split
 // that separates its two values. Each split is one branch-free pass
-// (partitionCounting); ranges of one value hold no pair, and ranges of at
-// most leafMax values are counted pair by pair. O(n log K) time for
-// values below K, with a recursion log2(K) deep. From parallelMin values
-// the first split is at a sample's median, and its two halves are
-// counted on two goroutines. Before the splits, an insertion sort counts
-// the inversions of v nearly in order (fewer than n/nearlySorted), in
-// O(n + inversions) time, and stops once past that.
+// (partitionCounting); ranges of one value hold no pair, a range of more
+// than wordLeafMax/2 values and at most wordLeafMax holding as many, all
+// distinct (dense ranks with no tie there), is counted as a word's bits
+// (distinctInversions), and ranges of at most leafMax values pair by
+// pair. O(n log K) time for values below K, with a recursion log2(K)
+// deep. From parallelMin values the first split is at a sample's median,
+// and its two halves are counted on two goroutines. Before the splits,
+// an insertion sort counts the inversions of v nearly in order (fewer
+// than n/nearlySorted), in O(n + inversions) time, and stops once past
+// that.
 func Inversions(v, buf []uint32) int64 {
 	n := len(v)
 	inv, sorted := insertionCounting(v, n/nearlySorted)
@@ -109,10 +118,20 @@ func insertionCounting(v []uint32, budget int) (moves int64, sorted bool) {
 // using dst (as long) as scratch; reversed says src holds its values in
 // the reverse of their order in v, so that its inversions are the pairs in
 // ascending order. Each split writes the values below mid forward, in
-// src's order, and those above backward, reversed.
+// src's order, and those above backward, reversed. A range of more than
+// wordLeafMax/2 values and at most wordLeafMax that holds as many is tried
+// as a word's bits first: distinct, they are its values once each,
+// counted in one pass. Halving a wider range gives one such range on each
+// path down, so codes with repeats there are tried once, not at each
+// level; dense ranks holding as many as their range are distinct.
 func countRange(src, dst []uint32, lo, hi uint64, reversed bool) int64 {
 	var inv int64
 	for hi-lo > 1 {
+		if wordLeafMax/2 < hi-lo && hi-lo <= wordLeafMax && uint64(len(src)) == hi-lo {
+			if leaf, distinct := distinctInversions(src, uint32(lo), reversed); distinct {
+				return inv + leaf
+			}
+		}
 		if len(src) <= leafMax {
 			return inv + leafInversions(src, reversed)
 		}
@@ -179,4 +198,29 @@ func leafInversions(v []uint32, reversed bool) int64 {
 		}
 	}
 	return inv
+}
+
+// distinctInversions returns the pairs i < j of v with v[i] > v[j], or
+// with reversed v[i] < v[j], for values in [lo, lo+wordLeafMax), and
+// whether no two are equal (otherwise it stops at the first repeat: the
+// ranges of codes with ties tried here mostly hold some). The values seen
+// are the bits of one word: the pairs of a value with those before it and
+// below it are the bits set below its own, counted at once; without
+// reversed the pairs out of order are the others, n(n-1)/2 less their sum.
+func distinctInversions(v []uint32, lo uint32, reversed bool) (inv int64, distinct bool) {
+	var seen uint64
+	ascending := 0
+	for _, x := range v {
+		bit := uint64(1) << ((x - lo) & 63)
+		if seen&bit != 0 {
+			return 0, false
+		}
+		ascending += bits.OnesCount64(seen & (bit - 1))
+		seen |= bit
+	}
+	if reversed {
+		return int64(ascending), true
+	}
+	n := len(v)
+	return int64(n*(n-1)/2 - ascending), true
 }

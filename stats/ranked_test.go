@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/rewardlens/rewardlens/internal/testkit"
 )
@@ -48,15 +49,17 @@ func TestInversions(t *testing.T) {
 // Inversions counts the pairs out of order as a double loop does (or, on
 // the sizes split between goroutines, a Fenwick tree, itself checked
 // against the double loop) on every size up to 70 (leaves, the first
-// splits), around powers of two and parallelMin, on shapes with many ties,
-// few values, one value, distinct values (K = n), in order, reversed, in
+// splits), around powers of two, twice wordLeafMax and parallelMin, on
+// shapes with many ties, few values, one value, distinct values (K = n;
+// reversed; with one repeated, as many values as their range: the word
+// leaf's fallback), in order, reversed, in
 // sorted runs, nearly in order (the insertion sort done, or stopped past
 // its budget late), with half of them 0 (the first split's sample median),
 // with values up to the largest uint32 (a range of 2^32), and as the
 // Compare tab's (grpoCodes).
 func TestInversionsAroundThresholds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	sizes := []int{127, 128, 129, 255, 256, 257, 1000, 2049, parallelMin - 1, parallelMin, parallelMin + 1, 3*parallelMin + 7}
+	sizes := []int{127, 128, 129, 130, 131, 255, 256, 257, 1000, 2049, parallelMin - 1, parallelMin, parallelMin + 1, 3*parallelMin + 7}
 	for n := range 71 {
 		sizes = append(sizes, n)
 	}
@@ -69,6 +72,27 @@ func TestInversionsAroundThresholds(t *testing.T) {
 			v := make([]uint32, n)
 			for i, p := range rng.Perm(n) {
 				v[i] = uint32(p)
+			}
+			return v
+		},
+		"distinct, reversed": func(n int) []uint32 {
+			v := make([]uint32, n)
+			for i := range v {
+				v[i] = uint32(n - 1 - i)
+			}
+			return v
+		},
+		"distinct, one repeated": func(n int) []uint32 { // as many values as their range, not all distinct
+			v := make([]uint32, n)
+			for i, p := range rng.Perm(n) {
+				v[i] = uint32(p)
+			}
+			if n > 2 {
+				i, j := rng.IntN(n), rng.IntN(n)
+				for v[i] == uint32(n-1) || i == j {
+					i, j = rng.IntN(n), rng.IntN(n)
+				}
+				v[i] = v[j]
 			}
 			return v
 		},
@@ -210,11 +234,7 @@ func BenchmarkInversions1M(b *testing.B) {
 	for i := range codes {
 		codes[i] = uint32(rng.IntN(len(codes)))
 	}
-	v, buf := make([]uint32, len(codes)), make([]uint32, len(codes))
-	for b.Loop() {
-		copy(v, codes)
-		Inversions(v, buf)
-	}
+	benchmarkInversions(b, func(v []uint32) { copy(v, codes) })
 }
 
 // grpoCodes returns the codes the Compare tab counts the inversions of,
@@ -245,21 +265,31 @@ func grpoCodes(n int, rng *rand.Rand) []uint32 {
 // codes on a million values (grpoCodes).
 func BenchmarkInversionsGRPO1M(b *testing.B) {
 	codes := grpoCodes(1_000_000, rand.New(rand.NewPCG(3, 4)))
-	v, buf := make([]uint32, len(codes)), make([]uint32, len(codes))
-	for b.Loop() {
-		copy(v, codes)
-		Inversions(v, buf)
-	}
+	benchmarkInversions(b, func(v []uint32) { copy(v, codes) })
 }
 
 // BenchmarkInversionsSorted1M counts the inversions of a million codes in
 // order, as when the two sides compared rank alike.
 func BenchmarkInversionsSorted1M(b *testing.B) {
-	v, buf := make([]uint32, 1_000_000), make([]uint32, 1_000_000)
-	for b.Loop() {
+	benchmarkInversions(b, func(v []uint32) {
 		for i := range v {
 			v[i] = uint32(i)
 		}
+	})
+}
+
+// benchmarkInversions counts the inversions of a million codes, filled
+// anew before each count (fill, outside the CPU time), and reports the
+// CPU time of the counts an op, every thread's: on a shared machine a
+// steadier measure than the wall time.
+func benchmarkInversions(b *testing.B, fill func(v []uint32)) {
+	v, buf := make([]uint32, 1_000_000), make([]uint32, 1_000_000)
+	var cpu time.Duration
+	for b.Loop() {
+		fill(v)
+		before := testkit.CPUTime()
 		Inversions(v, buf)
+		cpu += testkit.CPUTime() - before
 	}
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
