@@ -215,3 +215,51 @@ func TestFollowRewrittenAnewSkipsCountedAnew(t *testing.T) {
 		t.Errorf("written anew: %v, %v; want b and d, its line 2 too long said", c.res, c.err)
 	}
 }
+
+// TestFollowFailedChangingSkipsCountedOnce: a malformed record of a
+// followed CSV or JSONL file, counted at its first reading, is not
+// counted (nor said) again when its run replaced the file by a new one
+// (renamed over it), read from the start as it changed and failing (its
+// start not yet written: NUL bytes, binary data), then wrote it whole as
+// it was: the reading thrown away leaves the records counted, and how
+// far the file was read, which the file is compared with, as they were.
+// The rows come, then those added after them, once each.
+func TestFollowFailedChangingSkipsCountedOnce(t *testing.T) {
+	for _, r := range rowFormats {
+		malformed := "a,1,2\n" // a cell more than the header's
+		if r.name == "run.jsonl" {
+			malformed = `{"id":"a",` + "\n"
+		}
+		text := func(ids ...string) string { return r.header + malformed + strings.TrimPrefix(r.text(ids...), r.header) }
+		path := filepath.Join(t.TempDir(), r.name)
+		writeInPlace(t, path, text("b", "c"))
+		ff := &followedFile{path: path}
+		t.Cleanup(ff.closeFile)
+		if res, _, err := ff.load(Options{}, true, nil, nil, nil); err != nil || res.Skipped != 1 {
+			t.Fatalf("%s: first reading: %v, %v; want its malformed record counted", r.name, res, err)
+		}
+		// Another file: the offset and hash of the part read decide
+		// whether it holds the records counted.
+		renameOver(t, path, "\x00\x00\x00\n\x00\x00\x00\n")
+		setAfterStat(t, func(path string) {
+			later := time.Now().Add(time.Hour)
+			if err := os.Chtimes(path, later, later); err != nil {
+				t.Error(err)
+			}
+		})
+		if c := ff.check(Options{}); c.err != nil || c.res != nil {
+			t.Errorf("%s read failing as it changed: %v, %v; want nothing, read again at the next check", r.name, c.res, c.err)
+		}
+		afterStat = nil
+		writeInPlace(t, path, text("b", "c"))
+		c := ff.check(Options{})
+		if c.err != nil || c.res == nil || c.res.Skipped != 0 || !slices.Equal(trajectoryIDs(c.res.Trajectories), []string{"b", "c"}) {
+			t.Errorf("%s written anew: %v, %v; want b and c, its malformed record not counted again", r.name, c.res, c.err)
+		}
+		appendText(t, path, r.row("d"))
+		c = ff.check(Options{})
+		if c.err != nil || c.res == nil || !slices.Equal(trajectoryIDs(c.res.Trajectories), []string{"d"}) {
+			t.Errorf("%s grown: %v, %v; want d alone", r.name, c.res, c.err)
+		}
+	}
+}
