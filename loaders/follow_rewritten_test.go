@@ -263,3 +263,66 @@ func TestFollowFailedChangingSkipsCountedOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestFollowHalfWrittenThenChangingSaid: a followed CSV or JSONL file
+// whose last maxChangedReadings readings were thrown away, some as it
+// changed under them and the others as they found it half written (its
+// last line without its line end, unchanged under the reading), the last
+// failing as it changed, is said with how many did each: not as changed
+// under each of them. Once read whole, the count starts again: its next
+// maxChangedReadings readings, each failing as it changed, are said as
+// such.
+func TestFollowHalfWrittenThenChangingSaid(t *testing.T) {
+	const changing = 4 // the first 3 readings and the last
+	for _, r := range rowFormats {
+		path, ff := followedRows(t, r)
+		for reading := 1; reading <= maxChangedReadings; reading++ {
+			switch {
+			case reading < changing:
+				writeInPlace(t, path, r.text("a", "b"))
+				setAfterStat(t, func(path string) {
+					later := time.Now().Add(time.Duration(reading) * time.Hour)
+					if err := os.Chtimes(path, later, later); err != nil {
+						t.Error(err)
+					}
+				})
+			case reading < maxChangedReadings:
+				afterStat = nil
+				writeInPlace(t, path, rewrittenCatches[0].text(r))
+			default: // its start not yet written as it is read
+				setAfterStat(t, func(path string) { writeInPlace(t, path, "\x00\x00\x00\n\x00\x00\x00\n") })
+			}
+			c := ff.check(Options{})
+			if reading < maxChangedReadings && (c.err != nil || c.res != nil) {
+				t.Fatalf("%s, reading %d: %v, %v; want nothing until reading %d", r.name, reading, c.res, c.err, maxChangedReadings)
+			}
+			if reading < maxChangedReadings {
+				continue
+			}
+			want := fmt.Sprintf("%s: not read: of its last %d readings, %d found it changing under them and %d found it half written (fewer rows than it had, or failing, as a run writing it anew in place leaves it), the last failing (", path, maxChangedReadings, changing, maxChangedReadings-changing)
+			if c.err == nil || !strings.HasPrefix(c.err.Error(), want) {
+				t.Errorf("%s, reading %d: %v; want %s...", r.name, reading, c.err, want)
+			}
+		}
+		afterStat = nil
+		writeInPlace(t, path, r.text("a", "b", "c", "d"))
+		if c := ff.check(Options{}); c.err != nil || c.res == nil {
+			t.Fatalf("%s written whole: %v, %v; want it read", r.name, c.res, c.err)
+		}
+		writeInPlace(t, path, r.text("e", "d", "c", "b", "a")) // read from the start
+		var said []string
+		for reading := 1; reading <= maxChangedReadings; reading++ {
+			// A size of its own each time: a change whatever the clock's
+			// granularity.
+			setAfterStat(t, func(path string) { writeInPlace(t, path, strings.Repeat("\x00\n", reading+1)) })
+			if c := ff.check(Options{}); c.err != nil {
+				said = append(said, c.err.Error())
+			}
+		}
+		want := fmt.Sprintf("%s: not read: it changed while each of its last %d readings read it, the last failing (", path, maxChangedReadings)
+		if len(said) != 1 || !strings.HasPrefix(said[0], want) {
+			t.Errorf("%s changing under each reading after: said %q; want once: %s...", r.name, said, want)
+		}
+		afterStat = nil
+	}
+}
