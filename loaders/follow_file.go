@@ -43,9 +43,11 @@ type followedFile struct {
 	relogDue bool
 	gone     bool
 	// changedReadings counts the readings in a row that failed as the
-	// file changed under them (changedError), said at
-	// maxChangedReadings.
-	changedReadings int
+	// file changed under them or found it half written (changedError),
+	// said at maxChangedReadings; halfWrittenReadings counts those of
+	// them that found it half written, no change under them seen: the
+	// error says what each kind did.
+	changedReadings, halfWrittenReadings int
 	// reread is set while a reading from the start (load) runs and stays
 	// set when it failed: it reset how far the file was read (offset,
 	// lines, head, before, tailer) as it went, to no reading's, and the
@@ -343,10 +345,10 @@ func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress
 		count = len(res.Trajectories)
 	}
 	changed := func() bool { return f.changedWhileRead(file, since, st) }
-	if why := f.halfWritten(same, pending, count, unendedBytes > 0, err, changed); why != nil {
+	if half := f.halfWritten(same, pending, count, unendedBytes > 0, err, changed); half != nil {
 		f.keepSkips(false)
 		f.offset, f.prefix, f.skipsCounted = readOffset, readPrefix, counted
-		return nil, false, &changedError{path: f.path, err: why}
+		return nil, false, half
 	}
 	if err == nil && !f.tail && !pending {
 		err = f.recordWhole(file, end)
@@ -357,7 +359,7 @@ func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress
 		return nil, false, &changedError{path: f.path, err: err}
 	}
 	if err != nil {
-		f.failed, f.changedReadings = st, 0
+		f.failed, f.changedReadings, f.halfWrittenReadings = st, 0, 0
 		return nil, false, err
 	}
 	f.noteUnended(unendedLine, unendedBytes)
@@ -369,22 +371,23 @@ func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress
 	}
 	// A file that changed while it was read, without failing, is read
 	// again at the next check: st, recorded, is its state before.
-	f.info, f.failed, f.loaded, f.gone, f.lastErr, f.changedReadings, f.reread = st, nil, true, false, "", 0, false
+	f.info, f.failed, f.loaded, f.gone, f.lastErr, f.reread = st, nil, true, false, "", false
+	f.changedReadings, f.halfWrittenReadings = 0, 0
 	if f.tail {
 		f.file, kept = file, true
 	}
 	return res, grew, nil
 }
 
-// halfWritten returns why a reading from the start of the file, the
-// same file (same) as read last and not gone since, which then had rows
-// (count), is taken for one of a run writing the file anew in place, not
-// done yet, or nil. open(path, "w") truncates it, then json.dump or
-// pandas' to_json, to_parquet or to_csv writes it (a resumed run's table
-// of a step written again, a script's list of every step dumped at
-// each): taken as it is, its rows would leave the dashboard until the
-// next reading, or an error be said of a file about to be whole. Such a
-// reading finds
+// halfWritten returns, as a *changedError, why a reading from the start
+// of the file, the same file (same) as read last and not gone since,
+// which then had rows (count), is taken for one of a run writing the
+// file anew in place, not done yet, or nil. open(path, "w") truncates
+// it, then json.dump or pandas' to_json, to_parquet or to_csv writes it
+// (a resumed run's table of a step written again, a script's list of
+// every step dumped at each): taken as it is, its rows would leave the
+// dashboard until the next reading, or an error be said of a file about
+// to be whole. Such a reading finds
 //   - a file read whole without rows (empty, its header alone, a Parquet
 //     file without its footer yet, not pending), or fails (err);
 //   - any file, a JSONL file too, with fewer rows (rows) while it changes
@@ -395,25 +398,28 @@ func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress
 //
 // It is read again at the next check, as one changed under its reading
 // is, up to maxChangedReadings in a row: the last is taken as it is, as
-// a file that stays so was left so.
-func (f *followedFile) halfWritten(same, pending bool, rows int, unended bool, err error, changed func() bool) error {
+// a file that stays so was left so. The error's halfWritten is set
+// unless the file changed under the reading (changed).
+func (f *followedFile) halfWritten(same, pending bool, rows int, unended bool, err error, changed func() bool) *changedError {
 	if !same || f.gone || pending || f.count == 0 || f.changedReadings >= maxChangedReadings-1 {
 		return nil
 	}
-	if !f.tail && err != nil {
-		return err
-	}
+	var why error
 	switch {
+	case !f.tail && err != nil:
+		why = err
 	case err != nil || rows >= f.count:
 		return nil
 	case rows == 0 && !f.tail:
-		return fmt.Errorf("no rows, where its last reading had %d", f.count)
+		why = fmt.Errorf("no rows, where its last reading had %d", f.count)
 	case unended:
-		return fmt.Errorf("%d rows, where its last reading had %d, its last line without its line end", rows, f.count)
+		why = fmt.Errorf("%d rows, where its last reading had %d, its last line without its line end", rows, f.count)
 	case changed():
-		return fmt.Errorf("%d rows, where its last reading had %d, changing as it was read", rows, f.count)
+		return &changedError{path: f.path, err: fmt.Errorf("%d rows, where its last reading had %d, changing as it was read", rows, f.count)}
+	default:
+		return nil
 	}
-	return nil
+	return &changedError{path: f.path, err: why, halfWritten: !changed()}
 }
 
 // afterStat, when not nil, runs in load between the file's stat and its
@@ -434,11 +440,13 @@ const maxChangedReadings = 10
 
 // changedError is the error of a reading of the file path that failed
 // as the file changed under it (followedFile.changedWhileRead), or found
-// it half written (followedFile.halfWritten): err, of no one state of
-// the file, is not what is wrong with it.
+// it half written (followedFile.halfWritten, which sets halfWritten
+// unless it saw the file change under the reading): err, of no one
+// state of the file, is not what is wrong with it.
 type changedError struct {
-	path string
-	err  error
+	path        string
+	err         error
+	halfWritten bool
 }
 
 func (e *changedError) Error() string {
@@ -461,15 +469,24 @@ func (f *followedFile) changedWhileRead(file *os.File, since, st fs.FileInfo) bo
 }
 
 // readChanged counts a reading that failed as the file changed under it
-// (e): the file is read again at the next check, unsaid, but at the
-// maxChangedReadings-th in a row it is said, once (fail) until a reading
-// ends otherwise.
+// or found it half written (e): the file is read again at the next
+// check, unsaid, but at the maxChangedReadings-th in a row it is said,
+// once (fail) until a reading ends otherwise, with how many of those
+// readings found it half written, when any did. The last one is never
+// such (halfWritten takes the file as it is at that reading).
 func (f *followedFile) readChanged(e *changedError) fileChange {
 	f.changedReadings++
+	if e.halfWritten {
+		f.halfWrittenReadings++
+	}
 	if f.changedReadings != maxChangedReadings {
 		return fileChange{}
 	}
-	return f.fail(nil, fmt.Errorf("%s: not read: it changed while each of its last %d readings read it, the last failing (%v); read again at each check until one finds it unchanged", f.path, maxChangedReadings, e.err))
+	readings := fmt.Sprintf("it changed while each of its last %d readings read it", maxChangedReadings)
+	if f.halfWrittenReadings > 0 {
+		readings = fmt.Sprintf("of its last %d readings, %d found it changing under them and %d found it half written (fewer rows than it had, or failing, as a run writing it anew in place leaves it)", maxChangedReadings, maxChangedReadings-f.halfWrittenReadings, f.halfWrittenReadings)
+	}
+	return f.fail(nil, fmt.Errorf("%s: not read: %s, the last failing (%v); read again at each check until one finds it unchanged", f.path, readings, e.err))
 }
 
 // recordWhole keeps what a file read whole must still hold, unchanged,

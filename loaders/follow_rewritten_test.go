@@ -215,3 +215,114 @@ func TestFollowRewrittenAnewSkipsCountedAnew(t *testing.T) {
 		t.Errorf("written anew: %v, %v; want b and d, its line 2 too long said", c.res, c.err)
 	}
 }
+
+// TestFollowFailedChangingSkipsCountedOnce: a malformed record of a
+// followed CSV or JSONL file, counted at its first reading, is not
+// counted (nor said) again when its run replaced the file by a new one
+// (renamed over it), read from the start as it changed and failing (its
+// start not yet written: NUL bytes, binary data), then wrote it whole as
+// it was: the reading thrown away leaves the records counted, and how
+// far the file was read, which the file is compared with, as they were.
+// The rows come, then those added after them, once each.
+func TestFollowFailedChangingSkipsCountedOnce(t *testing.T) {
+	for _, r := range rowFormats {
+		malformed := "a,1,2\n" // a cell more than the header's
+		if r.name == "run.jsonl" {
+			malformed = `{"id":"a",` + "\n"
+		}
+		text := func(ids ...string) string { return r.header + malformed + strings.TrimPrefix(r.text(ids...), r.header) }
+		path := filepath.Join(t.TempDir(), r.name)
+		writeInPlace(t, path, text("b", "c"))
+		ff := &followedFile{path: path}
+		t.Cleanup(ff.closeFile)
+		if res, _, err := ff.load(Options{}, true, nil, nil, nil); err != nil || res.Skipped != 1 {
+			t.Fatalf("%s: first reading: %v, %v; want its malformed record counted", r.name, res, err)
+		}
+		// Another file: the offset and hash of the part read decide
+		// whether it holds the records counted.
+		renameOver(t, path, "\x00\x00\x00\n\x00\x00\x00\n")
+		setAfterStat(t, func(path string) {
+			later := time.Now().Add(time.Hour)
+			if err := os.Chtimes(path, later, later); err != nil {
+				t.Error(err)
+			}
+		})
+		if c := ff.check(Options{}); c.err != nil || c.res != nil {
+			t.Errorf("%s read failing as it changed: %v, %v; want nothing, read again at the next check", r.name, c.res, c.err)
+		}
+		afterStat = nil
+		writeInPlace(t, path, text("b", "c"))
+		c := ff.check(Options{})
+		if c.err != nil || c.res == nil || c.res.Skipped != 0 || !slices.Equal(trajectoryIDs(c.res.Trajectories), []string{"b", "c"}) {
+			t.Errorf("%s written anew: %v, %v; want b and c, its malformed record not counted again", r.name, c.res, c.err)
+		}
+		appendText(t, path, r.row("d"))
+		c = ff.check(Options{})
+		if c.err != nil || c.res == nil || !slices.Equal(trajectoryIDs(c.res.Trajectories), []string{"d"}) {
+			t.Errorf("%s grown: %v, %v; want d alone", r.name, c.res, c.err)
+		}
+	}
+}
+
+// TestFollowHalfWrittenThenChangingSaid: a followed CSV or JSONL file
+// whose last maxChangedReadings readings were thrown away, some as it
+// changed under them and the others as they found it half written (its
+// last line without its line end, unchanged under the reading), the last
+// failing as it changed, is said with how many did each: not as changed
+// under each of them. Once read whole, the count starts again: its next
+// maxChangedReadings readings, each failing as it changed, are said as
+// such.
+func TestFollowHalfWrittenThenChangingSaid(t *testing.T) {
+	const changing = 4 // the first 3 readings and the last
+	for _, r := range rowFormats {
+		path, ff := followedRows(t, r)
+		for reading := 1; reading <= maxChangedReadings; reading++ {
+			switch {
+			case reading < changing:
+				writeInPlace(t, path, r.text("a", "b"))
+				setAfterStat(t, func(path string) {
+					later := time.Now().Add(time.Duration(reading) * time.Hour)
+					if err := os.Chtimes(path, later, later); err != nil {
+						t.Error(err)
+					}
+				})
+			case reading < maxChangedReadings:
+				afterStat = nil
+				writeInPlace(t, path, rewrittenCatches[0].text(r))
+			default: // its start not yet written as it is read
+				setAfterStat(t, func(path string) { writeInPlace(t, path, "\x00\x00\x00\n\x00\x00\x00\n") })
+			}
+			c := ff.check(Options{})
+			if reading < maxChangedReadings && (c.err != nil || c.res != nil) {
+				t.Fatalf("%s, reading %d: %v, %v; want nothing until reading %d", r.name, reading, c.res, c.err, maxChangedReadings)
+			}
+			if reading < maxChangedReadings {
+				continue
+			}
+			want := fmt.Sprintf("%s: not read: of its last %d readings, %d found it changing under them and %d found it half written (fewer rows than it had, or failing, as a run writing it anew in place leaves it), the last failing (", path, maxChangedReadings, changing, maxChangedReadings-changing)
+			if c.err == nil || !strings.HasPrefix(c.err.Error(), want) {
+				t.Errorf("%s, reading %d: %v; want %s...", r.name, reading, c.err, want)
+			}
+		}
+		afterStat = nil
+		writeInPlace(t, path, r.text("a", "b", "c", "d"))
+		if c := ff.check(Options{}); c.err != nil || c.res == nil {
+			t.Fatalf("%s written whole: %v, %v; want it read", r.name, c.res, c.err)
+		}
+		writeInPlace(t, path, r.text("e", "d", "c", "b", "a")) // read from the start
+		var said []string
+		for reading := 1; reading <= maxChangedReadings; reading++ {
+			// A size of its own each time: a change whatever the clock's
+			// granularity.
+			setAfterStat(t, func(path string) { writeInPlace(t, path, strings.Repeat("\x00\n", reading+1)) })
+			if c := ff.check(Options{}); c.err != nil {
+				said = append(said, c.err.Error())
+			}
+		}
+		want := fmt.Sprintf("%s: not read: it changed while each of its last %d readings read it, the last failing (", path, maxChangedReadings)
+		if len(said) != 1 || !strings.HasPrefix(said[0], want) {
+			t.Errorf("%s changing under each reading after: said %q; want once: %s...", r.name, said, want)
+		}
+		afterStat = nil
+	}
+}
