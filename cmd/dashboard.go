@@ -73,7 +73,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		LayoutWarningsRead: layouts.WarningsRead(cfg),
 	}
 	if note := layouts.RunNoteOf(cfg); note != nil {
-		in.RunNote = &session.RunNote{Text: note.Text, Judge: note.Judge}
+		in.RunNote = &session.RunNote{Judge: note.Judge}
 	}
 	if len(args) == 0 {
 		in.Load = loadSample

@@ -109,12 +109,8 @@ func (ev *Evaluation) Append(s scoring.Scorer, ts []scoring.Trajectory) *Evaluat
 
 // newAppendLine returns the line that starts with ev.
 func newAppendLine(ev *Evaluation, s scoring.Scorer) *appendLine {
-	index := make(map[string]int32, len(ev.groupNames))
-	for k, g := range ev.groupNames {
-		index[g] = int32(k)
-	}
 	l := &appendLine{}
-	l.evaluator = &Evaluator{ev: ev, scorers: []scoring.Scorer{s}, groupIndex: index, absent: marksAbsent(s)}
+	l.evaluator = &Evaluator{ev: ev, scorers: []scoring.Scorer{s}, absent: marksAbsent(s)}
 	if ev.loggedExpr != nil {
 		l.evaluator.logged = []*scoring.Expression{ev.loggedExpr.Clone()}
 	}
@@ -130,7 +126,13 @@ func newAppendLine(ev *Evaluation, s scoring.Scorer) *appendLine {
 		for i, g := range ev.groupOf {
 			bySource[sourceGroupKey{ev.sourceOf[i], ev.groupNames[g]}] = g
 		}
-		l.evaluator.groupIndex, l.evaluator.sourceGroupIndex = nil, bySource
+		l.evaluator.sourceGroupIndex = bySource
+	} else {
+		index := make(map[string]int32, len(ev.groupNames))
+		for k, g := range ev.groupNames {
+			index[g] = int32(k)
+		}
+		l.evaluator.groupIndex = index
 	}
 	return l
 }

@@ -33,15 +33,17 @@ func (s *Skipped) Read(n int, reasons []*loaders.LineError) {
 // malformed lines skipped without --skip-invalid-lines (in u.Errs).
 func (s *Skipped) Update(u loaders.Update) (malformed int) {
 	s.Read(u.Skipped, u.SkipReasons)
-	for _, err := range Joined(u.Err()) {
-		var m *loaders.MalformedError
-		if errors.As(err, &m) {
-			var first []*loaders.LineError
-			if m.First != nil {
-				first = append(first, m.First)
+	for _, e := range u.Errs {
+		for _, err := range Joined(e.Err) {
+			var m *loaders.MalformedError
+			if errors.As(err, &m) {
+				var first []*loaders.LineError
+				if m.First != nil {
+					first = append(first, m.First)
+				}
+				s.Read(m.Skipped, first)
+				malformed += m.Skipped
 			}
-			s.Read(m.Skipped, first)
-			malformed += m.Skipped
 		}
 	}
 	return malformed

@@ -345,19 +345,19 @@ func (f *followedFile) load(opts Options, skip bool, since fs.FileInfo, progress
 		count = len(res.Trajectories)
 	}
 	changed := func() bool { return f.changedWhileRead(file, since, st) }
-	if half := f.halfWritten(same, pending, count, unendedBytes > 0, err, changed); half != nil {
+	half := f.halfWritten(same, pending, count, unendedBytes > 0, err, changed)
+	if half == nil && err == nil && !f.tail && !pending {
+		err = f.recordWhole(file, end)
+	}
+	if half == nil && err != nil && changed() {
+		half = &changedError{path: f.path, err: err}
+	}
+	if half != nil {
 		f.keepSkips(false)
 		f.offset, f.prefix, f.skipsCounted = readOffset, readPrefix, counted
 		return nil, false, half
 	}
-	if err == nil && !f.tail && !pending {
-		err = f.recordWhole(file, end)
-	}
 	f.keepSkips(err == nil)
-	if err != nil && changed() {
-		f.offset, f.prefix, f.skipsCounted = readOffset, readPrefix, counted
-		return nil, false, &changedError{path: f.path, err: err}
-	}
 	if err != nil {
 		f.failed, f.changedReadings, f.halfWrittenReadings = st, 0, 0
 		return nil, false, err
@@ -661,7 +661,7 @@ func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progre
 	gz := &gzipReading{}
 	opts.gzipReading = gz
 	res, err := read(progress.reader(io.NewSectionReader(file, 0, size)), f.path, f.index, opts, size, each)
-	if gz.cut() && (gz.headerCut || errors.Is(err, input.ErrNoRecord)) {
+	if gz.headerCut || gz.text != nil && gz.text.cut && errors.Is(err, input.ErrNoRecord) {
 		res, err = &Result{}, nil // no row whole yet
 	}
 	unendedLine, unendedBytes = gz.unended()

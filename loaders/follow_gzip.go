@@ -25,14 +25,12 @@ type heldText struct {
 	max int64
 	// buf[start:] is what was decompressed and not given out; base is
 	// the text offset of buf[0], free that up to which it may be.
-	buf         []byte
-	start       int
-	base, free  int64
-	err         error // io.EOF, or the stream's error, once buf is given out
-	cut         bool  // the stream was cut short
-	total       int64 // the text's bytes decompressed
-	rowEnd      int64 // just past the last row end
-	rowEndLines int   // the line ends before rowEnd
+	buf        []byte
+	start      int
+	base, free int64
+	err        error // io.EOF, or the stream's error, once buf is given out
+	cut        bool  // the stream was cut short
+	total      int64 // the text's bytes decompressed
 }
 
 // rowEnds finds the row ends of a text fed to it in order: end is just
@@ -97,8 +95,8 @@ func (h *heldText) fill() {
 	h.ends.feed(h.buf[len(h.buf) : len(h.buf)+n])
 	h.buf = h.buf[:len(h.buf)+n]
 	h.total += int64(n)
-	h.rowEnd, h.rowEndLines = h.ends.rowsEnd()
-	h.free = max(h.free, h.rowEnd)
+	rowEnd, _ := h.ends.rowsEnd()
+	h.free = max(h.free, rowEnd)
 	if h.total-h.free > h.max {
 		h.free = h.total
 	}
@@ -119,7 +117,8 @@ func (h *heldText) unended() (line int, bytes int64) {
 	if !h.cut {
 		return 0, 0
 	}
-	return h.rowEndLines + 1, h.total - h.rowEnd
+	rowEnd, lines := h.ends.rowsEnd()
+	return lines + 1, h.total - rowEnd
 }
 
 // gzipReading is what read tells a follower of the gzipped file it read
@@ -129,9 +128,6 @@ type gzipReading struct {
 	text      *heldText
 	headerCut bool
 }
-
-// cut reports that the gzip stream was cut short.
-func (g *gzipReading) cut() bool { return g.headerCut || g.text != nil && g.text.cut }
 
 // unended is heldText.unended, (0, 0) without a text held.
 func (g *gzipReading) unended() (line int, bytes int64) {

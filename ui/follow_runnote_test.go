@@ -47,7 +47,7 @@ func TestFollowOpenInstructFilteredWithdrawn(t *testing.T) {
 		LayoutWarnings: func(rowCap scoring.RowCap) func(*engine.Result, []int) []string {
 			return layouts.StepWarnings(cfg, rowCap)
 		},
-		RunNote: &session.RunNote{Text: note.Text, Judge: note.Judge},
+		RunNote: &session.RunNote{Judge: note.Judge},
 		Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
 			pick = hooks.Pick
 			res, err := loaders.Stream([]string{path}, loaders.Options{Fields: fields, Pick: hooks.Pick}, hooks.Each)

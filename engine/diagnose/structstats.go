@@ -83,11 +83,21 @@ func Collapse(res *engine.Result, b *engine.Batch) (share float64, groups int) {
 		groups += c.groups
 		collapsed += c.collapsed
 	}
-	if groups == 0 {
-		return math.NaN(), 0
-	}
-	return float64(collapsed) / float64(groups), groups
+	return collapseShare(collapsed, groups), groups
 }
+
+// collapseShare is the share of groups that collapsed, NaN of none.
+func collapseShare(collapsed, groups int) float64 {
+	if groups == 0 {
+		return math.NaN()
+	}
+	return float64(collapsed) / float64(groups)
+}
+
+// CollapseDistinct is Collapse of a batch whose rewards are all distinct,
+// given its groups holding distinct vectors (which Collapse of any result
+// of the same evaluation and partition counts): none collapses.
+func CollapseDistinct(groups int) float64 { return collapseShare(0, groups) }
 
 // collapseChunk is how many groups a goroutine of Collapse counts at a
 // time.

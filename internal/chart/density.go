@@ -8,8 +8,22 @@ type Grid struct{ X, Y Axis }
 // Cell returns the column and row (row 0 at the bottom) of (x, y), and
 // whether they lie in the grid.
 func (g Grid) Cell(x, y float64) (col, row int, ok bool) {
-	col, row = g.X.Cell(x), g.Y.Cell(y)
-	return col, row, col >= 0 && col < g.X.Cells && row >= 0 && row < g.Y.Cells
+	if col, row, ok := g.inside(x, y); ok {
+		return col, row, true
+	}
+	return g.X.Cell(x), g.Y.Cell(y), false
+}
+
+// inside is Cell for the points in the grid: a position below 0 (or NaN)
+// has its cell below 0, one from Cells up its cell from Cells up, so a
+// point lies in the grid iff both its positions are in [0, Cells), and
+// then its cells are their integer parts.
+func (g *Grid) inside(x, y float64) (col, row int, ok bool) {
+	px, py := (x-g.X.Min)/g.X.Unit+0.5, (y-g.Y.Min)/g.Y.Unit+0.5 // Axis.Pos, without copying the axes
+	if !(px >= 0 && px < float64(g.X.Cells) && py >= 0 && py < float64(g.Y.Cells)) {
+		return 0, 0, false
+	}
+	return int(px), int(py), true
 }
 
 // Density counts, for each cell of g, the points (xs[j], ys[j]) that fall
@@ -36,23 +50,16 @@ func AddDensity(dst, best []int32, g Grid, xs, ys []float64, class []int32, keep
 		panic("chart: AddDensity: xs and ys differ in length")
 	}
 	ys = ys[:len(xs)]
-	// Grid.Cell inlined, with the bounds checked on the positions: a
-	// position below 0 (or NaN) has its cell below 0, one from Cells up its
-	// cell from Cells up, so a point lies in the grid iff both its
-	// positions are in [0, Cells), and then its cells are their integer
-	// parts. The positions are Axis.Pos's, the same division.
-	xMin, xUnit, xCells := g.X.Min, g.X.Unit, float64(g.X.Cells)
-	yMin, yUnit, yCells := g.Y.Min, g.Y.Unit, float64(g.Y.Cells)
 	cols := g.X.Cells
 	for j, x := range xs {
 		if keep != nil && !keep[j] {
 			continue
 		}
-		px, py := (x-xMin)/xUnit+0.5, (ys[j]-yMin)/yUnit+0.5
-		if !(px >= 0 && px < xCells && py >= 0 && py < yCells) {
+		col, row, ok := g.inside(x, ys[j])
+		if !ok {
 			continue
 		}
-		c := int(py)*cols + int(px)
+		c := row*cols + col
 		dst[c]++
 		if class != nil && class[j] < best[c] {
 			best[c] = class[j]

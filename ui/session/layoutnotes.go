@@ -12,8 +12,6 @@ import (
 // says why rather than unsaid. It comes last among the layout's warnings
 // (LayoutNotesJob), which leave it out (layouts.StepWarnings).
 type RunNote struct {
-	// Text is how the note's warning starts.
-	Text string
 	// Judge returns the note's warning of res when res bears it out, ""
 	// otherwise, and the line that withdraws the note when res refutes
 	// it, "" otherwise: one walk of the batches (layouts.RunNote.Judge).

@@ -72,7 +72,7 @@ func TestLayoutNotesJobJudgesTheRunOnce(t *testing.T) {
 		}
 		judged := 0
 		job := LayoutNotesJob{warnings: layouts.StepWarnings(cfg, scoring.Uncapped), read: readAllButWeights,
-			runNote: &RunNote{Text: note.Text, Judge: func(res *engine.Result) (string, string) {
+			runNote: &RunNote{Judge: func(res *engine.Result) (string, string) {
 				judged++
 				return note.Judge(res)
 			}}}

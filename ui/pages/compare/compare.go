@@ -231,10 +231,7 @@ func collapseCounted(res *engine.Result, bi int, side *agreement.Side, known ...
 	if side != nil && side.Of(res, bi) && side.AllDistinct() {
 		for _, k := range known {
 			if k.res != nil && k.res.Evaluation == res.Evaluation && k.res.Ranking == res.Ranking && k.bi == bi && k.n == n {
-				c.share, c.groups = math.NaN(), k.groups // as Collapse gives no group
-				if k.groups > 0 {
-					c.share = 0
-				}
+				c.share, c.groups = diagnose.CollapseDistinct(k.groups), k.groups
 				return c
 			}
 		}

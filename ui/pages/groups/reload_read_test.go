@@ -41,11 +41,7 @@ func TestGroupsReadFollowsAReload(t *testing.T) {
 					_, cmd := tab.Update(common.SessionChangedMsg{})
 					cmds = append(cmds, cmd)
 				}
-				w := tab.(common.Worker)
-				for job := w.Job(); job != nil; job = w.Job() {
-					_, cmd := tab.Update(job())
-					cmds = append(cmds, cmd)
-				}
+				cmds = append(cmds, uitest.Jobs(tab)...)
 				_, cmd := tab.Update(common.SessionChangedMsg{}) // shown again
 				cmds = append(cmds, cmd)
 				uitest.Jobs(tab)
