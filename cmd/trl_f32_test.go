@@ -107,3 +107,41 @@ func TestStatsStdAgainstTRL(t *testing.T) {
 		}
 	}
 }
+
+// TestTRLFloat32Residue reads testdata/trl/constant_format_8 (TRL's own
+// advantage code, num_generations 8, a format reward constant at 0.2):
+// the groups whose sums are all 1.2 or all 0.2 carry TRL's small equal
+// advantage of the float32 residue, which agrees with rewardlens's 0.
+// stats --health has no trainer_agreement finding and says no row
+// differs, the layout reads both columns as rewards, weight 1 (not
+// unknown, the constant column not log_extra); a wrong weight is still
+// found to differ in the group with spread, and scale none in every
+// group (its residue would be far below the one logged).
+func TestTRLFloat32Residue(t *testing.T) {
+	dir := trlFixture("constant_format_8")
+	out, errOut, _ := run(t, "", "stats", "--health", dir)
+	if strings.Contains(out+errOut, "trainer_agreement") || !strings.Contains(out, "reward vs logged advantage: 24 rows, ") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
+		t.Errorf("stats --health finds a disagreement in TRL's float32 residue:\n%s%s", errOut, out)
+	}
+	if !strings.Contains(errOut, "objectives accuracy_reward, format_reward, a null reward adds nothing, logged advantage = advantage; method grpo") {
+		t.Errorf("the read as line does not take both columns as rewards, weight 1:\n%s", errOut)
+	}
+	recs, _ := computeList(t, "", dir)
+	for i, r := range recs[:16] {
+		if r.Reward != 0 || r.Logged == nil || *r.Logged == 0 {
+			t.Errorf("record %d of a tied group: reward %v, logged %v, want 0 and TRL's residue", i, r.Reward, r.Logged)
+		}
+	}
+	if n, worst := trlReproduced(t, recs[16:]); n != 8 {
+		t.Errorf("%d of the other group's 8 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
+	}
+	for _, wrong := range []struct {
+		flags  []string
+		differ string
+	}{{[]string{"--weight", "accuracy_reward=0.1"}, "8 of 24"}, {[]string{"--scale", "none"}, "24 of 24"}} {
+		out, errOut, code := run(t, "", append([]string{"stats", "--health"}, append(wrong.flags, dir)...)...)
+		if code != 3 || !strings.Contains(out, "ALERT  step 1  trainer_agreement            "+wrong.differ+" rows differ") {
+			t.Errorf("%v: status %d, not %s rows found to differ:\n%s%s", wrong.flags, code, wrong.differ, errOut, out)
+		}
+	}
+}
