@@ -113,7 +113,8 @@ func TestStatsStdAgainstTRL(t *testing.T) {
 // the groups whose sums are all 1.2 or all 0.2 carry TRL's small equal
 // advantage of the float32 residue, which agrees with rewardlens's 0.
 // stats --health has no trainer_agreement finding and says no row
-// differs, the layout reads both columns as rewards, weight 1 (not
+// differs, counting the 2 groups of the residue (tie_residue_groups in
+// JSON), the layout reads both columns as rewards, weight 1 (not
 // unknown, the constant column not log_extra); a wrong weight is still
 // found to differ in the group with spread, and scale none in every
 // group (its residue would be far below the one logged).
@@ -122,6 +123,12 @@ func TestTRLFloat32Residue(t *testing.T) {
 	out, errOut, _ := run(t, "", "stats", "--health", dir)
 	if strings.Contains(out+errOut, "trainer_agreement") || !strings.Contains(out, "reward vs logged advantage: 24 rows, ") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
 		t.Errorf("stats --health finds a disagreement in TRL's float32 residue:\n%s%s", errOut, out)
+	}
+	if !strings.Contains(out, "\n2 groups of equal scores carry a small equal non-zero logged advantage, torch's float32 residue: it agrees with their reward 0 (no signal)\n") {
+		t.Errorf("stats does not count the groups of the residue:\n%s", out)
+	}
+	if out, _, _ := run(t, "", "stats", "--format", "json", dir); !strings.Contains(out, `"differing": 0,`) || !strings.Contains(out, `"tie_residue_groups": 2`) {
+		t.Errorf("stats JSON does not count the groups of the residue:\n%s", out)
 	}
 	if !strings.Contains(errOut, "objectives accuracy_reward, format_reward, a null reward adds nothing, logged advantage = advantage; method grpo") {
 		t.Errorf("the read as line does not take both columns as rewards, weight 1:\n%s", errOut)

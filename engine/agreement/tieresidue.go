@@ -49,9 +49,11 @@ func TieResidue(logged []float64, n int, x, divisor float64) bool {
 // tieResidueDivisor returns what o's advantage divides the residue of
 // equal scores by (TieResidueBound), and false for a method other than
 // grpo, whose rewards of equal scores are not those of a group mean and
-// std.
+// std, or a score in float64: the trainer is taken to compute in float32
+// when its scores are summed so (--score-precision float32, the TRL and
+// verl layouts'), a float64 one's residue being far below Tolerance.
 func tieResidueDivisor(o engine.Options) (float64, bool) {
-	if o.Method != engine.GRPO {
+	if o.Method != engine.GRPO || o.ScorePrecision != engine.ScoreFloat32 {
 		return 0, false
 	}
 	if o.Scale == engine.ScaleNone || !o.Normalize {

@@ -115,13 +115,18 @@ func TestTieResidue(t *testing.T) {
 
 // TestCompareLoggedTieResidue: a group of 8 equal scores of 1.2 whose
 // logged advantage is TRL's residue agrees with its rewards of 0 (and is
-// counted), the other group compared as ever; the same group logged at
-// 0.01 (beyond the bound), or at two values, differs; and so does the
-// residue under a method other than grpo (rloo: no std to divide by).
+// counted), the other group compared as ever, the scores summed in
+// float32 as the trainer's; the same group logged at 0.01 (beyond the
+// bound), or at two values, differs; and so does the residue under a
+// method other than grpo (rloo: no std to divide by) or with the scores
+// in float64 (a trainer computing in float64 has no such residue).
 func TestCompareLoggedTieResidue(t *testing.T) {
-	c, err := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}, LoggedAdvantage: "adv"})
-	if err != nil {
-		t.Fatal(err)
+	computer := func(precision string) *engine.RewardComputer {
+		c, err := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}, LoggedAdvantage: "adv", ScorePrecision: precision})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
 	}
 	// The other group, scores 0 and 1: sample std sqrt(1/2).
 	a := 0.5 / (math.Sqrt(0.5) + 1e-4)
@@ -136,17 +141,19 @@ func TestCompareLoggedTieResidue(t *testing.T) {
 	eight := func(l float64) []float64 { return []float64{l, l, l, l, l, l, l, l} }
 	for _, k := range []struct {
 		what                 string
+		precision            string
 		method               engine.Method
 		tied                 []float64
 		differing, residueOf int
 	}{
-		{"residue", engine.GRPO, eight(residue), 0, 1},
-		{"logged 0", engine.GRPO, eight(0), 0, 0},
-		{"beyond the bound", engine.GRPO, eight(0.01), 8, 0},
-		{"two values", engine.GRPO, append(eight(residue)[:7], -residue), 8, 0},
-		{"rloo (whose rewards of the other group differ too)", engine.RLOO, eight(residue), 10, 0},
+		{"residue", "float32", engine.GRPO, eight(residue), 0, 1},
+		{"logged 0", "float32", engine.GRPO, eight(0), 0, 0},
+		{"beyond the bound", "float32", engine.GRPO, eight(0.01), 8, 0},
+		{"two values", "float32", engine.GRPO, append(eight(residue)[:7], -residue), 8, 0},
+		{"rloo (whose rewards of the other group differ too)", "float32", engine.RLOO, eight(residue), 10, 0},
+		{"scores in float64 (no float32 trainer)", "float64", engine.GRPO, eight(residue), 8, 0},
 	} {
-		res := c.Compute(rows(k.tied...), k.method)
+		res := computer(k.precision).Compute(rows(k.tied...), k.method)
 		got, _ := CompareLogged(res, &res.Ranking.Batches[0])
 		if got.Rows != 10 || got.Differing != k.differing || got.TieResidueGroups != k.residueOf {
 			t.Errorf("%s: %+v, want %d differing, %d tie residue groups", k.what, got, k.differing, k.residueOf)
