@@ -152,3 +152,26 @@ func TestTRLFloat32Residue(t *testing.T) {
 		}
 	}
 }
+
+// TestTRLFloat32ResidueWeighted reads testdata/trl/tie_weighted_8 (TRL's
+// own code, reward_weights=[2.0, 0.5], a prompt whose weighted sums tie
+// but for TRL's float32 residue): the layout fits the weights with that
+// group checked against its residue, not fitted (no weights fit it), and
+// --match-logged finds the trainer's weights, the group counted as the
+// residue.
+func TestTRLFloat32ResidueWeighted(t *testing.T) {
+	dir := trlFixture("tie_weighted_8")
+	out, errOut, code := run(t, "", "stats", "--match-logged", dir)
+	if code != 0 {
+		t.Fatalf("stats --match-logged: status %d, stderr %s", code, errOut)
+	}
+	for _, want := range []string{"whose sum with weights other than 1 (fitted accuracy_reward 2, format_reward 0.5; --match-logged fits them) reproduces the logged advantage",
+		"rewardlens: --match-logged: `--weight accuracy_reward=2 --weight format_reward=0.5` (grpo, scale group, epsilon 0.0001) reproduces the logged advantage to "} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stats --match-logged does not say %q:\n%s", want, errOut)
+		}
+	}
+	if !strings.Contains(out, ", 0 differ by more than 0.0001\n1 group of equal scores carries a small equal non-zero logged advantage") {
+		t.Errorf("stats --match-logged:\n%s", out)
+	}
+}

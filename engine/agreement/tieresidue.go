@@ -120,6 +120,36 @@ func tieResidues(res *engine.Result, b *engine.Batch, rows map[int]bool) (map[in
 	return rows, nonZero
 }
 
+// equalLoggedGroups marks the compared rows of res's groups of two such
+// rows or more that all logged one value (within Reproduces), not 0:
+// under grpo, only a float32 tie's residue does (TieResidue).
+func equalLoggedGroups(res *engine.Result) map[int]bool {
+	var rows map[int]bool
+	var group []int
+	for _, b := range res.Ranking.Batches {
+		for _, g := range b.Groups {
+			group = group[:0]
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, i := range g.Members {
+				if comparedRow(res.Evaluation, i) {
+					group = append(group, i)
+					lo, hi = min(lo, res.Evaluation.Logged[i]), max(hi, res.Evaluation.Logged[i])
+				}
+			}
+			if len(group) < 2 || hi-lo > Reproduces || lo == 0 && hi == 0 {
+				continue
+			}
+			if rows == nil {
+				rows = map[int]bool{}
+			}
+			for _, i := range group {
+				rows[i] = true
+			}
+		}
+	}
+	return rows
+}
+
 // allTieResidues is tieResidues of every batch of res.
 func allTieResidues(res *engine.Result) map[int]bool {
 	var rows map[int]bool
