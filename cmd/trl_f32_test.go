@@ -175,3 +175,19 @@ func TestTRLFloat32ResidueWeighted(t *testing.T) {
 		t.Errorf("stats --match-logged:\n%s", out)
 	}
 }
+
+// TestTRLFloat32ResidueZeroColumn reads testdata/trl/zero_format_8 (TRL's
+// own code, a format reward 0 throughout, two prompts whose sums tie but
+// for TRL's float32 residue): the format column is not set aside as
+// log_extra nor the weights said unknown (no row tells a reward of 0
+// from a log_extra column), and no row differs.
+func TestTRLFloat32ResidueZeroColumn(t *testing.T) {
+	dir := trlFixture("zero_format_8")
+	out, errOut, code := run(t, "", "stats", dir)
+	if code != 0 || !strings.Contains(errOut, "rewards = accuracy_reward, format_reward, all the float columns after completion: no row of ") || strings.Contains(errOut, "unknown") || strings.Contains(errOut, "log_extra columns format_reward") {
+		t.Errorf("stats: status %d, the read as line:\n%s", code, errOut)
+	}
+	if !strings.Contains(out, ", 0 differ by more than 0.0001\n2 groups of equal scores carry") {
+		t.Errorf("stats:\n%s", out)
+	}
+}

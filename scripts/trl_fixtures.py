@@ -311,6 +311,16 @@ def constant_format_8(trainer, logs):
     logs.score(trainer, ["accuracy_reward", "format_reward"], prompts, [(a, 0.2) for a in acc], 8)
 
 
+def zero_format_8(trainer, logs):
+    # num_generations=8, a graded accuracy and a format reward 0 for every
+    # completion: the first two prompts' sums are all 0.9 and all 0.7,
+    # whose float32 group means are not exactly those (TRL logs a small
+    # equal advantage for each), the third's vary.
+    acc = [0.9] * 8 + [0.7] * 8 + [1, 0, 1, 0, 1, 0, 1, 0]
+    prompts = [prompt(q) for q in QUESTIONS[:3] for _ in range(8)]
+    logs.score(trainer, ["accuracy_reward", "format_reward"], prompts, [(a, 0.0) for a in acc], 8)
+
+
 def tie_weighted_8(trainer, logs):
     # num_generations=8 with reward_weights: the first prompt's weighted
     # sums are all 2 * 1 + 0.5 * 0.3, whose float32 group mean is not
@@ -373,6 +383,8 @@ FIXTURES = [
     fixture("reward_weights_changed", "", Trainer(2, reward_weights=[4.0, 1.0]), step=2, build=next_step),
     fixture("constant_format_8", "num_generations=8, a format reward constant at 0.2 (TRL's defaults otherwise)",
             Trainer(2), build=constant_format_8, generation_batch_size=24),
+    fixture("zero_format_8", "num_generations=8, a format reward 0 for every completion, two prompts whose sums tie",
+            Trainer(2), build=zero_format_8, generation_batch_size=24),
     fixture("tie_weighted_8", "num_generations=8, reward_weights=[2.0, 0.5], a prompt whose weighted sums tie",
             Trainer(2, reward_weights=[2.0, 0.5]), build=tie_weighted_8, generation_batch_size=24),
     *relogged("num_iterations_2", "num_iterations=2, logging_steps=1: each generation logged at two steps"),
