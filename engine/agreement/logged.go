@@ -26,7 +26,8 @@ type Diff struct {
 	// MaxAbsDiff and MeanAbsDiff are the max and the mean over those rows
 	// of |reward - logged| (NaN when Rows is 0).
 	MaxAbsDiff, MeanAbsDiff float64
-	// Differing counts the rows where |reward - logged| > Tolerance.
+	// Differing counts the rows where |reward - logged| > Tolerance, the
+	// rows of TieResidueGroups agreeing.
 	Differing int
 	// MaxScaledDiff is the max of |reward - logged| / max(1, |logged|):
 	// the difference relative to the logged value beyond 1, where float32
@@ -41,8 +42,8 @@ type Diff struct {
 // CompareLogged compares the rewards of batch b's valid trajectories
 // with the logged advantages (an invalid one's reward is its group's mean,
 // no trainer's advantage); a group of equal scores agrees with any logged
-// value its float32 residue allows (TieResidue). ok is false when the evaluation has none (no
-// logged advantage expression).
+// value its float32 residue allows (TieResidue). ok is false when the
+// evaluation has none (no logged advantage expression).
 func CompareLogged(res *engine.Result, b *engine.Batch) (c Diff, ok bool) {
 	if res.Evaluation.Logged == nil {
 		return c, false
