@@ -250,6 +250,10 @@ type loggedJSON struct {
 	MeanAbsDiff number `json:"mean_abs_diff"`
 	Differing   int    `json:"differing"`
 	Tolerance   number `json:"tolerance"`
+	// TieResidueGroups counts the groups of equal scores whose logged
+	// advantage is the trainer's float32 residue, not 0
+	// (agreement.Diff.TieResidueGroups).
+	TieResidueGroups int `json:"tie_residue_groups"`
 	// logged counts the rows with a finite logged value, valid or not
 	// (agreement.Diff.Logged).
 	logged int
@@ -437,7 +441,7 @@ func newLoggedJSON(res *engine.Result, b *engine.Batch) *loggedJSON {
 	if !ok {
 		return nil
 	}
-	return &loggedJSON{c.Rows, number(c.MaxAbsDiff), number(c.MeanAbsDiff), c.Differing, agreement.Tolerance, c.Logged}
+	return &loggedJSON{c.Rows, number(c.MaxAbsDiff), number(c.MeanAbsDiff), c.Differing, agreement.Tolerance, c.TieResidueGroups, c.Logged}
 }
 
 // newAgreementJSON is match's comparison of the batch of step; nil when
@@ -464,6 +468,12 @@ func writeLogged(w io.Writer, indent string, logged *loggedJSON, agree *agreemen
 			l.Rows, english.Plural(l.Rows, "row"), tableNumber(float64(l.MaxAbsDiff)), tableNumber(float64(l.MeanAbsDiff)),
 			l.Differing, english.Verb(l.Differing, "differs", "differ"), agreement.Tolerance); err != nil {
 			return err
+		}
+		if g := l.TieResidueGroups; g > 0 {
+			if _, err := fmt.Fprintf(w, "%s%d %s of equal scores %s a small equal non-zero logged advantage, torch's float32 residue: it agrees with their reward 0 (no signal)\n", indent,
+				g, english.Plural(g, "group"), english.Verb(g, "carries", "carry")); err != nil {
+				return err
+			}
 		}
 	}
 	if a := agree; a != nil && a.Warning != "" {

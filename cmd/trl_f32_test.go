@@ -107,3 +107,87 @@ func TestStatsStdAgainstTRL(t *testing.T) {
 		}
 	}
 }
+
+// TestTRLFloat32Residue reads testdata/trl/constant_format_8 (TRL's own
+// advantage code, num_generations 8, a format reward constant at 0.2):
+// the groups whose sums are all 1.2 or all 0.2 carry TRL's small equal
+// advantage of the float32 residue, which agrees with rewardlens's 0.
+// stats --health has no trainer_agreement finding and says no row
+// differs, counting the 2 groups of the residue (tie_residue_groups in
+// JSON), the layout reads both columns as rewards, weight 1 (not
+// unknown, the constant column not log_extra); a wrong weight is still
+// found to differ in the group with spread, and scale none in every
+// group (its residue would be far below the one logged).
+func TestTRLFloat32Residue(t *testing.T) {
+	dir := trlFixture("constant_format_8")
+	out, errOut, _ := run(t, "", "stats", "--health", dir)
+	if strings.Contains(out+errOut, "trainer_agreement") || !strings.Contains(out, "reward vs logged advantage: 24 rows, ") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
+		t.Errorf("stats --health finds a disagreement in TRL's float32 residue:\n%s%s", errOut, out)
+	}
+	if !strings.Contains(out, "\n2 groups of equal scores carry a small equal non-zero logged advantage, torch's float32 residue: it agrees with their reward 0 (no signal)\n") {
+		t.Errorf("stats does not count the groups of the residue:\n%s", out)
+	}
+	if out, _, _ := run(t, "", "stats", "--format", "json", dir); !strings.Contains(out, `"differing": 0,`) || !strings.Contains(out, `"tie_residue_groups": 2`) {
+		t.Errorf("stats JSON does not count the groups of the residue:\n%s", out)
+	}
+	if !strings.Contains(errOut, "objectives accuracy_reward, format_reward, a null reward adds nothing, logged advantage = advantage; method grpo") {
+		t.Errorf("the read as line does not take both columns as rewards, weight 1:\n%s", errOut)
+	}
+	recs, _ := computeList(t, "", dir)
+	for i, r := range recs[:16] {
+		if r.Reward != 0 || r.Logged == nil || *r.Logged == 0 {
+			t.Errorf("record %d of a tied group: reward %v, logged %v, want 0 and TRL's residue", i, r.Reward, r.Logged)
+		}
+	}
+	if n, worst := trlReproduced(t, recs[16:]); n != 8 {
+		t.Errorf("%d of the other group's 8 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
+	}
+	for _, wrong := range []struct {
+		flags  []string
+		differ string
+	}{{[]string{"--weight", "accuracy_reward=0.1"}, "8 of 24"}, {[]string{"--scale", "none"}, "24 of 24"}} {
+		out, errOut, code := run(t, "", append([]string{"stats", "--health"}, append(wrong.flags, dir)...)...)
+		if code != 3 || !strings.Contains(out, "ALERT  step 1  trainer_agreement            "+wrong.differ+" rows differ") {
+			t.Errorf("%v: status %d, not %s rows found to differ:\n%s%s", wrong.flags, code, wrong.differ, errOut, out)
+		}
+	}
+}
+
+// TestTRLFloat32ResidueWeighted reads testdata/trl/tie_weighted_8 (TRL's
+// own code, reward_weights=[2.0, 0.5], a prompt whose weighted sums tie
+// but for TRL's float32 residue): the layout fits the weights with that
+// group checked against its residue, not fitted (no weights fit it), and
+// --match-logged finds the trainer's weights, the group counted as the
+// residue.
+func TestTRLFloat32ResidueWeighted(t *testing.T) {
+	dir := trlFixture("tie_weighted_8")
+	out, errOut, code := run(t, "", "stats", "--match-logged", dir)
+	if code != 0 {
+		t.Fatalf("stats --match-logged: status %d, stderr %s", code, errOut)
+	}
+	for _, want := range []string{"whose sum with weights other than 1 (fitted accuracy_reward 2, format_reward 0.5; --match-logged fits them) reproduces the logged advantage",
+		"rewardlens: --match-logged: `--weight accuracy_reward=2 --weight format_reward=0.5` (grpo, scale group, epsilon 0.0001) reproduces the logged advantage to "} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stats --match-logged does not say %q:\n%s", want, errOut)
+		}
+	}
+	if !strings.Contains(out, ", 0 differ by more than 0.0001\n1 group of equal scores carries a small equal non-zero logged advantage") {
+		t.Errorf("stats --match-logged:\n%s", out)
+	}
+}
+
+// TestTRLFloat32ResidueZeroColumn reads testdata/trl/zero_format_8 (TRL's
+// own code, a format reward 0 throughout, two prompts whose sums tie but
+// for TRL's float32 residue): the format column is not set aside as
+// log_extra nor the weights said unknown (no row tells a reward of 0
+// from a log_extra column), and no row differs.
+func TestTRLFloat32ResidueZeroColumn(t *testing.T) {
+	dir := trlFixture("zero_format_8")
+	out, errOut, code := run(t, "", "stats", dir)
+	if code != 0 || !strings.Contains(errOut, "rewards = accuracy_reward, format_reward, all the float columns after completion: no row of ") || strings.Contains(errOut, "unknown") || strings.Contains(errOut, "log_extra columns format_reward") {
+		t.Errorf("stats: status %d, the read as line:\n%s", code, errOut)
+	}
+	if !strings.Contains(out, ", 0 differ by more than 0.0001\n2 groups of equal scores carry") {
+		t.Errorf("stats:\n%s", out)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -502,7 +503,9 @@ func (t *trlTable) reproducedRows(k int, rows []int) []bool {
 // non-NaN rewards, then with normalize_advantages (A - nanmean(A)) /
 // (nanstd(A) + 1e-4) over the table. nanstd is the sample std of the
 // non-NaN values (NaN for fewer than two), and a NaN advantage becomes 0
-// (nan_to_num).
+// (nan_to_num). Under sum_then_normalize a group whose sums tie in
+// float32 gets the advantages it logged when they are that tie's float32
+// residue (tieResidue).
 func (t *trlTable) advantages(k int, v trlVariant, weights []float64) []float64 {
 	n := len(t.advantage)
 	weight := func(j int) float64 {
@@ -576,6 +579,7 @@ func (t *trlTable) advantages(k int, v trlVariant, weights []float64) []float64 
 					a[i] /= std + 1e-4
 				}
 			}
+			t.tieResidue(g, r, v, a)
 		}
 	}
 	for i, x := range a {
@@ -584,6 +588,40 @@ func (t *trlTable) advantages(k int, v trlVariant, weights []float64) []float64 
 		}
 	}
 	return a
+}
+
+// tieResidue gives the rows of group g the advantage they logged when
+// their sums r tie in float32 (TRL sums in float32: two sums equal there
+// are one value to it) and the log holds the float32 residue of that tie
+// (agreement.TieResidue): TRL's advantage of the tie is 0 but for the
+// order torch sums in, which nothing here reproduces.
+func (t *trlTable) tieResidue(g []int, r []float64, v trlVariant, a []float64) {
+	divisor := 1e-4
+	if v.scale == "none" {
+		divisor = 1
+	}
+	n, x := 0, float32(0)
+	var logged []float64
+	for _, i := range g {
+		if math.IsNaN(r[i]) {
+			continue
+		}
+		if n > 0 && float32(r[i]) != x {
+			return
+		}
+		n, x = n+1, float32(r[i])
+		if l := t.advantage[i]; !math.IsNaN(l) && !math.IsInf(l, 0) {
+			logged = append(logged, l)
+		}
+	}
+	if !agreement.TieResidue(logged, n, float64(x), divisor) {
+		return
+	}
+	for _, i := range g {
+		if l := t.advantage[i]; !math.IsNaN(r[i]) && !math.IsNaN(l) && !math.IsInf(l, 0) {
+			a[i] = l
+		}
+	}
 }
 
 // nanAdd adds x to s, s being NaN for nothing added yet.

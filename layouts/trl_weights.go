@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/rewardlens/rewardlens/engine/agreement"
 )
 
 // fitWeights returns weights of the first k columns, the first nonzero
@@ -34,8 +36,58 @@ func (t *trlTable) fitWeights(k int, rows []int) ([]float64, int, bool) {
 	return nil, 0, false
 }
 
-// fitVariant is fitWeights under the one setting v.
+// fitVariant is fitWeights under the one setting v. Under
+// sum_then_normalize the rows of a group that logged one value, not 0,
+// are left out of the fit (no weights give a group's advantages one
+// value but a float32 tie, whose residue they carry) and checked after
+// it, as advantages gives them (tieResidue).
 func (t *trlTable) fitVariant(k int, rows []int, v trlVariant) ([]float64, bool) {
+	var tied []int
+	if !v.rloo && !v.normalizeThenSum {
+		rows, tied = t.equalLogged(rows)
+	}
+	w, ok := t.fitRows(k, rows, v)
+	if !ok || len(tied) == 0 {
+		return w, ok
+	}
+	a := t.advantages(k, v, w)
+	for _, i := range tied {
+		if !(math.Abs(a[i]-t.advantage[i]) <= trlTolerance) {
+			return nil, false
+		}
+	}
+	return w, true
+}
+
+// equalLogged splits rows into those of groups whose logged advantages
+// differ or are 0, and those of groups of two rows or more that all
+// logged one value (within agreement.Reproduces), not 0.
+func (t *trlTable) equalLogged(rows []int) (others, equal []int) {
+	type span struct {
+		n      int
+		lo, hi float64
+	}
+	spans := map[int]span{}
+	for _, i := range rows {
+		a, g := t.advantage[i], t.groupOf[i]
+		sp, seen := spans[g]
+		if !seen {
+			sp.lo, sp.hi = a, a
+		}
+		spans[g] = span{sp.n + 1, min(sp.lo, a), max(sp.hi, a)}
+	}
+	for _, i := range rows {
+		if sp := spans[t.groupOf[i]]; sp.n >= 2 && sp.hi-sp.lo <= agreement.Reproduces && (sp.lo != 0 || sp.hi != 0) {
+			equal = append(equal, i)
+		} else {
+			others = append(others, i)
+		}
+	}
+	return others, equal
+}
+
+// fitRows is fitVariant of rows, each fitted.
+func (t *trlTable) fitRows(k int, rows []int, v trlVariant) ([]float64, bool) {
 	x := t.weightedTerms(k, v)
 	var cols []int // the columns not all 0 on rows
 	for j := range k {

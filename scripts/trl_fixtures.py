@@ -211,8 +211,8 @@ def train(trainer, logs, names=("accuracy_reward", "format_reward"), questions=Q
     logs.score(trainer, list(names), prompts, list(zip(acc, fmt)), G, extra)
 
 
-def fixture(name, what, trainer, step=1, build=None):
-    logs = Logs(generation_batch_size=16)
+def fixture(name, what, trainer, step=1, build=None, generation_batch_size=16):
+    logs = Logs(generation_batch_size)
     (build or train)(trainer, logs)
     return {"name": name, "setting": what, "step": step, "columns": logs.table(step)}
 
@@ -300,6 +300,38 @@ def next_step(trainer, logs):
     train(trainer, logs, questions=QUESTIONS[2:], acc=ACC[::-1], fmt=FMT[::-1])
 
 
+def constant_format_8(trainer, logs):
+    # num_generations=8 and a format reward of 0.2 for every completion
+    # (TRL's default pair: accuracy in {0, 1} and a constant format): the
+    # first prompt's sums are all 1.2, the second's all 0.2, whose float32
+    # group mean is not exactly the float32 sum, so TRL logs a small equal
+    # non-zero advantage for every member; the third's vary.
+    acc = [1.0] * 8 + [0.0] * 8 + [1, 0, 0, 1, 1, 1, 0, 1]
+    prompts = [prompt(q) for q in QUESTIONS[:3] for _ in range(8)]
+    logs.score(trainer, ["accuracy_reward", "format_reward"], prompts, [(a, 0.2) for a in acc], 8)
+
+
+def zero_format_8(trainer, logs):
+    # num_generations=8, a graded accuracy and a format reward 0 for every
+    # completion: the first two prompts' sums are all 0.9 and all 0.7,
+    # whose float32 group means are not exactly those (TRL logs a small
+    # equal advantage for each), the third's vary.
+    acc = [0.9] * 8 + [0.7] * 8 + [1, 0, 1, 0, 1, 0, 1, 0]
+    prompts = [prompt(q) for q in QUESTIONS[:3] for _ in range(8)]
+    logs.score(trainer, ["accuracy_reward", "format_reward"], prompts, [(a, 0.0) for a in acc], 8)
+
+
+def tie_weighted_8(trainer, logs):
+    # num_generations=8 with reward_weights: the first prompt's weighted
+    # sums are all 2 * 1 + 0.5 * 0.3, whose float32 group mean is not
+    # exactly that sum (TRL logs a small equal advantage for each), the
+    # others' vary in both rewards.
+    acc = [1.0] * 8 + [0, 0, 1, 0, 1, 0, 1, 0] + [1, 0, 0, 1, 1, 1, 0, 1]
+    fmt = [0.3] * 8 + [0.5, 1, 0, 0.5, 1, 1, 0, 0] + [1, 0.5, 0, 0, 1, 0.5, 0.5, 1]
+    prompts = [prompt(q) for q in QUESTIONS[:3] for _ in range(8)]
+    logs.score(trainer, ["accuracy_reward", "format_reward"], prompts, list(zip(acc, fmt)), 8)
+
+
 def relogged(name, what):
     """num_iterations=2 (or steps_per_generation above
     gradient_accumulation_steps) with logging_steps=1: _prepare_inputs
@@ -349,6 +381,12 @@ FIXTURES = [
     fixture("reward_weights_changed", "reward_weights=[2.0, 0.5] at step 1, [4.0, 1.0] at step 2 (another run's table)",
             Trainer(2, reward_weights=[2.0, 0.5])),
     fixture("reward_weights_changed", "", Trainer(2, reward_weights=[4.0, 1.0]), step=2, build=next_step),
+    fixture("constant_format_8", "num_generations=8, a format reward constant at 0.2 (TRL's defaults otherwise)",
+            Trainer(2), build=constant_format_8, generation_batch_size=24),
+    fixture("zero_format_8", "num_generations=8, a format reward 0 for every completion, two prompts whose sums tie",
+            Trainer(2), build=zero_format_8, generation_batch_size=24),
+    fixture("tie_weighted_8", "num_generations=8, reward_weights=[2.0, 0.5], a prompt whose weighted sums tie",
+            Trainer(2, reward_weights=[2.0, 0.5]), build=tie_weighted_8, generation_batch_size=24),
     *relogged("num_iterations_2", "num_iterations=2, logging_steps=1: each generation logged at two steps"),
 ]
 

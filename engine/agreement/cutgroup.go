@@ -126,12 +126,13 @@ func (c *CutGroup) reworded(warning string, res *engine.Result, members []int) s
 	ev := res.Evaluation
 	res.Finish()
 	rows, differing, inCut := 0, 0, 0
+	ties := allTieResidues(res)
 	count := func(i int) {
 		if !comparedRow(ev, i) {
 			return
 		}
 		rows++
-		if loggedDiffers(res, i) {
+		if loggedDiffers(res, ties, i) {
 			differing++
 			if _, in := slices.BinarySearch(c.Group.Members, i); in {
 				inCut++

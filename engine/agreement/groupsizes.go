@@ -182,12 +182,13 @@ func oddGroupsDiffering(res *engine.Result) (names string, steps []int64) {
 	ev := res.Evaluation
 	res.Finish()
 	odd := make([]bool, len(ev.Valid))
+	ties := allTieResidues(res)
 	var named []string
 	eachOddGroup(ev, func(step int64, g *engine.Group, name string) {
 		differs := false
 		for _, i := range g.Members {
 			odd[i] = true
-			differs = differs || loggedDiffers(res, i)
+			differs = differs || loggedDiffers(res, ties, i)
 		}
 		if differs {
 			named = append(named, name)
@@ -198,7 +199,7 @@ func oddGroupsDiffering(res *engine.Result) (names string, steps []int64) {
 		return "", nil
 	}
 	for i := range ev.Logged {
-		if !odd[i] && loggedDiffers(res, i) {
+		if !odd[i] && loggedDiffers(res, ties, i) {
 			return "", nil
 		}
 	}
@@ -238,9 +239,9 @@ func oddGroupsText(named []string) string {
 
 // loggedDiffers reports whether row i of res is compared with its logged
 // advantage (comparedRow) and its reward differs from it beyond
-// Tolerance.
-func loggedDiffers(res *engine.Result, i int) bool {
-	return comparedRow(res.Evaluation, i) && math.Abs(res.Rewards[i]-res.Evaluation.Logged[i]) > Tolerance
+// Tolerance, ties being the rows of float32 ties (allTieResidues).
+func loggedDiffers(res *engine.Result, ties map[int]bool, i int) bool {
+	return comparedRow(res.Evaluation, i) && math.Abs(comparedReward(res, ties, i)-res.Evaluation.Logged[i]) > Tolerance
 }
 
 // regroupedRows marks the rows of ev that the trainer grouped otherwise:
@@ -291,9 +292,10 @@ func regroupedRows(ev *engine.Evaluation, cut *CutGroup) (rows []bool, names str
 // leftOut does not mark with their logged advantages, over every batch.
 func compareLoggedKept(res *engine.Result, leftOut []bool) Diff {
 	c := newDiffCount()
+	ties := allTieResidues(res)
 	for i, logged := range res.Evaluation.Logged {
 		if !leftOut[i] && comparedRow(res.Evaluation, i) {
-			c.add(res.Rewards[i], logged)
+			c.add(comparedReward(res, ties, i), logged)
 		}
 	}
 	return c.diff()

@@ -26,18 +26,24 @@ type Diff struct {
 	// MaxAbsDiff and MeanAbsDiff are the max and the mean over those rows
 	// of |reward - logged| (NaN when Rows is 0).
 	MaxAbsDiff, MeanAbsDiff float64
-	// Differing counts the rows where |reward - logged| > Tolerance.
+	// Differing counts the rows where |reward - logged| > Tolerance, the
+	// rows of TieResidueGroups agreeing.
 	Differing int
 	// MaxScaledDiff is the max of |reward - logged| / max(1, |logged|):
 	// the difference relative to the logged value beyond 1, where float32
 	// rounding grows with it (Reproduces).
 	MaxScaledDiff float64
+	// TieResidueGroups counts the groups of equal scores whose rows carry
+	// one logged advantage, not 0, within the trainer's float32 residue
+	// (TieResidue): their rows count as agreeing with a reward of 0.
+	TieResidueGroups int
 }
 
 // CompareLogged compares the rewards of batch b's valid trajectories
 // with the logged advantages (an invalid one's reward is its group's mean,
-// no trainer's advantage). ok is false when the evaluation has none (no
-// logged advantage expression).
+// no trainer's advantage); a group of equal scores agrees with any logged
+// value its float32 residue allows (TieResidue). ok is false when the
+// evaluation has none (no logged advantage expression).
 func CompareLogged(res *engine.Result, b *engine.Batch) (c Diff, ok bool) {
 	if res.Evaluation.Logged == nil {
 		return c, false
@@ -48,6 +54,8 @@ func CompareLogged(res *engine.Result, b *engine.Batch) (c Diff, ok bool) {
 // compareLogged is CompareLogged of a result with logged advantages.
 func compareLogged(res *engine.Result, b *engine.Batch) Diff {
 	c := newDiffCount()
+	var ties map[int]bool
+	ties, c.TieResidueGroups = tieResidues(res, b, nil)
 	for _, i := range b.Members {
 		logged := res.Evaluation.Logged[i]
 		if math.IsNaN(logged) || math.IsInf(logged, 0) {
@@ -55,7 +63,7 @@ func compareLogged(res *engine.Result, b *engine.Batch) Diff {
 		}
 		c.Logged++
 		if res.Evaluation.Valid[i] {
-			c.add(res.Rewards[i], logged)
+			c.add(comparedReward(res, ties, i), logged)
 		}
 	}
 	return c.diff()

@@ -23,7 +23,7 @@ func TestLoggedAdvantage(t *testing.T) {
 		enginetest.Traj(0, "g", "x", 1.0, "adv", -a),        // equal
 		enginetest.Traj(0, "g", "x", 3.0, "adv", a+0.5),     // 0.5 off
 		enginetest.Traj(1, "g", "x", 1.0),                   // no logged advantage
-		enginetest.Traj(1, "g", "x", 1.0, "adv", 2e-4+1e-9), // reward 0, 2e-4 off
+		enginetest.Traj(1, "h", "x", 1.0, "adv", 2e-4+1e-9), // a group of one: reward 0, 2e-4 off
 	}
 	res := c.Compute(ts, engine.GRPO)
 	if len(res.Evaluation.Logged) != 4 || res.Evaluation.Logged[0] != -a || !math.IsNaN(res.Evaluation.Logged[2]) {

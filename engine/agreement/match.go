@@ -669,10 +669,11 @@ func (m *Match) FoundReproduces(res *engine.Result, n int) bool {
 	}
 	leftOut, _, _ := regroupedRows(res.Evaluation, CutGroupOf(res, m.rowCap))
 	c := newDiffCount()
+	ties := allTieResidues(res)
 	for bi := range n {
 		for _, i := range res.Ranking.Batches[bi].Members {
 			if (leftOut == nil || !leftOut[i]) && comparedRow(res.Evaluation, i) {
-				c.add(res.Rewards[i], res.Evaluation.Logged[i])
+				c.add(comparedReward(res, ties, i), res.Evaluation.Logged[i])
 			}
 		}
 	}
@@ -700,6 +701,7 @@ func compareLoggedBatches(res *engine.Result, n int) (Diff, []Diff) {
 		sum += c.MeanAbsDiff * float64(c.Rows)
 		all.Rows += c.Rows
 		all.Differing += c.Differing
+		all.TieResidueGroups += c.TieResidueGroups
 	}
 	if all.Rows > 0 {
 		all.MeanAbsDiff = sum / float64(all.Rows)
