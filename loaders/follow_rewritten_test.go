@@ -146,6 +146,31 @@ func TestFollowRewrittenLeftUnendedTaken(t *testing.T) {
 	}
 }
 
+// malformedText returns r's text of rows ids after a malformed record
+// (a CSV row of a cell more than the header's, a JSONL line cut short).
+func malformedText(r rowFormat) func(ids ...string) string {
+	malformed := "a,1,2\n"
+	if r.name == "run.jsonl" {
+		malformed = `{"id":"a",` + "\n"
+	}
+	return func(ids ...string) string { return r.header + malformed + strings.TrimPrefix(r.text(ids...), r.header) }
+}
+
+// followedMalformed writes malformedText(r) of rows b and c to a new
+// file and follows it, its first reading done (the malformed record
+// counted).
+func followedMalformed(t *testing.T, r rowFormat) (string, *followedFile) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), r.name)
+	writeInPlace(t, path, malformedText(r)("b", "c"))
+	ff := &followedFile{path: path}
+	t.Cleanup(ff.closeFile)
+	if res, _, err := ff.load(Options{}, true, nil, nil, nil); err != nil || res.Skipped != 1 {
+		t.Fatalf("%s: first reading: %v, %v; want its malformed record counted", r.name, res, err)
+	}
+	return path, ff
+}
+
 // TestFollowRewrittenInPlaceSkipsCountedOnce: a malformed record of a
 // followed file, counted at its first reading, is not counted (nor said)
 // again when the file, written anew in place as it was and grown, was
@@ -154,23 +179,13 @@ func TestFollowRewrittenLeftUnendedTaken(t *testing.T) {
 // and what the next reading compares the file with, as they were.
 func TestFollowRewrittenInPlaceSkipsCountedOnce(t *testing.T) {
 	for _, r := range rowFormats {
-		malformed := "a,1,2\n" // a cell more than the header's
-		if r.name == "run.jsonl" {
-			malformed = `{"id":"a",` + "\n"
-		}
-		text := func(ids ...string) string { return r.header + malformed + strings.TrimPrefix(r.text(ids...), r.header) }
+		text := malformedText(r)
 		caught := map[string]string{"fewer rows": text("b") + strings.TrimSuffix(r.row("c"), "\n")}
 		if r.name == "run.csv" {
 			caught["emptied"] = ""
 		}
 		for name, half := range caught {
-			path := filepath.Join(t.TempDir(), r.name)
-			writeInPlace(t, path, text("b", "c"))
-			ff := &followedFile{path: path}
-			t.Cleanup(ff.closeFile)
-			if res, _, err := ff.load(Options{}, true, nil, nil, nil); err != nil || res.Skipped != 1 {
-				t.Fatalf("%s: first reading: %v, %v; want its malformed record counted", r.name, res, err)
-			}
+			path, ff := followedMalformed(t, r)
 			writeInPlace(t, path, half)
 			if c := ff.check(Options{}); c.err != nil || c.res != nil {
 				t.Errorf("%s caught %s: %v, %v; want nothing, read again at the next check", r.name, name, c.res, c.err)
@@ -226,18 +241,8 @@ func TestFollowRewrittenAnewSkipsCountedAnew(t *testing.T) {
 // The rows come, then those added after them, once each.
 func TestFollowFailedChangingSkipsCountedOnce(t *testing.T) {
 	for _, r := range rowFormats {
-		malformed := "a,1,2\n" // a cell more than the header's
-		if r.name == "run.jsonl" {
-			malformed = `{"id":"a",` + "\n"
-		}
-		text := func(ids ...string) string { return r.header + malformed + strings.TrimPrefix(r.text(ids...), r.header) }
-		path := filepath.Join(t.TempDir(), r.name)
-		writeInPlace(t, path, text("b", "c"))
-		ff := &followedFile{path: path}
-		t.Cleanup(ff.closeFile)
-		if res, _, err := ff.load(Options{}, true, nil, nil, nil); err != nil || res.Skipped != 1 {
-			t.Fatalf("%s: first reading: %v, %v; want its malformed record counted", r.name, res, err)
-		}
+		text := malformedText(r)
+		path, ff := followedMalformed(t, r)
 		// Another file: the offset and hash of the part read decide
 		// whether it holds the records counted.
 		renameOver(t, path, "\x00\x00\x00\n\x00\x00\x00\n")
