@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -81,7 +80,7 @@ func BenchmarkStatsFollowBurst(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		cpu0 := processCPU(b)
+		cpu0 := testkit.CPUTime()
 		// Copied from the files, as cat does, so that the burst's text
 		// is not held in the heap the follower's collector paces.
 		for _, name := range []string{"burst.jsonl", "closing.jsonl"} {
@@ -89,7 +88,7 @@ func BenchmarkStatsFollowBurst(b *testing.B) {
 		}
 		awaitOutput(b, &out, fmt.Sprintf("step %d ", last))
 		b.StopTimer()
-		cpu += processCPU(b) - cpu0
+		cpu += testkit.CPUTime() - cpu0
 		file.Close()
 		cancel()
 		<-done
@@ -109,23 +108,14 @@ func BenchmarkStatsBurst(b *testing.B) {
 	burstLines(b, dir, benchBurstLines, benchBurstStep)
 	path := filepath.Join(dir, "burst.jsonl")
 	b.ResetTimer()
-	cpu0 := processCPU(b)
+	cpu0 := testkit.CPUTime()
 	for range b.N {
 		var out, errOut strings.Builder
 		if code := Main(context.Background(), []string{"stats", path}, IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut}); code != 0 {
 			b.Fatalf("status %d: %s", code, errOut.String())
 		}
 	}
-	b.ReportMetric(float64((processCPU(b)-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
-}
-
-// processCPU is the CPU time the process has used, user and system.
-func processCPU(b *testing.B) time.Duration {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+	b.ReportMetric(float64((testkit.CPUTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 }
 
 // appendFile appends the file at path to to.
