@@ -587,16 +587,18 @@ func (t *compared) setRanking(r ranking) {
 	t.ranked, t.toRank = true, nil
 }
 
-// release lets go of the working buffers and the sides kept for the next
-// comparison (a switch of A reuses B's), once no job holds them: hidden,
-// the tab keeps only what it draws. Its next comparison ranks both sides
-// again.
+// release lets go of the working buffers, once no job holds them:
+// hidden, the tab keeps what it draws and the two sides of it, ranked,
+// which the next comparison reuses (a switch of A, B's; of B, A's), as
+// when shown. A comparison prefetched before the tab's first visit is
+// ranked hidden: without its sides, the first switch after the visit
+// ranked both again.
 func (t *compareTab) release() {
 	t.takePrepared() // a switch's comparison made for a visit that left: not shown
 	if t.taken > 0 || t.job != nil || t.prepared != nil {
 		return
 	}
-	t.buf, t.sides = nil, [2]*agreement.Side{}
+	t.buf = nil
 }
 
 // LoggedMethod is method B when it is the advantage the trainer logged
