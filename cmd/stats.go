@@ -470,7 +470,7 @@ func writeLogged(w io.Writer, indent string, logged *loggedJSON, agree *agreemen
 			return err
 		}
 		if g := l.TieResidueGroups; g > 0 {
-			if _, err := fmt.Fprintf(w, "%s%d %s of equal scores %s a small equal non-zero logged advantage, torch's float32 residue: it agrees with their reward 0 (no signal)\n", indent,
+			if _, err := fmt.Fprintf(w, "%s%d whole %s of equal scores %s an equal non-zero logged advantage within torch's float32 residue of 0 (trained on; its value depends on torch's summation order): it agrees with their reward 0 here\n", indent,
 				g, english.Plural(g, "group"), english.Verb(g, "carries", "carry")); err != nil {
 				return err
 			}

@@ -124,7 +124,7 @@ func TestTRLFloat32Residue(t *testing.T) {
 	if strings.Contains(out+errOut, "trainer_agreement") || !strings.Contains(out, "reward vs logged advantage: 24 rows, ") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
 		t.Errorf("stats --health finds a disagreement in TRL's float32 residue:\n%s%s", errOut, out)
 	}
-	if !strings.Contains(out, "\n2 groups of equal scores carry a small equal non-zero logged advantage, torch's float32 residue: it agrees with their reward 0 (no signal)\n") {
+	if !strings.Contains(out, "\n2 whole groups of equal scores carry an equal non-zero logged advantage within torch's float32 residue of 0 (trained on; its value depends on torch's summation order): it agrees with their reward 0 here\n") {
 		t.Errorf("stats does not count the groups of the residue:\n%s", out)
 	}
 	if out, _, _ := run(t, "", "stats", "--format", "json", dir); !strings.Contains(out, `"differing": 0,`) || !strings.Contains(out, `"tie_residue_groups": 2`) {
@@ -171,7 +171,7 @@ func TestTRLFloat32ResidueWeighted(t *testing.T) {
 			t.Errorf("stats --match-logged does not say %q:\n%s", want, errOut)
 		}
 	}
-	if !strings.Contains(out, ", 0 differ by more than 0.0001\n1 group of equal scores carries a small equal non-zero logged advantage") {
+	if !strings.Contains(out, ", 0 differ by more than 0.0001\n1 whole group of equal scores carries an equal non-zero logged advantage") {
 		t.Errorf("stats --match-logged:\n%s", out)
 	}
 }
@@ -187,7 +187,7 @@ func TestTRLFloat32ResidueZeroColumn(t *testing.T) {
 	if code != 0 || !strings.Contains(errOut, "rewards = accuracy_reward, format_reward, all the float columns after completion: no row of ") || strings.Contains(errOut, "unknown") || strings.Contains(errOut, "log_extra columns format_reward") {
 		t.Errorf("stats: status %d, the read as line:\n%s", code, errOut)
 	}
-	if !strings.Contains(out, ", 0 differ by more than 0.0001\n2 groups of equal scores carry") {
+	if !strings.Contains(out, ", 0 differ by more than 0.0001\n2 whole groups of equal scores carry") {
 		t.Errorf("stats:\n%s", out)
 	}
 }

@@ -63,11 +63,16 @@ func tieResidueDivisor(o engine.Options) (float64, bool) {
 }
 
 // tieResidues marks, in rows (allocated when nil), the compared rows
-// (comparedRow) of batch b of res whose group's valid scores are equal,
-// rewarded 0, and whose logged advantages are the trainer's float32
-// residue (TieResidue); it returns rows and the number of those groups
-// whose logged advantage is not 0. A batch without groups (a subset of
-// a batch's rows) is taken as the batch of its step in res.
+// (comparedRow) of batch b of res whose group is whole, its scores
+// equal, rewarded 0, and whose logged advantages are the trainer's
+// float32 residue (TieResidue); it returns rows and the number of those
+// groups whose logged advantage is not 0. A group is whole when every
+// member is valid and it has the batch's most common size: a group
+// holding part of the trainer's (a member invalid here, cut by
+// --max-rows, still being written) may have had other scores there,
+// and an equal advantage of its rows be a real one. A batch without
+// groups (a subset of a batch's rows) is taken as the batch of its step
+// in res.
 func tieResidues(res *engine.Result, b *engine.Batch, rows map[int]bool) (map[int]bool, int) {
 	divisor, ok := tieResidueDivisor(res.Options)
 	if !ok {
@@ -81,14 +86,19 @@ func tieResidues(res *engine.Result, b *engine.Batch, rows map[int]bool) (map[in
 		}
 		groups = res.Ranking.Batches[bi].Groups
 	}
+	usual := usualGroupSize(groups)
 	nonZero := 0
 	var logged []float64
 	for _, g := range groups {
+		if len(g.Members) != usual {
+			continue
+		}
 		n, x, tied := 0, 0.0, true
 		logged = logged[:0]
 		for _, i := range g.Members {
 			if !res.Evaluation.Valid[i] {
-				continue
+				tied = false
+				break
 			}
 			if n == 0 {
 				x = res.Scores[i]
@@ -118,6 +128,21 @@ func tieResidues(res *engine.Result, b *engine.Batch, rows map[int]bool) (map[in
 		}
 	}
 	return rows, nonZero
+}
+
+// usualGroupSize returns the most common size of groups (the larger of
+// two as common), 0 for none.
+func usualGroupSize(groups []engine.Group) int {
+	count := map[int]int{}
+	usual := 0
+	for _, g := range groups {
+		n := len(g.Members)
+		count[n]++
+		if count[n] > count[usual] || count[n] == count[usual] && n > usual {
+			usual = n
+		}
+	}
+	return usual
 }
 
 // equalLoggedGroups marks the compared rows of res's groups of two such

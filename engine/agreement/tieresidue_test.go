@@ -163,3 +163,57 @@ func TestCompareLoggedTieResidue(t *testing.T) {
 		}
 	}
 }
+
+// partTieRun is a verl-style run (epsilon 1e-6, float32 scores, grpo)
+// with groups of size of 8 with spread, then the rows of group "tie" that
+// rewardlens holds: a group of 8 in the trainer, 7 scoring 1 and one 0,
+// each of the 7 given the real advantage (1 - 7/8) / (std + eps).
+func partTieRun(t *testing.T, tie func(real float64) []scoring.Trajectory) (*engine.Result, float64) {
+	t.Helper()
+	eps := 1e-6
+	c, err := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}, LoggedAdvantage: "adv", ScorePrecision: "float32", Epsilon: &eps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ts []scoring.Trajectory
+	for _, g := range []string{"a", "b", "c"} {
+		for k := range 8 {
+			x := float64(k % 2)
+			ts = append(ts, enginetest.Traj(0, g, "x", x, "adv", (x-0.5)/(math.Sqrt(2.0/7)+eps)))
+		}
+	}
+	real := 0.125 / (math.Sqrt(1.0/8) + eps)
+	ts = append(ts, tie(real)...)
+	return c.Compute(ts, engine.GRPO), real
+}
+
+// TestTieResidueNotOfPartGroups: the equal advantage of a group's equal
+// scores is taken for the float32 residue only when the group is whole
+// (every member valid, of the batch's usual size): a group whose other
+// scores the trainer saw (a member invalid here, the group cut short)
+// logged a real advantage, which differs from the reward 0 here.
+func TestTieResidueNotOfPartGroups(t *testing.T) {
+	cases := map[string]func(real float64) []scoring.Trajectory{
+		"a member invalid": func(real float64) []scoring.Trajectory {
+			var ts []scoring.Trajectory
+			for range 7 {
+				ts = append(ts, enginetest.Traj(0, "tie", "x", 1.0, "adv", real))
+			}
+			return append(ts, enginetest.Traj(0, "tie", "adv", -7*real)) // no x: invalid here
+		},
+		"cut short": func(real float64) []scoring.Trajectory {
+			var ts []scoring.Trajectory
+			for range 4 {
+				ts = append(ts, enginetest.Traj(0, "tie", "x", 1.0, "adv", real))
+			}
+			return ts
+		},
+	}
+	for name, tie := range cases {
+		res, real := partTieRun(t, tie)
+		got, _ := CompareLogged(res, &res.Ranking.Batches[0])
+		if got.TieResidueGroups != 0 || got.Differing == 0 {
+			t.Errorf("%s: the rows the trainer gave %.4f agree with 0 (%d residue groups, %d differing)", name, real, got.TieResidueGroups, got.Differing)
+		}
+	}
+}
