@@ -72,34 +72,38 @@ func tieResidueDivisor(o engine.Options) (float64, bool) {
 // --max-rows, still being written) may have had other scores there,
 // and an equal advantage of its rows be a real one. A batch without
 // groups (a subset of a batch's rows) is taken as the batch of its step
-// in res.
+// in res, of which only the groups holding a row of the subset count.
 func tieResidues(res *engine.Result, b *engine.Batch, rows map[int]bool) (map[int]bool, int) {
 	divisor, ok := tieResidueDivisor(res.Options)
 	if !ok {
 		return rows, 0
 	}
 	groups := b.Groups
+	var inSubset []bool // b's rows, when b is a subset of its step's
 	if groups == nil {
 		bi, found := res.Ranking.BatchIndex(b.Step)
 		if !found {
 			return rows, 0
 		}
 		groups = res.Ranking.Batches[bi].Groups
+		inSubset = make([]bool, len(res.Scores))
+		for _, i := range b.Members {
+			inSubset[i] = true
+		}
 	}
 	usual := usualGroupSize(groups)
 	nonZero := 0
 	var logged []float64
 	for _, g := range groups {
-		if len(g.Members) != usual {
+		if !wholeGroup(res.Evaluation, g, usual) {
+			continue
+		}
+		if inSubset != nil && !slices.ContainsFunc(g.Members, func(i int) bool { return inSubset[i] }) {
 			continue
 		}
 		n, x, tied := 0, 0.0, true
 		logged = logged[:0]
 		for _, i := range g.Members {
-			if !res.Evaluation.Valid[i] {
-				tied = false
-				break
-			}
 			if n == 0 {
 				x = res.Scores[i]
 			}
@@ -130,6 +134,15 @@ func tieResidues(res *engine.Result, b *engine.Batch, rows map[int]bool) (map[in
 	return rows, nonZero
 }
 
+// wholeGroup reports whether group g holds the whole of the trainer's
+// group: every member valid and the batch's usual group size
+// (usualGroupSize). Only then do equal advantages logged for its rows
+// sum to 0 in the trainer, so that a non-zero one is a float32 tie's
+// residue; in part of a group they may be real.
+func wholeGroup(ev *engine.Evaluation, g engine.Group, usual int) bool {
+	return len(g.Members) == usual && !slices.ContainsFunc(g.Members, func(i int) bool { return !ev.Valid[i] })
+}
+
 // usualGroupSize returns the most common size of groups (the larger of
 // two as common), 0 for none.
 func usualGroupSize(groups []engine.Group) int {
@@ -145,14 +158,21 @@ func usualGroupSize(groups []engine.Group) int {
 	return usual
 }
 
-// equalLoggedGroups marks the compared rows of res's groups of two such
-// rows or more that all logged one value (within Reproduces), not 0:
-// under grpo, only a float32 tie's residue does (TieResidue).
+// equalLoggedGroups marks the compared rows of res's whole groups
+// (wholeGroup) of two such rows or more that all logged one value
+// (within Reproduces), not 0: under grpo a whole group's advantages sum
+// to 0, so only a float32 tie's residue does (TieResidue). Which scores
+// tie depends on the weights being fitted: the tie and its bound are
+// checked after the fit, by the comparison.
 func equalLoggedGroups(res *engine.Result) map[int]bool {
 	var rows map[int]bool
 	var group []int
 	for _, b := range res.Ranking.Batches {
+		usual := usualGroupSize(b.Groups)
 		for _, g := range b.Groups {
+			if !wholeGroup(res.Evaluation, g, usual) {
+				continue
+			}
 			group = group[:0]
 			lo, hi := math.Inf(1), math.Inf(-1)
 			for _, i := range g.Members {
