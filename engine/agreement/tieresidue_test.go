@@ -3,6 +3,7 @@ package agreement
 import (
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -298,5 +299,40 @@ func TestTieResidueGroupsOfSubset(t *testing.T) {
 		if got.TieResidueGroups != k.groups || got.Differing != 0 {
 			t.Errorf("%s: %d tie residue groups, %d differing, want %d, 0", k.what, got.TieResidueGroups, got.Differing, k.groups)
 		}
+	}
+}
+
+// BenchmarkCompareLoggedTies compares 200k rows in groups of 8 equal
+// scores, each logged the float32 residue, in 100 batches, with the
+// scores in float32 (every group a tie residue's) and float64 (none).
+func BenchmarkCompareLoggedTies(b *testing.B) {
+	var ts []scoring.Trajectory
+	for g := range 25_000 {
+		prompt := strconv.Itoa(g)
+		for range 8 {
+			ts = append(ts, enginetest.Traj(int64(g/250), prompt, "x", 1.2, "adv", 0.001190575654618442))
+		}
+	}
+	for _, precision := range []string{"float32", "float64"} {
+		c, err := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}, LoggedAdvantage: "adv", ScorePrecision: precision})
+		if err != nil {
+			b.Fatal(err)
+		}
+		res := c.Compute(ts, engine.GRPO)
+		res.Finish()
+		if all, _ := compareLoggedBatches(res, len(res.Ranking.Batches)); precision == "float32" && (all.TieResidueGroups != 25_000 || all.Differing != 0) {
+			b.Fatalf("%d tie residue groups, %d rows differing", all.TieResidueGroups, all.Differing)
+		}
+		b.Run("batches/"+precision, func(b *testing.B) {
+			for b.Loop() {
+				compareLoggedBatches(res, len(res.Ranking.Batches))
+			}
+		})
+		leftOut := make([]bool, len(res.Scores))
+		b.Run("kept/"+precision, func(b *testing.B) {
+			for b.Loop() {
+				compareLoggedKept(res, leftOut)
+			}
+		})
 	}
 }
