@@ -260,6 +260,9 @@ func TestEqualLoggedGroupsOnlyWhole(t *testing.T) {
 	for name, k := range cases {
 		res, _ := partTieRun(t, k.tie)
 		equal := equalLoggedGroups(res)
+		if equal == nil {
+			equal = make([]bool, len(res.Scores))
+		}
 		if got := equal[k.tieRowsAt]; got != k.leftOut {
 			t.Errorf("%s: the tie's row left out of the fit: %v, want %v", name, got, k.leftOut)
 		}
