@@ -165,8 +165,8 @@ func (s *rowSet) has(i int) bool {
 	return j >= 0 && j < len(s.marked) && s.marked[j]
 }
 
-// cover makes s able to mark the rows first to last; s, when it marks
-// rows already, covers them.
+// cover makes s able to mark the rows first to last, unless it is
+// already made: its callers make it over a batch's rows or all of them.
 func (s *rowSet) cover(first, last int) {
 	if s.marked != nil {
 		return
@@ -174,8 +174,8 @@ func (s *rowSet) cover(first, last int) {
 	s.first, s.marked = first, make([]bool, last-first+1)
 }
 
-// tieResidues marks, in rows (covering the rows of b's groups when it
-// covers none), the compared rows (comparedRow) of batch b of res whose
+// tieResidues marks, in rows (made over the rows of b's groups when it
+// is not made yet; else it must cover them), the compared rows (comparedRow) of batch b of res whose
 // group is a tie rewarded 0 whose logged advantages are the trainer's
 // float32 residue (TieGroup.Residue: the group whole); it returns the
 // number of those groups whose logged advantage is not 0. A batch
