@@ -568,6 +568,7 @@ func (t *trlTable) advantages(k int, v trlVariant, weights []float64) []float64 
 		}
 	default:
 		_, batchStd := nanMeanStd(r, nil)
+		usual := t.usualGroupSize()
 		for _, g := range t.groups {
 			mean, std := nanMeanStd(r, g)
 			if v.scale == "batch" {
@@ -579,7 +580,7 @@ func (t *trlTable) advantages(k int, v trlVariant, weights []float64) []float64 
 					a[i] /= std + 1e-4
 				}
 			}
-			t.tieResidue(g, r, v, a)
+			t.tieResidue(g, r, v, a, usual)
 		}
 	}
 	for i, x := range a {
@@ -593,28 +594,26 @@ func (t *trlTable) advantages(k int, v trlVariant, weights []float64) []float64 
 // tieResidue gives the rows of group g the advantage they logged when
 // their sums r tie in float32 (TRL sums in float32: two sums equal there
 // are one value to it) and the log holds the float32 residue of that tie
-// (agreement.TieResidue): TRL's advantage of the tie is 0 but for the
-// order torch sums in, which nothing here reproduces.
-func (t *trlTable) tieResidue(g []int, r []float64, v trlVariant, a []float64) {
+// (agreement.TieGroup.Residue, the group of the table's usual size
+// usual): TRL's advantage of the tie is 0 but for the order torch sums
+// in, which nothing here reproduces. A row of no reward (r NaN) is left
+// out of TRL's mean as of the tie.
+func (t *trlTable) tieResidue(g []int, r []float64, v trlVariant, a []float64, usual int) {
 	divisor := 1e-4
 	if v.scale == "none" {
 		divisor = 1
 	}
-	n, x := 0, float32(0)
-	var logged []float64
+	tie := agreement.TieGroup{Size: len(g), Usual: usual}
 	for _, i := range g {
 		if math.IsNaN(r[i]) {
 			continue
 		}
-		if n > 0 && float32(r[i]) != x {
-			return
-		}
-		n, x = n+1, float32(r[i])
+		tie.Scores = append(tie.Scores, float64(float32(r[i])))
 		if l := t.advantage[i]; !math.IsNaN(l) && !math.IsInf(l, 0) {
-			logged = append(logged, l)
+			tie.Logged = append(tie.Logged, l)
 		}
 	}
-	if !agreement.TieResidue(logged, n, float64(x), divisor) {
+	if !tie.Residue(divisor) {
 		return
 	}
 	for _, i := range g {
@@ -622,6 +621,12 @@ func (t *trlTable) tieResidue(g []int, r []float64, v trlVariant, a []float64) {
 			a[i] = l
 		}
 	}
+}
+
+// usualGroupSize is the most common size of t's groups
+// (agreement.UsualGroupSize).
+func (t *trlTable) usualGroupSize() int {
+	return agreement.UsualGroupSize(len(t.groups), func(j int) int { return len(t.groups[j]) })
 }
 
 // nanAdd adds x to s, s being NaN for nothing added yet.

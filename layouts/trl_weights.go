@@ -59,25 +59,21 @@ func (t *trlTable) fitVariant(k int, rows []int, v trlVariant) ([]float64, bool)
 	return w, true
 }
 
-// equalLogged splits rows into those of groups whose logged advantages
-// differ or are 0, and those of groups of two rows or more that all
-// logged one value (within agreement.Reproduces), not 0.
+// equalLogged splits rows into those of groups that logged one value,
+// not 0 (agreement.TieGroup.LoggedOneValue: of the table's usual group
+// size, two of rows or more), and the others.
 func (t *trlTable) equalLogged(rows []int) (others, equal []int) {
-	type span struct {
-		n      int
-		lo, hi float64
-	}
-	spans := map[int]span{}
+	logged := map[int][]float64{}
 	for _, i := range rows {
-		a, g := t.advantage[i], t.groupOf[i]
-		sp, seen := spans[g]
-		if !seen {
-			sp.lo, sp.hi = a, a
-		}
-		spans[g] = span{sp.n + 1, min(sp.lo, a), max(sp.hi, a)}
+		logged[t.groupOf[i]] = append(logged[t.groupOf[i]], t.advantage[i])
+	}
+	usual := t.usualGroupSize()
+	oneValue := map[int]bool{}
+	for g, l := range logged {
+		oneValue[g] = agreement.TieGroup{Size: len(t.groups[g]), Usual: usual, Logged: l}.LoggedOneValue()
 	}
 	for _, i := range rows {
-		if sp := spans[t.groupOf[i]]; sp.n >= 2 && sp.hi-sp.lo <= agreement.Reproduces && (sp.lo != 0 || sp.hi != 0) {
+		if oneValue[t.groupOf[i]] {
 			equal = append(equal, i)
 		} else {
 			others = append(others, i)

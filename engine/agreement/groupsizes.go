@@ -240,7 +240,7 @@ func oddGroupsText(named []string) string {
 // loggedDiffers reports whether row i of res is compared with its logged
 // advantage (comparedRow) and its reward differs from it beyond
 // Tolerance, ties being the rows of float32 ties (allTieResidues).
-func loggedDiffers(res *engine.Result, ties map[int]bool, i int) bool {
+func loggedDiffers(res *engine.Result, ties *rowSet, i int) bool {
 	return comparedRow(res.Evaluation, i) && math.Abs(comparedReward(res, ties, i)-res.Evaluation.Logged[i]) > Tolerance
 }
 

@@ -54,8 +54,8 @@ func CompareLogged(res *engine.Result, b *engine.Batch) (c Diff, ok bool) {
 // compareLogged is CompareLogged of a result with logged advantages.
 func compareLogged(res *engine.Result, b *engine.Batch) Diff {
 	c := newDiffCount()
-	var ties map[int]bool
-	ties, c.TieResidueGroups = tieResidues(res, b, nil)
+	var ties rowSet
+	c.TieResidueGroups = tieResidues(res, b, &ties)
 	for _, i := range b.Members {
 		logged := res.Evaluation.Logged[i]
 		if math.IsNaN(logged) || math.IsInf(logged, 0) {
@@ -63,7 +63,7 @@ func compareLogged(res *engine.Result, b *engine.Batch) Diff {
 		}
 		c.Logged++
 		if res.Evaluation.Valid[i] {
-			c.add(comparedReward(res, ties, i), logged)
+			c.add(comparedReward(res, &ties, i), logged)
 		}
 	}
 	return c.diff()

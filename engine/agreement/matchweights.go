@@ -84,11 +84,13 @@ func fitWeights(res *engine.Result, o engine.Options, leftOut []bool) (fittedWei
 		sys.rows = slices.DeleteFunc(sys.rows, func(i int) bool { return leftOut[i] })
 	}
 	if o.Method == engine.GRPO {
-		// A group that logged one value, not 0, is a float32 tie whose
-		// residue no weights fit (TieResidue): the candidates are
-		// measured against it by the comparison, not the fit.
-		equal := equalLoggedGroups(res)
-		sys.rows = slices.DeleteFunc(sys.rows, func(i int) bool { return equal[i] })
+		// A whole group that logged one value, not 0, is a float32 tie
+		// whose residue no weights fit (TieGroup.LoggedOneValue): the
+		// candidates are measured against it by the comparison, not
+		// the fit.
+		if equal := equalLoggedGroups(res); equal != nil {
+			sys.rows = slices.DeleteFunc(sys.rows, func(i int) bool { return equal[i] })
+		}
 	}
 	sys.indexRows()
 	m := res.Evaluation.M

@@ -62,113 +62,192 @@ func tieResidueDivisor(o engine.Options) (float64, bool) {
 	return o.EpsilonOrDefault(), true
 }
 
-// tieResidues marks, in rows (allocated when nil), the compared rows
-// (comparedRow) of batch b of res whose group is whole, its scores
-// equal, rewarded 0, and whose logged advantages are the trainer's
-// float32 residue (TieResidue); it returns rows and the number of those
-// groups whose logged advantage is not 0. A group is whole when every
-// member is valid and it has the batch's most common size: a group
-// holding part of the trainer's (a member invalid here, cut by
-// --max-rows, still being written) may have had other scores there,
-// and an equal advantage of its rows be a real one. A batch without
-// groups (a subset of a batch's rows) is taken as the batch of its step
-// in res.
-func tieResidues(res *engine.Result, b *engine.Batch, rows map[int]bool) (map[int]bool, int) {
-	divisor, ok := tieResidueDivisor(res.Options)
-	if !ok {
-		return rows, 0
-	}
-	groups := b.Groups
-	if groups == nil {
-		bi, found := res.Ranking.BatchIndex(b.Step)
-		if !found {
-			return rows, 0
-		}
-		groups = res.Ranking.Batches[bi].Groups
-	}
-	usual := usualGroupSize(groups)
-	nonZero := 0
-	var logged []float64
-	for _, g := range groups {
-		if len(g.Members) != usual {
-			continue
-		}
-		n, x, tied := 0, 0.0, true
-		logged = logged[:0]
-		for _, i := range g.Members {
-			if !res.Evaluation.Valid[i] {
-				tied = false
-				break
-			}
-			if n == 0 {
-				x = res.Scores[i]
-			}
-			n++
-			if res.Scores[i] != x || res.Rewards[i] != 0 {
-				tied = false
-				break
-			}
-			if comparedRow(res.Evaluation, i) {
-				logged = append(logged, res.Evaluation.Logged[i])
-			}
-		}
-		if !tied || !TieResidue(logged, n, x, divisor) {
-			continue
-		}
-		if rows == nil {
-			rows = map[int]bool{}
-		}
-		for _, i := range g.Members {
-			if comparedRow(res.Evaluation, i) {
-				rows[i] = true
-			}
-		}
-		if slices.ContainsFunc(logged, func(a float64) bool { return a != 0 }) {
-			nonZero++
-		}
-	}
-	return rows, nonZero
+// TieGroup is a group of a trainer's as it is held here, for the rules
+// of a float32 tie's residue (Residue, LoggedOneValue), which the
+// engine's comparison and the layouts' readings of a log share.
+type TieGroup struct {
+	// Size is the number of the group's rows held, Usual the most common
+	// size of its batch's groups (UsualGroupSize).
+	Size, Usual int
+	// Scores are the scores of the rows the trainer averaged over, as it
+	// summed them (float32), NaN for a row it scored that is not scored
+	// here (invalid).
+	Scores []float64
+	// Logged are the advantages logged for the rows compared.
+	Logged []float64
 }
 
-// usualGroupSize returns the most common size of groups (the larger of
-// two as common), 0 for none.
-func usualGroupSize(groups []engine.Group) int {
+// Whole reports whether g holds the whole of the trainer's group: of the
+// usual size, every row scored here. Only then do the advantages the
+// trainer gave its rows sum to 0, so that one value logged for all,
+// not 0, is a float32 tie's residue; part of a group (a member invalid
+// here, cut by --max-rows or by TRL's deque, still being written) may
+// have had other scores there and logged a real advantage.
+func (g TieGroup) Whole() bool {
+	return g.Size == g.Usual && !slices.ContainsFunc(g.Scores, math.IsNaN)
+}
+
+// Residue reports whether g's logged advantages are the float32 residue
+// of a tie: g whole, its two or more scores equal to x, and Logged
+// TieResidue(Logged, len(Scores), x, divisor).
+func (g TieGroup) Residue(divisor float64) bool {
+	if !g.Whole() || len(g.Scores) < 2 {
+		return false
+	}
+	x := g.Scores[0]
+	if slices.ContainsFunc(g.Scores, func(s float64) bool { return s != x }) {
+		return false
+	}
+	return TieResidue(g.Logged, len(g.Scores), x, divisor)
+}
+
+// LoggedOneValue reports whether g is whole and its two or more logged
+// advantages are one value (within Reproduces), not 0: under grpo only a
+// float32 tie's residue is. A fit of the weights leaves such a group
+// out: which scores tie depends on the weights fitted, so the tie and
+// its bound (Residue) are checked after the fit.
+func (g TieGroup) LoggedOneValue() bool {
+	if !g.Whole() || len(g.Logged) < 2 {
+		return false
+	}
+	lo, hi := slices.Min(g.Logged), slices.Max(g.Logged)
+	return hi-lo <= Reproduces && (lo != 0 || hi != 0)
+}
+
+// UsualGroupSize returns the most common of the sizes of n groups, size(j)
+// that of the j-th (the larger of two as common), 0 for none.
+func UsualGroupSize(n int, size func(j int) int) int {
 	count := map[int]int{}
 	usual := 0
-	for _, g := range groups {
-		n := len(g.Members)
-		count[n]++
-		if count[n] > count[usual] || count[n] == count[usual] && n > usual {
-			usual = n
+	for j := range n {
+		k := size(j)
+		count[k]++
+		if count[k] > count[usual] || count[k] == count[usual] && k > usual {
+			usual = k
 		}
 	}
 	return usual
 }
 
-// equalLoggedGroups marks the compared rows of res's groups of two such
-// rows or more that all logged one value (within Reproduces), not 0:
-// under grpo, only a float32 tie's residue does (TieResidue).
-func equalLoggedGroups(res *engine.Result) map[int]bool {
-	var rows map[int]bool
-	var group []int
-	for _, b := range res.Ranking.Batches {
-		for _, g := range b.Groups {
-			group = group[:0]
-			lo, hi := math.Inf(1), math.Inf(-1)
-			for _, i := range g.Members {
-				if comparedRow(res.Evaluation, i) {
-					group = append(group, i)
-					lo, hi = min(lo, res.Evaluation.Logged[i]), max(hi, res.Evaluation.Logged[i])
-				}
+// usualGroupSize is UsualGroupSize of groups.
+func usualGroupSize(groups []engine.Group) int {
+	return UsualGroupSize(len(groups), func(j int) int { return len(groups[j].Members) })
+}
+
+// tieGroup fills g with group m of res, its batch's groups of size
+// usual: the scores of its members, NaN for an invalid one, and the
+// logged advantages of its compared rows (comparedRow). g's slices are
+// reused.
+func tieGroup(g *TieGroup, res *engine.Result, m engine.Group, usual int) {
+	g.Size, g.Usual = len(m.Members), usual
+	g.Scores, g.Logged = g.Scores[:0], g.Logged[:0]
+	for _, i := range m.Members {
+		x := res.Scores[i]
+		if !res.Evaluation.Valid[i] {
+			x = math.NaN()
+		}
+		g.Scores = append(g.Scores, x)
+		if comparedRow(res.Evaluation, i) {
+			g.Logged = append(g.Logged, res.Evaluation.Logged[i])
+		}
+	}
+}
+
+// rowSet marks rows of a result: marked[i - first] for row i.
+type rowSet struct {
+	first  int
+	marked []bool
+}
+
+// has reports whether s marks row i.
+func (s *rowSet) has(i int) bool {
+	j := i - s.first
+	return j >= 0 && j < len(s.marked) && s.marked[j]
+}
+
+// cover makes s able to mark the rows first to last, unless it is
+// already made: its callers make it over a batch's rows or all of them.
+func (s *rowSet) cover(first, last int) {
+	if s.marked != nil {
+		return
+	}
+	s.first, s.marked = first, make([]bool, last-first+1)
+}
+
+// tieResidues marks, in rows (made over the rows of b's groups when it
+// is not made yet; else it must cover them), the compared rows (comparedRow) of batch b of res whose
+// group is a tie rewarded 0 whose logged advantages are the trainer's
+// float32 residue (TieGroup.Residue: the group whole); it returns the
+// number of those groups whose logged advantage is not 0. A batch
+// without groups (a subset of a batch's rows) is taken as the batch of
+// its step in res, of which only the groups holding a row of the subset
+// count.
+func tieResidues(res *engine.Result, b *engine.Batch, rows *rowSet) int {
+	divisor, ok := tieResidueDivisor(res.Options)
+	if !ok {
+		return 0
+	}
+	groups := b.Groups
+	var inSubset rowSet // b's rows, when b is a subset of its step's
+	if groups == nil {
+		bi, found := res.Ranking.BatchIndex(b.Step)
+		if !found || len(b.Members) == 0 {
+			return 0
+		}
+		groups = res.Ranking.Batches[bi].Groups
+		inSubset.cover(slices.Min(b.Members), slices.Max(b.Members))
+		for _, i := range b.Members {
+			inSubset.marked[i-inSubset.first] = true
+		}
+	}
+	usual := usualGroupSize(groups)
+	nonZero := 0
+	var g TieGroup
+	for _, m := range groups {
+		if inSubset.marked != nil && !slices.ContainsFunc(m.Members, inSubset.has) {
+			continue
+		}
+		tieGroup(&g, res, m, usual)
+		if !g.Residue(divisor) || slices.ContainsFunc(m.Members, func(i int) bool { return res.Rewards[i] != 0 }) {
+			continue
+		}
+		if rows.marked == nil {
+			first, last := len(res.Scores), -1
+			for _, m := range groups {
+				first, last = min(first, slices.Min(m.Members)), max(last, slices.Max(m.Members))
 			}
-			if len(group) < 2 || hi-lo > Reproduces || lo == 0 && hi == 0 {
+			rows.cover(first, last)
+		}
+		for _, i := range m.Members {
+			if comparedRow(res.Evaluation, i) {
+				rows.marked[i-rows.first] = true
+			}
+		}
+		if slices.ContainsFunc(g.Logged, func(a float64) bool { return a != 0 }) {
+			nonZero++
+		}
+	}
+	return nonZero
+}
+
+// equalLoggedGroups marks the compared rows of res's groups whose logged
+// advantages are one value, not 0 (TieGroup.LoggedOneValue: the group
+// whole), which a fit of grpo's weights leaves out.
+func equalLoggedGroups(res *engine.Result) []bool {
+	var rows []bool
+	var g TieGroup
+	for _, b := range res.Ranking.Batches {
+		usual := usualGroupSize(b.Groups)
+		for _, m := range b.Groups {
+			tieGroup(&g, res, m, usual)
+			if !g.LoggedOneValue() {
 				continue
 			}
 			if rows == nil {
-				rows = map[int]bool{}
+				rows = make([]bool, len(res.Scores))
 			}
-			for _, i := range group {
-				rows[i] = true
+			for _, i := range m.Members {
+				rows[i] = comparedRow(res.Evaluation, i)
 			}
 		}
 	}
@@ -176,10 +255,13 @@ func equalLoggedGroups(res *engine.Result) map[int]bool {
 }
 
 // allTieResidues is tieResidues of every batch of res.
-func allTieResidues(res *engine.Result) map[int]bool {
-	var rows map[int]bool
+func allTieResidues(res *engine.Result) *rowSet {
+	rows := &rowSet{}
+	if _, ok := tieResidueDivisor(res.Options); ok {
+		rows.cover(0, len(res.Scores)-1)
+	}
 	for bi := range res.Ranking.Batches {
-		rows, _ = tieResidues(res, &res.Ranking.Batches[bi], rows)
+		tieResidues(res, &res.Ranking.Batches[bi], rows)
 	}
 	return rows
 }
@@ -187,8 +269,8 @@ func allTieResidues(res *engine.Result) map[int]bool {
 // comparedReward is the reward row i of res is compared with its logged
 // advantage by: the logged value itself for a row of ties (tieResidues),
 // its reward otherwise.
-func comparedReward(res *engine.Result, ties map[int]bool, i int) float64 {
-	if ties[i] {
+func comparedReward(res *engine.Result, ties *rowSet, i int) float64 {
+	if ties.has(i) {
 		return res.Evaluation.Logged[i]
 	}
 	return res.Rewards[i]

@@ -3,6 +3,7 @@ package agreement
 import (
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -215,5 +216,126 @@ func TestTieResidueNotOfPartGroups(t *testing.T) {
 		if got.TieResidueGroups != 0 || got.Differing == 0 {
 			t.Errorf("%s: the rows the trainer gave %.4f agree with 0 (%d residue groups, %d differing)", name, real, got.TieResidueGroups, got.Differing)
 		}
+	}
+}
+
+// wholeTie is the 8 rows of group "tie" for partTieRun, whole: every one
+// scoring 1 and logged residue.
+func wholeTie(residue float64) func(float64) []scoring.Trajectory {
+	return func(float64) []scoring.Trajectory {
+		var ts []scoring.Trajectory
+		for range 8 {
+			ts = append(ts, enginetest.Traj(0, "tie", "x", 1.0, "adv", residue))
+		}
+		return ts
+	}
+}
+
+// TestEqualLoggedGroupsOnlyWhole: the weights' fit leaves out a group
+// that logged one value, not 0, only when the group is whole: a group
+// holding part of the trainer's logged a real advantage, which the fit
+// keeps.
+func TestEqualLoggedGroupsOnlyWhole(t *testing.T) {
+	cases := map[string]struct {
+		tie       func(real float64) []scoring.Trajectory
+		leftOut   bool
+		tieRowsAt int
+	}{
+		"whole": {wholeTie(2e-7), true, 24},
+		"a member invalid": {func(real float64) []scoring.Trajectory {
+			var ts []scoring.Trajectory
+			for range 7 {
+				ts = append(ts, enginetest.Traj(0, "tie", "x", 1.0, "adv", real))
+			}
+			return append(ts, enginetest.Traj(0, "tie", "adv", -7*real))
+		}, false, 24},
+		"cut short": {func(real float64) []scoring.Trajectory {
+			var ts []scoring.Trajectory
+			for range 4 {
+				ts = append(ts, enginetest.Traj(0, "tie", "x", 1.0, "adv", real))
+			}
+			return ts
+		}, false, 24},
+	}
+	for name, k := range cases {
+		res, _ := partTieRun(t, k.tie)
+		equal := equalLoggedGroups(res)
+		if equal == nil {
+			equal = make([]bool, len(res.Scores))
+		}
+		if got := equal[k.tieRowsAt]; got != k.leftOut {
+			t.Errorf("%s: the tie's row left out of the fit: %v, want %v", name, got, k.leftOut)
+		}
+		for i := range k.tieRowsAt {
+			if equal[i] {
+				t.Errorf("%s: row %d of a group of spread left out of the fit", name, i)
+			}
+		}
+	}
+}
+
+// TestTieResidueGroupsOfSubset: a batch given as a subset of its step's
+// rows counts only the residue groups holding a row of the subset.
+func TestTieResidueGroupsOfSubset(t *testing.T) {
+	res, _ := partTieRun(t, wholeTie(2e-7))
+	if res.Scores[24] != 1 || res.Evaluation.Logged[24] != 2e-7 {
+		t.Fatalf("row 24 is not the tie's first: score %v, logged %v", res.Scores[24], res.Evaluation.Logged[24])
+	}
+	seq := func(from, to int) []int {
+		var rows []int
+		for i := from; i < to; i++ {
+			rows = append(rows, i)
+		}
+		return rows
+	}
+	for _, k := range []struct {
+		what    string
+		members []int
+		groups  int
+	}{
+		{"group a", seq(0, 8), 0},
+		{"group a and the tie", append(seq(0, 8), seq(24, 32)...), 1},
+		{"two rows of the tie", []int{25, 30}, 1},
+	} {
+		sub := engine.Batch{Step: 0, Members: k.members}
+		got, _ := CompareLogged(res, &sub)
+		if got.TieResidueGroups != k.groups || got.Differing != 0 {
+			t.Errorf("%s: %d tie residue groups, %d differing, want %d, 0", k.what, got.TieResidueGroups, got.Differing, k.groups)
+		}
+	}
+}
+
+// BenchmarkCompareLoggedTies compares 200k rows in groups of 8 equal
+// scores, each logged the float32 residue, in 100 batches, with the
+// scores in float32 (every group a tie residue's) and float64 (none).
+func BenchmarkCompareLoggedTies(b *testing.B) {
+	var ts []scoring.Trajectory
+	for g := range 25_000 {
+		prompt := strconv.Itoa(g)
+		for range 8 {
+			ts = append(ts, enginetest.Traj(int64(g/250), prompt, "x", 1.2, "adv", 0.001190575654618442))
+		}
+	}
+	for _, precision := range []string{"float32", "float64"} {
+		c, err := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}, LoggedAdvantage: "adv", ScorePrecision: precision})
+		if err != nil {
+			b.Fatal(err)
+		}
+		res := c.Compute(ts, engine.GRPO)
+		res.Finish()
+		if all, _ := compareLoggedBatches(res, len(res.Ranking.Batches)); precision == "float32" && (all.TieResidueGroups != 25_000 || all.Differing != 0) {
+			b.Fatalf("%d tie residue groups, %d rows differing", all.TieResidueGroups, all.Differing)
+		}
+		b.Run("batches/"+precision, func(b *testing.B) {
+			for b.Loop() {
+				compareLoggedBatches(res, len(res.Ranking.Batches))
+			}
+		})
+		leftOut := make([]bool, len(res.Scores))
+		b.Run("kept/"+precision, func(b *testing.B) {
+			for b.Loop() {
+				compareLoggedKept(res, leftOut)
+			}
+		})
 	}
 }
