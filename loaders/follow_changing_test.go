@@ -61,6 +61,21 @@ func followedCase(t *testing.T, tc changingCase) (string, *followedFile) {
 	return path, followedAt(t, path)
 }
 
+// grownCutWhileRead writes tc's grown file at path and has every reading
+// find it cut at tc.cut, after the check's stat: a writer writing it anew
+// under the reading.
+func grownCutWhileRead(t *testing.T, path string, tc changingCase) {
+	t.Helper()
+	if err := os.WriteFile(path, tc.grown, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	setAfterStat(t, func(path string) {
+		if err := os.Truncate(path, int64(tc.cut)); err != nil {
+			t.Error(err)
+		}
+	})
+}
+
 // setAfterStat sets the hook afterStat for the test.
 func setAfterStat(t *testing.T, hook func(path string)) {
 	t.Helper()
@@ -76,14 +91,7 @@ func setAfterStat(t *testing.T, hook func(path string)) {
 func TestFollowWholeChangedWhileRead(t *testing.T) {
 	for _, tc := range changingCases(t) {
 		path, ff := followedCase(t, tc)
-		if err := os.WriteFile(path, tc.grown, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		setAfterStat(t, func(path string) {
-			if err := os.Truncate(path, int64(tc.cut)); err != nil {
-				t.Error(err)
-			}
-		})
+		grownCutWhileRead(t, path, tc)
 		if c := ff.check(Options{}); c.err != nil || c.res != nil {
 			t.Errorf("%s read as it changed: %v, %v; want nothing said, read again at the next check", tc.name, c.res, c.err)
 		}
@@ -216,14 +224,7 @@ func TestFollowWholeChangedSinceCheck(t *testing.T) {
 func TestFollowFirstReadingChanged(t *testing.T) {
 	for _, tc := range changingCases(t) {
 		path := filepath.Join(t.TempDir(), tc.name)
-		if err := os.WriteFile(path, tc.grown, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		setAfterStat(t, func(path string) {
-			if err := os.Truncate(path, int64(tc.cut)); err != nil {
-				t.Error(err)
-			}
-		})
+		grownCutWhileRead(t, path, tc)
 		_, _, err := Follow(context.Background(), []string{path}, FollowOptions{NoWatch: true})
 		if want := path + ": changed while being read ("; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s changed under the first reading: %v; want %q first", tc.name, err, want)
@@ -364,14 +365,7 @@ func TestFollowWholeLeftEmptyTaken(t *testing.T) {
 func TestFollowChangedSaidThenReadRecovers(t *testing.T) {
 	for _, tc := range changingCases(t) {
 		path, ff := followedCase(t, tc)
-		if err := os.WriteFile(path, tc.grown, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		setAfterStat(t, func(path string) {
-			if err := os.Truncate(path, int64(tc.cut)); err != nil {
-				t.Error(err)
-			}
-		})
+		grownCutWhileRead(t, path, tc)
 		var said Update
 		for range maxChangedReadings {
 			said.add(path, ff.check(Options{}))
