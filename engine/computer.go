@@ -80,24 +80,31 @@ func New(cfg setup.Config) (*RewardComputer, error) {
 	return c, nil
 }
 
+// parsed sets *dst to text parsed, unless text is "" (unset): dst keeps
+// its default.
+func parsed[T any](dst *T, text string, parse func(string) (T, error)) error {
+	if text == "" {
+		return nil
+	}
+	v, err := parse(text)
+	if err != nil {
+		return err
+	}
+	*dst = v
+	return nil
+}
+
 // OptionsOf returns the options cfg sets, each unset one at its default.
 func OptionsOf(cfg setup.Config) (Options, error) {
 	opts := DefaultOptions()
-	var err error
-	if cfg.Method != "" {
-		if opts.Method, err = parseMethod(cfg.Method); err != nil {
-			return opts, err
-		}
+	if err := parsed(&opts.Method, cfg.Method, parseMethod); err != nil {
+		return opts, err
 	}
-	if cfg.Scope != "" {
-		if opts.Scope, err = parseScope(cfg.Scope); err != nil {
-			return opts, err
-		}
+	if err := parsed(&opts.Scope, cfg.Scope, parseScope); err != nil {
+		return opts, err
 	}
-	if cfg.Scale != "" {
-		if opts.Scale, err = parseScale(cfg.Scale); err != nil {
-			return opts, err
-		}
+	if err := parsed(&opts.Scale, cfg.Scale, parseScale); err != nil {
+		return opts, err
 	}
 	if cfg.Normalize != nil {
 		opts.Normalize = *cfg.Normalize
@@ -108,20 +115,14 @@ func OptionsOf(cfg setup.Config) (Options, error) {
 		}
 		opts.Epsilon = *cfg.Epsilon
 	}
-	if cfg.Std != "" {
-		if opts.Std, err = parseStd(cfg.Std); err != nil {
-			return opts, err
-		}
+	if err := parsed(&opts.Std, cfg.Std, parseStd); err != nil {
+		return opts, err
 	}
-	if cfg.GroupOfOne != "" {
-		if opts.GroupOfOne, err = parseGroupOfOne(cfg.GroupOfOne); err != nil {
-			return opts, err
-		}
+	if err := parsed(&opts.GroupOfOne, cfg.GroupOfOne, parseGroupOfOne); err != nil {
+		return opts, err
 	}
-	if cfg.ScorePrecision != "" {
-		if opts.ScorePrecision, err = parseScorePrecision(cfg.ScorePrecision); err != nil {
-			return opts, err
-		}
+	if err := parsed(&opts.ScorePrecision, cfg.ScorePrecision, parseScorePrecision); err != nil {
+		return opts, err
 	}
 	if cfg.Penalty != nil {
 		if p := *cfg.Penalty; !(p >= 0) || math.IsInf(p, 0) {
@@ -129,10 +130,8 @@ func OptionsOf(cfg setup.Config) (Options, error) {
 		}
 		opts.Penalty = *cfg.Penalty
 	}
-	if cfg.NormalizeObjectives != "" {
-		if opts.NormalizeObjectives, err = parseObjectiveNorm(cfg.NormalizeObjectives); err != nil {
-			return opts, err
-		}
+	if err := parsed(&opts.NormalizeObjectives, cfg.NormalizeObjectives, parseObjectiveNorm); err != nil {
+		return opts, err
 	}
 	opts.Priority, opts.PriorityTolerance = cfg.Priority, cfg.PriorityTolerance
 	if opts.Method == Lexicographic && len(opts.Priority) == 0 {
