@@ -210,7 +210,7 @@ func (j jsonReader) fail(err error) error {
 		return j.errorAt(j.rw.Written(), "invalid JSON: unexpected end of input")
 	}
 	line, _ := j.rw.Locate(j.rw.Written())
-	return fmt.Errorf("%s:%d: read: %w", j.l.Name, line, err)
+	return &input.ReadError{Path: j.l.Name, Line: line, Err: err}
 }
 
 // syntaxErrorOffset returns the offset of the byte the decoder's last
