@@ -226,6 +226,8 @@ type trlTable struct {
 	groupOf   []int
 	columns   [][]float64
 	advantage []float64
+	// usual is usualGroupSize, 0 until asked; the table is whole by then.
+	usual int
 }
 
 // readTRLTable reads the table of the file first, in the format Peek
@@ -568,7 +570,7 @@ func (t *trlTable) advantages(k int, v trlVariant, weights []float64) []float64 
 		}
 	default:
 		_, batchStd := nanMeanStd(r, nil)
-		usual := t.usualGroupSize()
+		tie := agreement.TieGroup{Usual: t.usualGroupSize()} // tieResidue's, reused
 		for _, g := range t.groups {
 			mean, std := nanMeanStd(r, g)
 			if v.scale == "batch" {
@@ -580,7 +582,7 @@ func (t *trlTable) advantages(k int, v trlVariant, weights []float64) []float64 
 					a[i] /= std + 1e-4
 				}
 			}
-			t.tieResidue(g, r, v, a, usual)
+			t.tieResidue(g, r, v, a, &tie)
 		}
 	}
 	for i, x := range a {
@@ -595,15 +597,15 @@ func (t *trlTable) advantages(k int, v trlVariant, weights []float64) []float64 
 // their sums r tie in float32 (TRL sums in float32: two sums equal there
 // are one value to it) and the log holds the float32 residue of that tie
 // (agreement.TieGroup.Residue, the group of the table's usual size
-// usual): TRL's advantage of the tie is 0 but for the order torch sums
-// in, which nothing here reproduces. A row of no reward (r NaN) is left
-// out of TRL's mean as of the tie.
-func (t *trlTable) tieResidue(g []int, r []float64, v trlVariant, a []float64, usual int) {
+// tie.Usual): TRL's advantage of the tie is 0 but for the order torch
+// sums in, which nothing here reproduces. A row of no reward (r NaN) is
+// left out of TRL's mean as of the tie. tie's slices are reused.
+func (t *trlTable) tieResidue(g []int, r []float64, v trlVariant, a []float64, tie *agreement.TieGroup) {
 	divisor := 1e-4
 	if v.scale == "none" {
 		divisor = 1
 	}
-	tie := agreement.TieGroup{Size: len(g), Usual: usual}
+	tie.Size, tie.Scores, tie.Logged = len(g), tie.Scores[:0], tie.Logged[:0]
 	for _, i := range g {
 		if math.IsNaN(r[i]) {
 			continue
@@ -624,9 +626,13 @@ func (t *trlTable) tieResidue(g []int, r []float64, v trlVariant, a []float64, u
 }
 
 // usualGroupSize is the most common size of t's groups
-// (agreement.UsualGroupSize).
+// (agreement.UsualGroupSize), counted once: advantages asks it on every
+// call, which the searches for weights make by the hundred.
 func (t *trlTable) usualGroupSize() int {
-	return agreement.UsualGroupSize(len(t.groups), func(j int) int { return len(t.groups[j]) })
+	if t.usual == 0 {
+		t.usual = agreement.UsualGroupSize(len(t.groups), func(j int) int { return len(t.groups[j]) })
+	}
+	return t.usual
 }
 
 // nanAdd adds x to s, s being NaN for nothing added yet.
