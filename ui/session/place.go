@@ -135,17 +135,12 @@ func (r *rowSerials) indexOf(q int) (int, bool) {
 // the rows kept, and after the last kept up to the next serial.
 func (s *Session) deleteReloaded(reloaded []string) {
 	r := &s.serials
-	var deleted []span
-	var deletedUpTo []int
-	next := 0 // the serial after the last row kept
+	var now rowSerials // the runs deleted once the reload is done
+	next := 0          // the serial after the last row kept
 	gap := func(to int) {
 		if to > next {
-			deleted = append(deleted, span{next, to})
-			before := 0
-			if n := len(deletedUpTo); n > 0 {
-				before = deletedUpTo[n-1]
-			}
-			deletedUpTo = append(deletedUpTo, before+to-next)
+			now.deletedUpTo = append(now.deletedUpTo, now.deletedBefore(len(now.deleted))+to-next)
+			now.deleted = append(now.deleted, span{next, to})
 		}
 	}
 	i, k := 0, 0 // the row, the runs deleted before it
@@ -164,7 +159,7 @@ func (s *Session) deleteReloaded(reloaded []string) {
 		return false
 	})
 	gap(i + r.deletedBefore(len(r.deleted)))
-	r.deleted, r.deletedUpTo = deleted, deletedUpTo
+	r.deleted, r.deletedUpTo = now.deleted, now.deletedUpTo
 	if r.read == nil {
 		r.read = map[string][]span{}
 	}
