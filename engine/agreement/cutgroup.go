@@ -204,7 +204,7 @@ func CutGroupNotes(check TrainerCheck, res *engine.Result, c *CutGroup) []Note {
 
 // LoggedNote returns warning, the warning that the rewards differ from
 // the logged advantage (TrainerCheck.LoggedNote, Match.Warning),
-// reworded for c as CutGroupNotes rewords it (noteReworded).
+// reworded for c as CutGroupNotes rewords it (reworded).
 func (c *CutGroup) LoggedNote(warning string, trainer func() *engine.Result) string {
 	if c == nil || !c.Compared || warning == "" {
 		return warning

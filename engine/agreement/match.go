@@ -319,7 +319,7 @@ type Match struct {
 	// oddSteps are the steps holding groups of another size than their
 	// others (oddGroupSteps), nil for none.
 	oddSteps map[int64]bool
-	// rowCap is what a cap did to the rows matched (matchLogged's).
+	// rowCap is what a cap did to the rows matched (MatchLoggedFrom's).
 	rowCap scoring.RowCap
 	// allZero is true when the logged advantage of every valid row that
 	// has one is 0 (loggedAllZero): weights of 0 reproduce it, as does

@@ -65,7 +65,7 @@ type Note struct {
 // them (MatchLogged of the computer's options), and, with c.EqualGroups,
 // the groups' sizes. With c.MatchLogged, the options found are those to
 // compute with. The group c.RowCap says a cap cut is left out of the
-// weights fitted (matchLogged).
+// weights fitted (MatchLoggedFrom).
 func CheckTrainer(c *engine.RewardComputer, ev *engine.Evaluation) TrainerCheck {
 	check := TrainerCheck{Options: c.Options}
 	if ev.Logged != nil || c.MatchLogged {

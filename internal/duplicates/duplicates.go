@@ -30,7 +30,7 @@ func named(first []string) string {
 }
 
 // Warning says that n trajectories (n > 0) repeat an earlier one's ID,
-// first the IDs named (Named): `N trajectories repeat an earlier one's
+// first the IDs named (named): `N trajectories repeat an earlier one's
 // ID ("a", "b")`. It is the one wording of compute, stats, stats --follow
 // and the dashboard, each adding what it does of them. Safe for a
 // terminal.
