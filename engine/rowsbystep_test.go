@@ -30,7 +30,8 @@ func TestRowsByStep(t *testing.T) {
 			for s := range before {
 				before[s] = slices.Clone(before[s])
 			}
-			if grown := append(rows, -1); grown[len(rows)] != -1 || !maps.EqualFunc(got, before, slices.Equal) {
+			_ = append(rows, -1)
+			if !maps.EqualFunc(got, before, slices.Equal) {
 				t.Errorf("from %d: appending to step %d's rows changed another's", from, step)
 			}
 		}
