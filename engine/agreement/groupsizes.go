@@ -177,12 +177,12 @@ const maxDifferingGroupsNamed = 3
 // others (step 1, "What is 2+2?", 8 rows)`; "" otherwise. A trainer's
 // groups are all of one size: such rows are grouped otherwise by it (a
 // prompt repeated in its batch, evaluation rows), which explains them
-// better than any setting of the objectives.
-func oddGroupsDiffering(res *engine.Result) (names string, steps []int64) {
+// better than any setting of the objectives. ties are res's rows of
+// float32 ties (allTieResidues).
+func oddGroupsDiffering(res *engine.Result, ties *rowSet) (names string, steps []int64) {
 	ev := res.Evaluation
 	res.Finish()
 	odd := make([]bool, len(ev.Valid))
-	ties := allTieResidues(res)
 	var named []string
 	eachOddGroup(ev, func(step int64, g *engine.Group, name string) {
 		differs := false
@@ -289,10 +289,10 @@ func regroupedRows(ev *engine.Evaluation, cut *CutGroup) (rows []bool, names str
 }
 
 // compareLoggedKept compares the rewards of res's valid rows that
-// leftOut does not mark with their logged advantages, over every batch.
-func compareLoggedKept(res *engine.Result, leftOut []bool) Diff {
+// leftOut does not mark with their logged advantages, over every batch,
+// ties being res's rows of float32 ties (allTieResidues).
+func compareLoggedKept(res *engine.Result, ties *rowSet, leftOut []bool) Diff {
 	c := newDiffCount()
-	ties := allTieResidues(res)
 	for i, logged := range res.Evaluation.Logged {
 		if !leftOut[i] && comparedRow(res.Evaluation, i) {
 			c.add(comparedReward(res, ties, i), logged)

@@ -48,14 +48,18 @@ func CompareLogged(res *engine.Result, b *engine.Batch) (c Diff, ok bool) {
 	if res.Evaluation.Logged == nil {
 		return c, false
 	}
-	return compareLogged(res, b), true
+	return compareLogged(res, b, nil), true
 }
 
-// compareLogged is CompareLogged of a result with logged advantages.
-func compareLogged(res *engine.Result, b *engine.Batch) Diff {
+// compareLogged is CompareLogged of a result with logged advantages,
+// marking b's rows of float32 ties in ties (tieResidues; tieRows(res),
+// shared with the caller), or in a set of its own when ties is nil.
+func compareLogged(res *engine.Result, b *engine.Batch, ties *rowSet) Diff {
 	c := newDiffCount()
-	var ties rowSet
-	c.TieResidueGroups = tieResidues(res, b, &ties)
+	if ties == nil {
+		ties = &rowSet{}
+	}
+	c.TieResidueGroups = tieResidues(res, b, ties)
 	for _, i := range b.Members {
 		logged := res.Evaluation.Logged[i]
 		if math.IsNaN(logged) || math.IsInf(logged, 0) {
@@ -63,7 +67,7 @@ func compareLogged(res *engine.Result, b *engine.Batch) Diff {
 		}
 		c.Logged++
 		if res.Evaluation.Valid[i] {
-			c.add(comparedReward(res, &ties, i), logged)
+			c.add(comparedReward(res, ties, i), logged)
 		}
 	}
 	return c.diff()

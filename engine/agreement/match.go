@@ -373,21 +373,23 @@ func MatchLoggedFrom(ev *engine.Evaluation, opts engine.Options, layout string, 
 	m := &Match{rowCap: rowCap, allZero: loggedAllZero(ev), layout: layout, linesLeftOut: linesLeftOut}
 	base := TrainerOptions(opts)
 	var reuse *engine.Result
+	var reuseTies *rowSet // reuse's rows of float32 ties, every batch's
 	fit := func(o engine.Options, changes []string) *Fit {
 		res := ev.Prepare(o, reuse)
 		res.Finish()
 		f := &Fit{Options: o, Changes: changes}
-		f.Overall, f.Batches = compareLoggedBatches(res, len(res.Ranking.Batches))
+		ties := tieRows(res)
+		f.Overall, f.Batches = compareLoggedBatches(res, len(res.Ranking.Batches), ties)
 		f.Kept = f.Overall
 		if m.leftOut != nil {
-			f.Kept = compareLoggedKept(res, m.leftOut)
+			f.Kept = compareLoggedKept(res, ties, m.leftOut)
 		}
 		if m.Steps == nil {
 			for _, b := range res.Ranking.Batches {
 				m.Steps = append(m.Steps, b.Step)
 			}
 		}
-		reuse = res
+		reuse, reuseTies = res, ties
 		m.fits = append(m.fits, f)
 		return f
 	}
@@ -395,11 +397,11 @@ func MatchLoggedFrom(ev *engine.Evaluation, opts engine.Options, layout string, 
 	m.fits[0] = &m.Base
 	m.leftOut, m.leftOutNames, m.oddSteps = regroupedRows(ev, CutGroupOf(reuse, rowCap))
 	if m.leftOut != nil {
-		m.Base.Kept = compareLoggedKept(reuse, m.leftOut)
+		m.Base.Kept = compareLoggedKept(reuse, reuseTies, m.leftOut)
 	}
 	seen := map[string]bool{settingsKey(base, ev.Objectives): true}
 	if m.Base.Overall.Differing > 0 {
-		m.regrouped, m.regroupedSteps = oddGroupsDiffering(reuse)
+		m.regrouped, m.regroupedSteps = oddGroupsDiffering(reuse, reuseTies)
 	}
 	if !reproduces(m.Base.Overall) && m.Base.Overall.Rows > 0 {
 		forEachCombination(base, ev.Objectives, m.tries, func(o engine.Options) {
@@ -643,7 +645,7 @@ func CompareLoggedFirst(res *engine.Result, n int) (c Diff, ok bool) {
 	if res.Evaluation.Logged == nil {
 		return c, false
 	}
-	c, _ = compareLoggedBatches(res, n)
+	c, _ = compareLoggedBatches(res, n, nil)
 	return c, true
 }
 
@@ -664,7 +666,7 @@ func (m *Match) FoundReproduces(res *engine.Result, n int) bool {
 		return false
 	}
 	if m.Found.leftOut == "" {
-		c, _ := compareLoggedBatches(res, n)
+		c, _ := compareLoggedBatches(res, n, nil)
 		return reproduces(c)
 	}
 	leftOut, _, _ := regroupedRows(res.Evaluation, CutGroupOf(res, m.rowCap))
@@ -683,13 +685,14 @@ func (m *Match) FoundReproduces(res *engine.Result, n int) bool {
 // compareLoggedBatches compares the rewards of res's valid rows with their
 // logged advantages over the first n batches and per batch: an invalid
 // row's reward is rewardlens's convention (its group's mean), which no
-// trainer setting changes.
-func compareLoggedBatches(res *engine.Result, n int) (Diff, []Diff) {
+// trainer setting changes. ties is compareLogged's: nil, or tieRows(res)
+// to keep every batch's rows of float32 ties.
+func compareLoggedBatches(res *engine.Result, n int, ties *rowSet) (Diff, []Diff) {
 	all := Diff{MaxAbsDiff: math.NaN(), MeanAbsDiff: math.NaN()}
 	per := make([]Diff, n)
 	sum := 0.0
 	for bi := range n {
-		c := compareLogged(res, &res.Ranking.Batches[bi])
+		c := compareLogged(res, &res.Ranking.Batches[bi], ties)
 		per[bi] = c
 		if c.Rows == 0 {
 			continue

@@ -254,12 +254,20 @@ func equalLoggedGroups(res *engine.Result) []bool {
 	return rows
 }
 
-// allTieResidues is tieResidues of every batch of res.
-func allTieResidues(res *engine.Result) *rowSet {
+// tieRows returns the rowSet tieResidues marks any batch of res in: over
+// every row when res's options have a residue (tieResidueDivisor), else
+// not made.
+func tieRows(res *engine.Result) *rowSet {
 	rows := &rowSet{}
 	if _, ok := tieResidueDivisor(res.Options); ok {
 		rows.cover(0, len(res.Scores)-1)
 	}
+	return rows
+}
+
+// allTieResidues is tieResidues of every batch of res.
+func allTieResidues(res *engine.Result) *rowSet {
+	rows := tieRows(res)
 	for bi := range res.Ranking.Batches {
 		tieResidues(res, &res.Ranking.Batches[bi], rows)
 	}

@@ -323,18 +323,18 @@ func BenchmarkCompareLoggedTies(b *testing.B) {
 		}
 		res := c.Compute(ts, engine.GRPO)
 		res.Finish()
-		if all, _ := compareLoggedBatches(res, len(res.Ranking.Batches)); precision == "float32" && (all.TieResidueGroups != 25_000 || all.Differing != 0) {
+		if all, _ := compareLoggedBatches(res, len(res.Ranking.Batches), nil); precision == "float32" && (all.TieResidueGroups != 25_000 || all.Differing != 0) {
 			b.Fatalf("%d tie residue groups, %d rows differing", all.TieResidueGroups, all.Differing)
 		}
 		b.Run("batches/"+precision, func(b *testing.B) {
 			for b.Loop() {
-				compareLoggedBatches(res, len(res.Ranking.Batches))
+				compareLoggedBatches(res, len(res.Ranking.Batches), nil)
 			}
 		})
 		leftOut := make([]bool, len(res.Scores))
 		b.Run("kept/"+precision, func(b *testing.B) {
 			for b.Loop() {
-				compareLoggedKept(res, leftOut)
+				compareLoggedKept(res, allTieResidues(res), leftOut)
 			}
 		})
 	}
