@@ -728,6 +728,8 @@ type csvRowEnds struct {
 
 func newCSVRowEnds() *csvRowEnds { return &csvRowEnds{fieldStart: true} }
 
+func (e *csvRowEnds) rowsEnd() (int64, int) { return e.end, e.lines }
+
 func (e *csvRowEnds) fed() int64 { return e.at }
 
 // feed scans buf, the text's next bytes.

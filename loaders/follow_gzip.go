@@ -41,8 +41,6 @@ type rowEnds interface {
 	fed() int64
 }
 
-func (e *csvRowEnds) rowsEnd() (int64, int) { return e.end, e.lines }
-
 // lineEnds are a JSONL text's row ends: its line ends ("\n").
 type lineEnds struct {
 	at, end int64
