@@ -54,7 +54,7 @@ var verlLayout = trainerLayout{
 		}
 		return nil
 	},
-	defaults:     noRowsCheck(verlDefaults),
+	defaults:     verlDefaults,
 	warnings:     verlWarnings,
 	warningsRead: readsScopeAndMethod,
 }
@@ -187,7 +187,7 @@ func verlScoreIsText(first loaders.FileFields, peek *firstRecords) bool {
 	return false
 }
 
-func verlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, string, error) {
+func verlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, string, *RowsCheck, error) {
 	peek := newFirstRecords(first)
 	one := 1.0
 	if slices.Contains(first.Names, verlUID) {
@@ -231,7 +231,7 @@ func verlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, str
 			notes = append(notes, fmt.Sprintf("overlong_reward is torch's four-decimal text (%s): a penalty that is not a multiple of 1/16 (DAPO's overlong_buffer.len 4096 gives k/4096) reads rounded, the reward up to 5e-5 from verl's", text))
 		}
 	}
-	return cfg, strings.Join(notes, ", "), nil
+	return cfg, strings.Join(notes, ", "), nil, nil
 }
 
 // verlRoundedPenalty returns the first overlong_reward text, in the first

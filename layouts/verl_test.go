@@ -53,7 +53,7 @@ func TestVerlPeekWithoutPath(t *testing.T) {
 // of input, output, score and step.
 func verlComputer(t *testing.T) *engine.RewardComputer {
 	t.Helper()
-	cfg, _, err := layoutDefaults(setup.Config{}, &verlLayout, loaders.FileFields{Names: []string{"input", "output", "score", "step"}})
+	cfg, _, _, err := layoutDefaults(setup.Config{}, &verlLayout, loaders.FileFields{Names: []string{"input", "output", "score", "step"}})
 	if err != nil {
 		t.Fatal(err)
 	}
