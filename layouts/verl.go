@@ -300,7 +300,7 @@ func verlWarnings(_ setup.Config, res *engine.Result, _ scoring.RowCap, batches 
 // infinity is NaN (of +Inf and -Inf alike, their difference), and
 // torch.topk ranks NaN above every number.
 var verlNaNAdvantages = map[engine.Method]string{
-	engine.GRPO: "verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)",
+	engine.GRPO: "verl's own " + verlGRPONaNAdvantages,
 	engine.RLOO: "verl's own rloo advantages are NaN or infinite for every row of such a group (compute_rloo_outcome_advantage subtracts the group's mean)",
 	engine.RPPBaseline: "verl's own rpp-baseline advantages are NaN for every row of the batch (compute_reinforce_plus_plus_baseline_outcome_advantage's group mean, " +
 		"then masked_whiten's mean and variance over the batch)",
@@ -310,6 +310,11 @@ var verlNaNAdvantages = map[engine.Method]string{
 		"(compute_gpg_outcome_advantage's alpha = bsz / count_nonzero(scores) counts the NaN row)",
 }
 
+// verlGRPONaNAdvantages says what verl's grpo gives the rows of a group
+// with a NaN or infinite score: its entry in verlNaNAdvantages, and what
+// a method that is none of verl's estimators falls back to.
+const verlGRPONaNAdvantages = "advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)"
+
 // verlNaNAdvantagesOf is verlNaNAdvantages of method, or, for a method
 // that is none of verl's estimators, what verl's grpo (the layout's
 // method) gives.
@@ -317,7 +322,7 @@ func verlNaNAdvantagesOf(method engine.Method) string {
 	if says, ok := verlNaNAdvantages[method]; ok {
 		return says
 	}
-	return fmt.Sprintf("verl has no %s estimator; under its grpo, the layout's method, the advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)", method)
+	return fmt.Sprintf("verl has no %s estimator; under its grpo, the layout's method, the %s", method, verlGRPONaNAdvantages)
 }
 
 // verlPassKGroupsOfOne warns, under grpo-passk, of the groups of one row
