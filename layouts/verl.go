@@ -54,7 +54,7 @@ var verlLayout = trainerLayout{
 		}
 		return nil
 	},
-	defaults:     noRowsCheck(verlDefaults),
+	defaults:     verlDefaults,
 	warnings:     verlWarnings,
 	warningsRead: readsScopeAndMethod,
 }
@@ -187,7 +187,7 @@ func verlScoreIsText(first loaders.FileFields, peek *firstRecords) bool {
 	return false
 }
 
-func verlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, string, error) {
+func verlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, string, *RowsCheck, error) {
 	peek := newFirstRecords(first)
 	one := 1.0
 	if slices.Contains(first.Names, verlUID) {
@@ -231,7 +231,7 @@ func verlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, str
 			notes = append(notes, fmt.Sprintf("overlong_reward is torch's four-decimal text (%s): a penalty that is not a multiple of 1/16 (DAPO's overlong_buffer.len 4096 gives k/4096) reads rounded, the reward up to 5e-5 from verl's", text))
 		}
 	}
-	return cfg, strings.Join(notes, ", "), nil
+	return cfg, strings.Join(notes, ", "), nil, nil
 }
 
 // verlRoundedPenalty returns the first overlong_reward text, in the first
@@ -300,7 +300,7 @@ func verlWarnings(_ setup.Config, res *engine.Result, _ scoring.RowCap, batches 
 // infinity is NaN (of +Inf and -Inf alike, their difference), and
 // torch.topk ranks NaN above every number.
 var verlNaNAdvantages = map[engine.Method]string{
-	engine.GRPO: "verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)",
+	engine.GRPO: "verl's own " + verlGRPONaNAdvantages,
 	engine.RLOO: "verl's own rloo advantages are NaN or infinite for every row of such a group (compute_rloo_outcome_advantage subtracts the group's mean)",
 	engine.RPPBaseline: "verl's own rpp-baseline advantages are NaN for every row of the batch (compute_reinforce_plus_plus_baseline_outcome_advantage's group mean, " +
 		"then masked_whiten's mean and variance over the batch)",
@@ -310,6 +310,11 @@ var verlNaNAdvantages = map[engine.Method]string{
 		"(compute_gpg_outcome_advantage's alpha = bsz / count_nonzero(scores) counts the NaN row)",
 }
 
+// verlGRPONaNAdvantages says what verl's grpo gives the rows of a group
+// with a NaN or infinite score: its entry in verlNaNAdvantages, and what
+// a method that is none of verl's estimators falls back to.
+const verlGRPONaNAdvantages = "advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)"
+
 // verlNaNAdvantagesOf is verlNaNAdvantages of method, or, for a method
 // that is none of verl's estimators, what verl's grpo (the layout's
 // method) gives.
@@ -317,7 +322,7 @@ func verlNaNAdvantagesOf(method engine.Method) string {
 	if says, ok := verlNaNAdvantages[method]; ok {
 		return says
 	}
-	return fmt.Sprintf("verl has no %s estimator; under its grpo, the layout's method, the advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)", method)
+	return fmt.Sprintf("verl has no %s estimator; under its grpo, the layout's method, the %s", method, verlGRPONaNAdvantages)
 }
 
 // verlPassKGroupsOfOne warns, under grpo-passk, of the groups of one row
