@@ -209,6 +209,9 @@ func TestTRLFloat32ResidueGDPO(t *testing.T) {
 	if code != 0 || strings.Contains(out+errOut, "trainer_agreement") || !strings.Contains(out, "reward vs logged advantage: 24 rows, ") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
 		t.Errorf("stats --health --method gdpo finds a disagreement in TRL's float32 residue (status %d):\n%s%s", code, errOut, out)
 	}
+	if !strings.Contains(out, "\n3 whole groups with a reward tied in float32 carry torch's float32 residue of its group's normalisation or baseline, which the batch's normalisation spreads to every row (trained on; its value depends on torch's summation order): the batch's logged advantages agree with its rewards here\n") {
+		t.Errorf("stats does not say the groups of the residue:\n%s", out)
+	}
 	if out, _, _ := run(t, "", "stats", "--format", "json", "--method", "gdpo", dir); !strings.Contains(out, `"differing": 0,`) || !strings.Contains(out, `"tie_residue_groups": 3`) {
 		t.Errorf("stats JSON does not count the groups of the residue:\n%s", out)
 	}
