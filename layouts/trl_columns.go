@@ -663,7 +663,8 @@ func (t *trlTable) batchResidue(a []float64, std float64, bound func(g []int) fl
 // normalizeThenSumTieBound is agreement.BatchTie.Bound of group g under
 // normalize_then_sum with the first k columns as rewards, weighted:
 // over each column whose two or more non-NaN values in g tie in float32,
-// agreement.TieResidueBound(count, weight times the value, 1e-4).
+// agreement.TieResidueBound(count + 2, weight times the value, 1e-4)
+// (agreement.BatchTie.Bound).
 func (t *trlTable) normalizeThenSumTieBound(g []int, k int, weight func(j int) float64) float64 {
 	bound := 0.0
 	for j, col := range t.columns[:k] {
@@ -681,7 +682,7 @@ func (t *trlTable) normalizeThenSumTieBound(g []int, k int, weight func(j int) f
 			count++
 		}
 		if tie && count >= 2 {
-			bound += agreement.TieResidueBound(count, weight(j)*float64(float32(x)), 1e-4)
+			bound += agreement.TieResidueBound(count+2, weight(j)*float64(float32(x)), 1e-4)
 		}
 	}
 	return bound

@@ -13,12 +13,17 @@ import (
 // normalize_advantages), for BatchResidue.
 type BatchTie struct {
 	// Bound bounds the float32 residue the trainer adds alike to every
-	// row of the group before the batch's normalisation: under
-	// normalize_then_sum the sum over the group's rewards whose values
-	// tie in float32 of TieResidueBound(n_k, w_k x_k, epsilon); under
-	// RLOOTrainer, TieResidueBound(n, x, 1) when the group's sums tie
-	// (its leave-one-out baseline off by the tie's sum's rounding); 0
-	// when nothing of the group ties.
+	// row of the group before the batch's normalisation; 0 when nothing
+	// of the group ties. Under normalize_then_sum it is the sum over the
+	// group's rewards whose n_k values tie in float32 at x_k of
+	// TieResidueBound(n_k + 2, w_k x_k, epsilon): each is normalised as
+	// grpo's group (TieResidueBound), then times its weight w_k, itself
+	// rounded to float32, which adds two roundings. Under RLOOTrainer it
+	// is TieResidueBound(n, x, 1) when the group's n sums tie at x: the
+	// leave-one-out baseline fl(fl(S - x) / (n - 1)), S the sum in any
+	// order (|S - n x| <= gamma(n-1) n |x|), is x within |S - n x| / (n -
+	// 1) + gamma(2) |x| to first order, about (n + 2) u |x|, and x minus
+	// it is exact (Sterbenz).
 	Bound float64
 	// Diff holds logged - computed of the group's compared rows.
 	Diff []float64
@@ -91,10 +96,10 @@ func overBatch(o engine.Options) bool {
 // and some differ beyond Reproduces, it marks every compared row of b's
 // groups in rows and returns the number of groups with a residue whose
 // rows differ beyond Reproduces. A batch without groups (a subset of a
-// step's rows) is left alone.
+// step's rows) or with sources is left alone.
 func batchTieResidues(res *engine.Result, b *engine.Batch, rows *rowSet) int {
-	if len(b.Groups) == 0 {
-		return 0
+	if len(b.Groups) == 0 || res.Evaluation.HasSources() {
+		return 0 // with sources, each source's rows are normalised apart
 	}
 	o := res.Options
 	eps := o.EpsilonOrDefault()
@@ -164,7 +169,7 @@ func batchTieResidues(res *engine.Result, b *engine.Batch, rows *rowSet) int {
 // groupResidueBound is BatchTie.Bound of the group of members (n of
 // them, each valid) under res's method: gdpo's sum over its objectives
 // whose terms tie in float32 among the members that have them (two or
-// more) of TieResidueBound(count, weighted term, eps); rloo-whitened's
+// more) of TieResidueBound(count + 2, weighted term, eps); rloo-whitened's
 // TieResidueBound(n, score, 1) when its scores tie.
 func groupResidueBound(res *engine.Result, members []int, n int, eps float64) float64 {
 	if res.Options.Method == engine.RLOOWhitened {
@@ -191,7 +196,7 @@ func groupResidueBound(res *engine.Result, members []int, n int, eps float64) fl
 			count++
 		}
 		if tie && count >= 2 {
-			bound += TieResidueBound(count, res.WeightedTerm(first, k), eps)
+			bound += TieResidueBound(count+2, res.WeightedTerm(first, k), eps)
 		}
 	}
 	return bound
