@@ -272,3 +272,20 @@ func TestTRLFloat32ResidueRLOOWhitened(t *testing.T) {
 		t.Errorf("--scale none is not found to differ:\n%s", out)
 	}
 }
+
+// TestTRLFloat32ResidueGDPOWeighted reads testdata/trl/gdpo_weighted_6
+// (TRL's own normalize_then_sum with reward_weights=[2.0, 0.5], the
+// residue of gdpo_constant_format_6): the layout fits the weights
+// though no weights fit the residue's shift of each group (checked with
+// it after the fit), and --match-logged computes with them, no row
+// differing.
+func TestTRLFloat32ResidueGDPOWeighted(t *testing.T) {
+	dir := trlFixture("gdpo_weighted_6")
+	out, errOut, code := run(t, "", "stats", "--match-logged", dir)
+	if code != 0 || !strings.Contains(errOut, "whose sum with weights other than 1 (fitted accuracy_reward 2, format_reward 0.5; --match-logged fits them) reproduces the logged advantage") {
+		t.Errorf("the read as line does not fit TRL's weights (status %d):\n%s", code, errOut)
+	}
+	if !strings.Contains(errOut, "rewardlens: --match-logged: `--method gdpo --weight accuracy_reward=2 --weight format_reward=0.5` (gdpo, epsilon 0.0001) reproduces the logged advantage to ") || !strings.Contains(out, ", 0 differ by more than 0.0001\n3 whole groups with a reward tied in float32") {
+		t.Errorf("stats --match-logged does not find TRL's weights:\n%s%s", errOut, out)
+	}
+}

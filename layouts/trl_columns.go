@@ -516,15 +516,7 @@ func (t *trlTable) advantages(k int, v trlVariant, weights []float64) []float64 
 		}
 		return weights[j]
 	}
-	r := make([]float64, n)
-	for i := range r {
-		r[i] = math.NaN()
-		for j, col := range t.columns[:k] {
-			if x := col[i]; !math.IsNaN(x) {
-				r[i] = nanAdd(r[i], weight(j)*x)
-			}
-		}
-	}
+	r := t.weightedSums(k, weight)
 	a := make([]float64, n)
 	switch {
 	case v.rloo:
@@ -625,6 +617,21 @@ func (t *trlTable) tieResidue(g []int, r []float64, v trlVariant, a []float64, t
 			a[i] = l
 		}
 	}
+}
+
+// weightedSums returns each row's nansum of the first k columns times
+// weight(j), NaN for a row of no reward (every one None).
+func (t *trlTable) weightedSums(k int, weight func(j int) float64) []float64 {
+	r := make([]float64, len(t.advantage))
+	for i := range r {
+		r[i] = math.NaN()
+		for j, col := range t.columns[:k] {
+			if x := col[i]; !math.IsNaN(x) {
+				r[i] = nanAdd(r[i], weight(j)*x)
+			}
+		}
+	}
+	return r
 }
 
 // batchResidue gives every row of t the advantage it logged when the

@@ -470,6 +470,10 @@ FIXTURES = [
     fixture("gdpo_constant_format_6", "num_generations=6, normalize_then_sum, a format reward constant at 0.9 in three "
             "prompts' completions", Trainer(2, multi_objective_aggregation="normalize_then_sum"),
             build=gdpo_constant_format(6, 0.9), generation_batch_size=24),
+    fixture("gdpo_weighted_6", "num_generations=6, normalize_then_sum, reward_weights=[2.0, 0.5], a format reward "
+            "constant at 0.9 in three prompts' completions",
+            Trainer(2, reward_weights=[2.0, 0.5], multi_objective_aggregation="normalize_then_sum"),
+            build=gdpo_constant_format(6, 0.9), generation_batch_size=24),
     fixture("gdpo_constant_format_8", "num_generations=8, normalize_then_sum, a format reward constant at 0.2 in three "
             "prompts' completions", Trainer(2, multi_objective_aggregation="normalize_then_sum"),
             build=gdpo_constant_format(8, 0.2), generation_batch_size=32),
