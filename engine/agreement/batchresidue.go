@@ -93,13 +93,21 @@ func overBatch(o engine.Options) bool {
 // the batch last (overBatch): when the differences of batch b's rows
 // are the float32 residue of its tied groups (BatchResidue; every group
 // whole, every row the trainer normalised over with a logged value)
-// and some differ beyond Reproduces, it marks every compared row of b's
-// groups in rows and returns the number of groups with a residue whose
-// rows differ beyond Reproduces. A batch without groups (a subset of a
-// step's rows) or with sources is left alone.
+// and some differ beyond Reproduces, it marks in rows every row of the
+// groups checked (all compared; not a group of one RLOOTrainer leaves
+// out) and returns the number of groups with a residue whose rows
+// differ beyond Reproduces. A batch without groups (a subset of a step's
+// rows) or with sources is left alone.
 func batchTieResidues(res *engine.Result, b *engine.Batch, rows *rowSet) int {
 	if len(b.Groups) == 0 || res.Evaluation.HasSources() {
 		return 0 // with sources, each source's rows are normalised apart
+	}
+	beyond := slices.ContainsFunc(b.Members, func(i int) bool {
+		l := res.Evaluation.Logged[i]
+		return comparedRow(res.Evaluation, i) && math.Abs(l-res.Rewards[i]) > Reproduces*max(1, math.Abs(l))
+	})
+	if !beyond {
+		return 0
 	}
 	o := res.Options
 	eps := o.EpsilonOrDefault()
@@ -107,7 +115,6 @@ func batchTieResidues(res *engine.Result, b *engine.Batch, rows *rowSet) int {
 	ties := make([]BatchTie, len(b.Groups))
 	var computed, logged []float64
 	var g TieGroup
-	beyond := false
 	for gi, m := range b.Groups {
 		tieGroup(&g, res, m, usual)
 		if !g.Whole() {
@@ -121,15 +128,10 @@ func batchTieResidues(res *engine.Result, b *engine.Batch, rows *rowSet) int {
 			if !comparedRow(res.Evaluation, i) {
 				return 0
 			}
-			d := res.Evaluation.Logged[i] - res.Rewards[i]
-			ties[gi].Diff = append(ties[gi].Diff, d)
-			beyond = beyond || math.Abs(d) > Reproduces*max(1, math.Abs(res.Evaluation.Logged[i]))
+			ties[gi].Diff = append(ties[gi].Diff, res.Evaluation.Logged[i]-res.Rewards[i])
 			logged = append(logged, res.Evaluation.Logged[i])
 			computed = append(computed, res.Rewards[i])
 		}
-	}
-	if !beyond {
-		return 0
 	}
 	divisor := 1.0
 	if o.Normalize {
@@ -155,7 +157,7 @@ func batchTieResidues(res *engine.Result, b *engine.Batch, rows *rowSet) int {
 	residueGroups := 0
 	for gi, m := range b.Groups {
 		for _, i := range m.Members {
-			if comparedRow(res.Evaluation, i) {
+			if len(ties[gi].Diff) > 0 { // not a group RLOOTrainer leaves out
 				rows.marked[i-rows.first] = true
 			}
 		}
