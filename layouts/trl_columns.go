@@ -641,6 +641,14 @@ func (t *trlTable) weightedSums(k int, weight func(j int) float64) []float64 {
 // group g's: every group of the table's usual size, every row TRL
 // normalised (a not NaN) with a logged value.
 func (t *trlTable) batchResidue(a []float64, std float64, bound func(g []int) float64) {
+	beyond := false
+	for i, x := range a {
+		l := t.advantage[i]
+		beyond = beyond || math.Abs(l-x) > agreement.Reproduces*max(1, math.Abs(l))
+	}
+	if !beyond {
+		return // nothing for the residue to explain
+	}
 	usual := t.usualGroupSize()
 	ties := make([]agreement.BatchTie, 0, len(t.groups))
 	var logged []float64
