@@ -35,13 +35,17 @@ type BatchTie struct {
 // normalisation: A = (v + c - mean(v + c)) / divisor, v the exact values
 // (rewardlens's, centred), c_g the residue of group g, |c_g| <= Bound.
 // That is, the differences are one value d_g within each group (within
-// Reproduces), and some shift m (the residues' mean) gives every group
-// |d_g divisor + m| <= Bound (within Reproduces divisor), and some group
-// has a residue (Bound > 0). A wrong weight, scale or method changes the
-// advantages of a group with spread unevenly, which no residue does.
+// Reproduces), their mean over the rows is 0 (within Reproduces: both
+// sides are centred over the batch), some shift m (the residues' mean)
+// gives every group |d_g divisor + m| <= Bound (within Reproduces
+// divisor), and some group has a residue (Bound > 0). A wrong weight,
+// scale or method changes the advantages of a group with spread
+// unevenly, and a shift of every row moves their mean, which no residue
+// does.
 func BatchResidue(groups []BatchTie, divisor float64) bool {
 	lo, hi := math.Inf(-1), math.Inf(1)
 	tied := false
+	sum, rows := 0.0, 0
 	for _, g := range groups {
 		if len(g.Diff) == 0 {
 			continue
@@ -50,12 +54,16 @@ func BatchResidue(groups []BatchTie, divisor float64) bool {
 		if dhi-dlo > Reproduces || math.IsNaN(dhi-dlo) {
 			return false
 		}
+		for _, d := range g.Diff {
+			sum += d
+		}
+		rows += len(g.Diff)
 		c := (dlo + dhi) / 2 * divisor
 		slack := Reproduces * divisor
 		lo, hi = max(lo, -g.Bound-c-slack), min(hi, g.Bound-c+slack)
 		tied = tied || g.Bound > 0
 	}
-	return tied && lo <= hi
+	return tied && lo <= hi && math.Abs(sum/float64(rows)) <= Reproduces
 }
 
 // BatchDivisor returns what a trainer's normalisation over the batch
