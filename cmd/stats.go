@@ -254,6 +254,9 @@ type loggedJSON struct {
 	// advantage is the trainer's float32 residue, not 0
 	// (agreement.Diff.TieResidueGroups).
 	TieResidueGroups int `json:"tie_residue_groups"`
+	// overBatch says that the method normalises over the batch last
+	// (agreement.Diff.OverBatch), which the groups' line says.
+	overBatch bool
 	// logged counts the rows with a finite logged value, valid or not
 	// (agreement.Diff.Logged).
 	logged int
@@ -441,7 +444,7 @@ func newLoggedJSON(res *engine.Result, b *engine.Batch) *loggedJSON {
 	if !ok {
 		return nil
 	}
-	return &loggedJSON{c.Rows, number(c.MaxAbsDiff), number(c.MeanAbsDiff), c.Differing, agreement.Tolerance, c.TieResidueGroups, c.Logged}
+	return &loggedJSON{c.Rows, number(c.MaxAbsDiff), number(c.MeanAbsDiff), c.Differing, agreement.Tolerance, c.TieResidueGroups, c.OverBatch, c.Logged}
 }
 
 // newAgreementJSON is match's comparison of the batch of step; nil when
@@ -469,7 +472,12 @@ func writeLogged(w io.Writer, indent string, logged *loggedJSON, agree *agreemen
 			l.Differing, english.Verb(l.Differing, "differs", "differ"), agreement.Tolerance); err != nil {
 			return err
 		}
-		if g := l.TieResidueGroups; g > 0 {
+		if g := l.TieResidueGroups; g > 0 && l.overBatch {
+			if _, err := fmt.Fprintf(w, "%s%d whole %s with a reward tied in float32 %s torch's float32 residue of its group's normalisation or baseline, which the batch's normalisation spreads to every row (trained on; its value depends on torch's summation order): the batch's logged advantages agree with its rewards here\n", indent,
+				g, english.Plural(g, "group"), english.Verb(g, "carries", "carry")); err != nil {
+				return err
+			}
+		} else if g > 0 {
 			if _, err := fmt.Fprintf(w, "%s%d whole %s of equal scores %s an equal non-zero logged advantage within torch's float32 residue of 0 (trained on; its value depends on torch's summation order): it agrees with their reward 0 here\n", indent,
 				g, english.Plural(g, "group"), english.Verb(g, "carries", "carry")); err != nil {
 				return err

@@ -191,3 +191,119 @@ func TestTRLFloat32ResidueZeroColumn(t *testing.T) {
 		t.Errorf("stats:\n%s", out)
 	}
 }
+
+// TestTRLFloat32ResidueGDPO reads testdata/trl/gdpo_constant_format_6
+// (TRL's own normalize_then_sum, num_generations 6, a format reward
+// constant at 0.9 in three prompts' completions): each of those groups
+// normalises its constant format to torch's float32 residue, some 1e-4,
+// which the batch's normalisation shifts by its mean, so every row of
+// the table, the fourth group's too, differs from rewardlens's gdpo by
+// up to 5e-4, the groups' rows alike. They agree (no trainer_agreement,
+// the 3 groups counted), the trainer check names gdpo as what
+// reproduces the log, the layout reads both columns as rewards, weight
+// 1 (not the weights unknown), and a wrong weight or --no-normalize
+// still differs.
+func TestTRLFloat32ResidueGDPO(t *testing.T) {
+	dir := trlFixture("gdpo_constant_format_6")
+	out, errOut, code := run(t, "", "stats", "--health", "--method", "gdpo", dir)
+	if code != 0 || strings.Contains(out+errOut, "trainer_agreement") || !strings.Contains(out, "reward vs logged advantage: 24 rows, ") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
+		t.Errorf("stats --health --method gdpo finds a disagreement in TRL's float32 residue (status %d):\n%s%s", code, errOut, out)
+	}
+	if !strings.Contains(out, "\n3 whole groups with a reward tied in float32 carry torch's float32 residue of its group's normalisation or baseline, which the batch's normalisation spreads to every row (trained on; its value depends on torch's summation order): the batch's logged advantages agree with its rewards here\n") {
+		t.Errorf("stats does not say the groups of the residue:\n%s", out)
+	}
+	if out, _, _ := run(t, "", "stats", "--format", "json", "--method", "gdpo", dir); !strings.Contains(out, `"differing": 0,`) || !strings.Contains(out, `"tie_residue_groups": 3`) {
+		t.Errorf("stats JSON does not count the groups of the residue:\n%s", out)
+	}
+	if _, errOut, _ := run(t, "", "stats", dir); !strings.Contains(errOut, "`--method gdpo` reproduces it to 0 (--match-logged applies it)") {
+		t.Errorf("the trainer check does not find gdpo:\n%s", errOut)
+	} else if !strings.Contains(errOut, "objectives accuracy_reward, format_reward, a null reward adds nothing, logged advantage = advantage; method grpo") || strings.Contains(errOut, "unknown") {
+		t.Errorf("the read as line does not take both columns as rewards, weight 1:\n%s", errOut)
+	}
+	out, errOut, code = run(t, "", "stats", "--match-logged", dir)
+	if code != 0 || !strings.Contains(out, "method gdpo, ") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
+		t.Errorf("stats --match-logged does not apply gdpo (status %d):\n%s%s", code, errOut, out)
+	}
+	for _, wrong := range [][]string{{"--weight", "accuracy_reward=0.5"}, {"--no-normalize"}} {
+		out, errOut, code := run(t, "", append([]string{"stats", "--health", "--method", "gdpo"}, append(wrong, dir)...)...)
+		if code != 3 || !strings.Contains(out, "ALERT  step 1  trainer_agreement  24 of 24 rows differ") {
+			t.Errorf("%v: status %d, not found to differ:\n%s%s", wrong, code, errOut, out)
+		}
+	}
+}
+
+// TestTRLGDPOPowerOfTwoNoResidue reads testdata/trl/gdpo_constant_format_8
+// (TRL's own normalize_then_sum, num_generations 8, a format reward
+// constant at 0.2 in three prompts' completions): torch 1.13 on a CPU
+// sums a group's 8 values of a reward of two or more pairwise there
+// (the group's dimension not the innermost), exactly for equal values,
+// so TRL's log holds no residue and gdpo reproduces it to float32
+// rounding, with no group of residue counted.
+func TestTRLGDPOPowerOfTwoNoResidue(t *testing.T) {
+	dir := trlFixture("gdpo_constant_format_8")
+	out, _, _ := run(t, "", "stats", "--format", "json", "--method", "gdpo", dir)
+	if !strings.Contains(out, `"differing": 0,`) || !strings.Contains(out, `"tie_residue_groups": 0`) {
+		t.Errorf("stats JSON:\n%s", out)
+	}
+	recs, _ := computeList(t, "", "--method", "gdpo", dir)
+	if n, worst := trlReproduced(t, recs); n != 32 {
+		t.Errorf("%d of 32 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
+	}
+}
+
+// TestTRLFloat32ResidueRLOOWhitened reads testdata/trl/rloo_whitened_tied_7
+// (TRL's own RLOOTrainer, normalize_advantages=True, num_generations 7,
+// every prompt's completions tied): the leave-one-out baselines are off
+// by the float32 residue of the tied sums, some 1e-7, which whitening
+// divides by their own std plus 1e-4, logging up to 6e-4 where
+// rloo-whitened gives 0. They agree under rloo-whitened, the 4 groups
+// counted; under grpo with scale none (no residue of its size) they
+// still differ.
+func TestTRLFloat32ResidueRLOOWhitened(t *testing.T) {
+	dir := trlFixture("rloo_whitened_tied_7")
+	out, errOut, code := run(t, "", "stats", "--health", "--method", "rloo-whitened", dir)
+	if code == 3 && strings.Contains(out, "trainer_agreement") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
+		t.Errorf("stats --method rloo-whitened finds a disagreement in TRL's float32 residue (status %d):\n%s%s", code, errOut, out)
+	}
+	if out, _, _ := run(t, "", "stats", "--format", "json", "--method", "rloo-whitened", dir); !strings.Contains(out, `"tie_residue_groups": 4`) {
+		t.Errorf("stats JSON does not count the groups of the residue:\n%s", out)
+	}
+	if out, _, _ := run(t, "", "stats", "--health", "--scale", "none", dir); !strings.Contains(out, "ALERT  step 1  trainer_agreement            28 of 28 rows differ") {
+		t.Errorf("--scale none is not found to differ:\n%s", out)
+	}
+}
+
+// TestTRLFloat32ResidueGDPOWeighted reads testdata/trl/gdpo_weighted_6
+// (TRL's own normalize_then_sum with reward_weights=[2.0, 0.5], the
+// residue of gdpo_constant_format_6): the layout fits the weights
+// though no weights fit the residue's shift of each group (checked with
+// it after the fit), and --match-logged computes with them, no row
+// differing.
+func TestTRLFloat32ResidueGDPOWeighted(t *testing.T) {
+	dir := trlFixture("gdpo_weighted_6")
+	out, errOut, code := run(t, "", "stats", "--match-logged", dir)
+	if code != 0 || !strings.Contains(errOut, "whose sum with weights other than 1 (fitted accuracy_reward 2, format_reward 0.5; --match-logged fits them) reproduces the logged advantage") {
+		t.Errorf("the read as line does not fit TRL's weights (status %d):\n%s", code, errOut)
+	}
+	if !strings.Contains(errOut, "rewardlens: --match-logged: `--method gdpo --weight accuracy_reward=2 --weight format_reward=0.5` (gdpo, epsilon 0.0001) reproduces the logged advantage to ") || !strings.Contains(out, ", 0 differ by more than 0.0001\n3 whole groups with a reward tied in float32") {
+		t.Errorf("stats --match-logged does not find TRL's weights:\n%s%s", errOut, out)
+	}
+}
+
+// TestTRLRLOOWhitenedResidueMasked reads testdata/trl/rloo_whitened_7
+// (TRL's own RLOOTrainer, normalize_advantages=True, three prompts'
+// completions tied, the fourth's graded): the tied groups' residue, some
+// 1e-7, is divided by the batch's std, which the graded group makes
+// about 0.5, so rloo-whitened reproduces TRL's log to float32 rounding
+// with no group of residue to count: the residue is seen only in a batch
+// whose every group ties (rloo_whitened_tied_7).
+func TestTRLRLOOWhitenedResidueMasked(t *testing.T) {
+	dir := trlFixture("rloo_whitened_7")
+	if out, _, _ := run(t, "", "stats", "--format", "json", "--method", "rloo-whitened", dir); !strings.Contains(out, `"differing": 0,`) || !strings.Contains(out, `"tie_residue_groups": 0`) {
+		t.Errorf("stats JSON:\n%s", out)
+	}
+	recs, _ := computeList(t, "", "--method", "rloo-whitened", dir)
+	if n, worst := trlReproduced(t, recs); n != 28 {
+		t.Errorf("%d of 28 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
+	}
+}

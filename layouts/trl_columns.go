@@ -516,15 +516,7 @@ func (t *trlTable) advantages(k int, v trlVariant, weights []float64) []float64 
 		}
 		return weights[j]
 	}
-	r := make([]float64, n)
-	for i := range r {
-		r[i] = math.NaN()
-		for j, col := range t.columns[:k] {
-			if x := col[i]; !math.IsNaN(x) {
-				r[i] = nanAdd(r[i], weight(j)*x)
-			}
-		}
-	}
+	r := t.weightedSums(k, weight)
 	a := make([]float64, n)
 	switch {
 	case v.rloo:
@@ -546,6 +538,7 @@ func (t *trlTable) advantages(k int, v trlVariant, weights []float64) []float64 
 			for i := range a {
 				a[i] = (a[i] - mean) / (std + 1e-4)
 			}
+			t.batchResidue(a, std, func(g []int) float64 { return t.rlooTieBound(g, r) })
 		}
 	case v.normalizeThenSum:
 		sum := make([]float64, n)
@@ -568,6 +561,7 @@ func (t *trlTable) advantages(k int, v trlVariant, weights []float64) []float64 
 		for i := range a {
 			a[i] = (sum[i] - mean) / (std + 1e-4)
 		}
+		t.batchResidue(a, std, func(g []int) float64 { return t.normalizeThenSumTieBound(g, k, weight) })
 	default:
 		_, batchStd := nanMeanStd(r, nil)
 		tie := agreement.TieGroup{Usual: t.usualGroupSize()} // tieResidue's, reused
@@ -623,6 +617,115 @@ func (t *trlTable) tieResidue(g []int, r []float64, v trlVariant, a []float64, t
 			a[i] = l
 		}
 	}
+}
+
+// weightedSums returns each row's nansum of the first k columns times
+// weight(j), NaN for a row of no reward (every one None).
+func (t *trlTable) weightedSums(k int, weight func(j int) float64) []float64 {
+	r := make([]float64, len(t.advantage))
+	for i := range r {
+		r[i] = math.NaN()
+		for j, col := range t.columns[:k] {
+			if x := col[i]; !math.IsNaN(x) {
+				r[i] = nanAdd(r[i], weight(j)*x)
+			}
+		}
+	}
+	return r
+}
+
+// batchResidue gives every row of t the advantage it logged when the
+// differences of a, advantages normalised over the table (std the std
+// they were divided by, less 1e-4), from the log are TRL's float32
+// residue of the tied groups (agreement.BatchResidue), bound(g) bounding
+// group g's: every group of the table's usual size, every row TRL
+// normalised (a not NaN) with a logged value.
+func (t *trlTable) batchResidue(a []float64, std float64, bound func(g []int) float64) {
+	beyond := false
+	for i, x := range a {
+		l := t.advantage[i]
+		beyond = beyond || math.Abs(l-x) > agreement.Reproduces*max(1, math.Abs(l))
+	}
+	if !beyond {
+		return // nothing for the residue to explain
+	}
+	usual := t.usualGroupSize()
+	ties := make([]agreement.BatchTie, 0, len(t.groups))
+	var logged []float64
+	for _, g := range t.groups {
+		if len(g) != usual {
+			return
+		}
+		tie := agreement.BatchTie{Bound: bound(g)}
+		for _, i := range g {
+			if math.IsNaN(a[i]) {
+				continue // no reward, or a lone one under RLOO: TRL's NaN, then 0
+			}
+			l := t.advantage[i]
+			if math.IsNaN(l) || math.IsInf(l, 0) {
+				return
+			}
+			tie.Diff = append(tie.Diff, l-a[i])
+			logged = append(logged, l)
+		}
+		ties = append(ties, tie)
+	}
+	_, loggedStd := nanMeanStd(logged, nil)
+	divisor, ok := agreement.BatchDivisor(std/(std+1e-4), loggedStd, 1e-4)
+	if math.IsNaN(std) || !ok || !agreement.BatchResidue(ties, divisor) {
+		return
+	}
+	copy(a, t.advantage)
+}
+
+// normalizeThenSumTieBound is agreement.BatchTie.Bound of group g under
+// normalize_then_sum with the first k columns as rewards, weighted:
+// over each column whose two or more non-NaN values in g tie in float32,
+// agreement.TieResidueBound(count + 2, weight times the value, 1e-4)
+// (agreement.BatchTie.Bound).
+func (t *trlTable) normalizeThenSumTieBound(g []int, k int, weight func(j int) float64) float64 {
+	bound := 0.0
+	for j, col := range t.columns[:k] {
+		count, x, tie := 0, math.NaN(), true
+		for _, i := range g {
+			v := col[i]
+			if math.IsNaN(v) {
+				continue
+			}
+			if count > 0 && float32(v) != float32(x) {
+				tie = false
+				break
+			}
+			x = v
+			count++
+		}
+		if tie && count >= 2 {
+			bound += agreement.TieResidueBound(count+2, weight(j)*float64(float32(x)), 1e-4)
+		}
+	}
+	return bound
+}
+
+// rlooTieBound is agreement.BatchTie.Bound of group g under
+// RLOOTrainer: agreement.TieResidueBound(n, x, 1) when its n >= 2 sums r
+// not NaN tie in float32 at x, its leave-one-out baseline off by the
+// rounding of their sum; 0 otherwise.
+func (t *trlTable) rlooTieBound(g []int, r []float64) float64 {
+	count, x := 0, math.NaN()
+	for _, i := range g {
+		if math.IsNaN(r[i]) {
+			continue
+		}
+		if count > 0 && float32(r[i]) != float32(x) {
+			return 0
+		}
+		x = r[i]
+		count++
+	}
+	if count < 2 {
+		return 0
+	}
+	return agreement.TieResidueBound(count, float64(float32(x)), 1)
 }
 
 // usualGroupSize is the most common size of t's groups

@@ -151,7 +151,9 @@ func (t *trlTable) fitRows(k int, rows []int, v trlVariant) ([]float64, bool) {
 	for c, j := range free {
 		w[j] = sol.AtVec(c)
 	}
-	for _, i := range rows {
+	fitted := make([]float64, len(rows))
+	missed := false
+	for r, i := range rows {
 		sum := 0.0
 		for _, j := range cols {
 			sum += w[j] * x[j][i]
@@ -160,11 +162,46 @@ func (t *trlTable) fitRows(k int, rows []int, v trlVariant) ([]float64, bool) {
 		if u, ok := groupUnit(i); ok { // no unit when unscaled
 			a /= sol.AtVec(len(free) + u)
 		}
-		if !(math.Abs(a-t.advantage[i]) <= trlTolerance) {
-			return nil, false
-		}
+		fitted[r] = a
+		missed = missed || !(math.Abs(a-t.advantage[i]) <= trlTolerance)
+	}
+	if missed && !(len(unit) == 1 && t.batchResidueFit(k, rows, v, w, fitted, sol.AtVec(len(free)))) {
+		return nil, false
 	}
 	return w, true
+}
+
+// batchResidueFit reports whether fitted, the advantages of rows under
+// weights w fitted under v, divided by divisor (the fit's std of the
+// weighted sums plus 1e-4), miss the log by TRL's float32 residue of the
+// tied groups alone, when v normalises over the table last
+// (normalize_then_sum, RLOO's normalize_advantages): the residue shifts
+// each group's logged advantages alike (agreement.BatchResidue, every
+// group of the table's usual size), which no weights fit but which
+// leaves them right.
+func (t *trlTable) batchResidueFit(k int, rows []int, v trlVariant, w, fitted []float64, divisor float64) bool {
+	if !v.normalizeThenSum && !v.normalizeRLOO {
+		return false
+	}
+	usual := t.usualGroupSize()
+	ties := make([]agreement.BatchTie, len(t.groups))
+	for r, i := range rows {
+		g := t.groupOf[i]
+		if len(t.groups[g]) != usual {
+			return false
+		}
+		ties[g].Diff = append(ties[g].Diff, t.advantage[i]-fitted[r])
+	}
+	weight := func(j int) float64 { return w[j] }
+	sums := t.weightedSums(k, weight)
+	for g, rows := range t.groups {
+		if v.normalizeThenSum {
+			ties[g].Bound = t.normalizeThenSumTieBound(rows, k, weight)
+		} else {
+			ties[g].Bound = t.rlooTieBound(rows, sums)
+		}
+	}
+	return agreement.BatchResidue(ties, divisor)
 }
 
 // weightedTerms returns X_kj of each of the first k columns under v: the

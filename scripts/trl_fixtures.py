@@ -9,6 +9,10 @@ TRL read at huggingface/trl f2cd57710ae345ea6428ae95363267fcf38a3dc8
   - the advantage block of GRPOTrainer._generate_and_score_completions:
     trl/trainer/grpo_trainer.py lines 2676-2730 (unscorable_mask through
     nan_to_num), in Trainer.advantages below;
+  - the advantage block of RLOOTrainer._generate_and_score_completions
+    with beta 0 and no reward_clip_range: trl/trainer/rloo_trainer.py
+    lines 1515-1519 and 1536-1561 (unscorable_mask, the weighted sum,
+    then grouped_rewards through nan_to_num), in RLOO.advantages below;
   - None rewards become NaN as in GRPOTrainer._calculate_rewards (line 1663:
     `reward if reward is not None else torch.nan`, then a float32 tensor);
   - what log() writes (lines 3311-3326): step, prompt, completion, one
@@ -142,6 +146,52 @@ class Trainer:
 
         # Unscorable completions (every reward func returned None) carry no learning signal: their reward is NaN here,
         # so zero their advantage to keep them from moving the policy.
+        advantages = torch.nan_to_num(advantages, nan=0.0)
+        return advantages
+
+
+class RLOO:
+    """The RLOOTrainer attributes its advantage block reads (beta 0, no
+    reward_clip_range: no KL term, no clamp)."""
+
+    def __init__(self, num_reward_funcs, normalize_advantages=False):
+        self.reward_weights = torch.ones(num_reward_funcs, dtype=torch.float32)
+        self.normalize_advantages = normalize_advantages
+
+    def advantages(self, rewards_per_func, num_generations):
+        device = rewards_per_func.device
+        # trl/trainer/rloo_trainer.py lines 1515-1519, verbatim.
+        unscorable_mask = torch.isnan(rewards_per_func).all(dim=1)
+
+        # Apply weights to each reward function's output and sum
+        rewards = (rewards_per_func * self.reward_weights.to(device).unsqueeze(0)).nansum(dim=1)
+        rewards[unscorable_mask] = torch.nan
+
+        # lines 1536-1561, verbatim.
+        grouped_rewards = rewards.view(-1, num_generations)
+        mean_grouped_rewards = torch.nanmean(grouped_rewards, dim=1)
+        if num_generations > 1:
+            std_rewards = nanstd(grouped_rewards, dim=1)
+        else:  # doesn't occur during training, but could occur in eval when num_generations_eval=1
+            std_rewards = torch.zeros_like(mean_grouped_rewards)
+
+        # RLOO advantages computation. The leave-one-out baseline averages over scorable siblings only: nansum drops
+        # unscorable rewards and the divisor is (scorable count − 1). A group with a single scorable completion yields
+        # 0/0 = NaN, and unscorable rows stay NaN; both are zeroed by nan_to_num below.
+        scorable_counts = (~torch.isnan(grouped_rewards)).sum(dim=1, keepdim=True)  # (num_prompts, 1)
+        grouped_sum = torch.nansum(grouped_rewards, dim=1, keepdim=True)  # (num_prompts, 1)
+        if num_generations > 1:
+            baselines = (grouped_sum - grouped_rewards) / (scorable_counts - 1)  # (num_prompts, num_generations)
+            baselines = baselines.view(-1)  # Flatten back to match rewards shape
+            advantages = rewards - baselines
+        else:  # this case doesn't occur during training, but could in eval when num_generations_eval=1
+            advantages = torch.zeros_like(rewards)
+
+        # Normalize advantages over the scorable subset only (unscorable advantages are still NaN here).
+        if self.normalize_advantages:
+            advantages = (advantages - torch.nanmean(advantages)) / (nanstd(advantages) + 1e-4)
+
+        # Unscorable completions carry no learning signal: zero their advantage to keep them from moving the policy.
         advantages = torch.nan_to_num(advantages, nan=0.0)
         return advantages
 
@@ -332,6 +382,38 @@ def tie_weighted_8(trainer, logs):
     logs.score(trainer, ["accuracy_reward", "format_reward"], prompts, list(zip(acc, fmt)), 8)
 
 
+def gdpo_constant_format(n, fmt_value):
+    """num_generations=n, normalize_then_sum: accuracy in {0, 1} varying
+    in every prompt, a format reward constant at fmt_value in the first
+    three prompts' completions and fmt_value or 0 in the fourth's. Each
+    constant format is normalised within its group to TRL's float32
+    residue (its group mean off by an ulp, over an std of about an ulp),
+    which the batch's normalisation shifts by its mean: the fourth
+    group's rows carry a shift too."""
+    acc = ([1, 0, 0, 1, 1, 1, 0, 1, 1, 0, 1, 0] * 4)[:4 * n]
+    fmt = [fmt_value] * (3 * n) + ([0.0, fmt_value] * n)[:n]
+
+    def build(trainer, logs):
+        prompts = [prompt(q) for q in QUESTIONS[:4] for _ in range(n)]
+        logs.score(trainer, ["accuracy_reward", "format_reward"], prompts, list(zip(acc, fmt)), n)
+    return build
+
+
+def rloo_tied(n, last=None):
+    """num_generations=n, the first three prompts' completions tied (all
+    right or all wrong, a format reward constant at 0.2), the fourth's too
+    or graded as last: the leave-one-out baselines of a tie are off by
+    TRL's float32 residue, which normalize_advantages divides by the
+    batch's std: of the residue's size when every group ties, far above it
+    otherwise."""
+    acc = [1.0] * n + [0.0] * n + [1.0] * n + (last or [0.0] * n)
+
+    def build(trainer, logs):
+        prompts = [prompt(q) for q in QUESTIONS[:4] for _ in range(n)]
+        logs.score(trainer, ["accuracy_reward", "format_reward"], prompts, [(a, 0.2) for a in acc], n)
+    return build
+
+
 def relogged(name, what):
     """num_iterations=2 (or steps_per_generation above
     gradient_accumulation_steps) with logging_steps=1: _prepare_inputs
@@ -387,6 +469,21 @@ FIXTURES = [
             Trainer(2), build=zero_format_8, generation_batch_size=24),
     fixture("tie_weighted_8", "num_generations=8, reward_weights=[2.0, 0.5], a prompt whose weighted sums tie",
             Trainer(2, reward_weights=[2.0, 0.5]), build=tie_weighted_8, generation_batch_size=24),
+    fixture("gdpo_constant_format_6", "num_generations=6, normalize_then_sum, a format reward constant at 0.9 in three "
+            "prompts' completions", Trainer(2, multi_objective_aggregation="normalize_then_sum"),
+            build=gdpo_constant_format(6, 0.9), generation_batch_size=24),
+    fixture("gdpo_weighted_6", "num_generations=6, normalize_then_sum, reward_weights=[2.0, 0.5], a format reward "
+            "constant at 0.9 in three prompts' completions",
+            Trainer(2, reward_weights=[2.0, 0.5], multi_objective_aggregation="normalize_then_sum"),
+            build=gdpo_constant_format(6, 0.9), generation_batch_size=24),
+    fixture("gdpo_constant_format_8", "num_generations=8, normalize_then_sum, a format reward constant at 0.2 in three "
+            "prompts' completions", Trainer(2, multi_objective_aggregation="normalize_then_sum"),
+            build=gdpo_constant_format(8, 0.2), generation_batch_size=32),
+    fixture("rloo_whitened_tied_7", "RLOOTrainer, num_generations=7, normalize_advantages=True, every prompt's "
+            "completions tied", RLOO(2, normalize_advantages=True), build=rloo_tied(7), generation_batch_size=28),
+    fixture("rloo_whitened_7", "RLOOTrainer, num_generations=7, normalize_advantages=True, three prompts' "
+            "completions tied, the fourth's graded", RLOO(2, normalize_advantages=True),
+            build=rloo_tied(7, last=[1, 0, 0, 1, 1, 0, 1]), generation_batch_size=28),
     *relogged("num_iterations_2", "num_iterations=2, logging_steps=1: each generation logged at two steps"),
 ]
 

@@ -36,7 +36,13 @@ type Diff struct {
 	// TieResidueGroups counts the groups of equal scores whose rows carry
 	// one logged advantage, not 0, within the trainer's float32 residue
 	// (TieResidue): their rows count as agreeing with a reward of 0.
+	// Under a method that normalises over the batch last (OverBatch) it
+	// counts the groups of a float32 tie whose residue the batch's rows
+	// carry (BatchResidue), which then agree.
 	TieResidueGroups int
+	// OverBatch says that the method normalises over the batch last
+	// (gdpo, rloo-whitened: batchTieResidues), TieResidueGroups' sense.
+	OverBatch bool
 }
 
 // CompareLogged compares the rewards of batch b's valid trajectories
@@ -60,6 +66,7 @@ func compareLogged(res *engine.Result, b *engine.Batch, ties *rowSet) Diff {
 		ties = &rowSet{}
 	}
 	c.TieResidueGroups = tieResidues(res, b, ties)
+	c.OverBatch = overBatch(res.Options)
 	for _, i := range b.Members {
 		logged := res.Evaluation.Logged[i]
 		if math.IsNaN(logged) || math.IsInf(logged, 0) {

@@ -183,6 +183,9 @@ func (s *rowSet) cover(first, last int) {
 // its step in res, of which only the groups holding a row of the subset
 // count.
 func tieResidues(res *engine.Result, b *engine.Batch, rows *rowSet) int {
+	if overBatch(res.Options) {
+		return batchTieResidues(res, b, rows)
+	}
 	divisor, ok := tieResidueDivisor(res.Options)
 	if !ok {
 		return 0
@@ -259,7 +262,7 @@ func equalLoggedGroups(res *engine.Result) []bool {
 // not made.
 func tieRows(res *engine.Result) *rowSet {
 	rows := &rowSet{}
-	if _, ok := tieResidueDivisor(res.Options); ok {
+	if _, ok := tieResidueDivisor(res.Options); ok || overBatch(res.Options) {
 		rows.cover(0, len(res.Scores)-1)
 	}
 	return rows
