@@ -11,7 +11,7 @@ import (
 // result is the exact one times (1 + d), |d| <= u.
 const unitRoundoff32 = 0x1p-24
 
-// tieResidueBound returns how far from 0 the advantage a trainer computing
+// TieResidueBound returns how far from 0 the advantage a trainer computing
 // in float32 (verl's compute_grpo_outcome_advantage, TRL's GRPO) gives
 // each of n >= 2 equal scores x may be, divided by divisor: the epsilon
 // added to the std it divides by, 1 when it divides by none.
@@ -25,7 +25,7 @@ const unitRoundoff32 = 0x1p-24
 // itself a float32 rounding of the score (|x32| <= |x|(1 + u)) this is
 //
 //	|A| <= gamma(n + 3) |x| / divisor.
-func tieResidueBound(n int, x, divisor float64) float64 {
+func TieResidueBound(n int, x, divisor float64) float64 {
 	k := float64(n+3) * unitRoundoff32
 	return k / (1 - k) * math.Abs(x) / divisor
 }
@@ -33,7 +33,7 @@ func tieResidueBound(n int, x, divisor float64) float64 {
 // TieResidue reports whether logged, the advantages logged for the rows
 // of a group of n >= 2 scores equal to x in the trainer's float32 sum,
 // are its float32 residue: every one the same value (within Reproduces)
-// within tieResidueBound(n, x, divisor) of 0. Such a group's advantage
+// within TieResidueBound(n, x, divisor) of 0. Such a group's advantage
 // is 0 but for the order torch sums in (CPU vector width, version,
 // device), which nothing here reproduces: the rows agree with a reward
 // of 0.
@@ -41,13 +41,13 @@ func TieResidue(logged []float64, n int, x, divisor float64) bool {
 	if n < 2 || len(logged) == 0 {
 		return false
 	}
-	bound := tieResidueBound(n, x, divisor)
+	bound := TieResidueBound(n, x, divisor)
 	lo, hi := slices.Min(logged), slices.Max(logged)
 	return hi-lo <= Reproduces && -bound <= lo && hi <= bound
 }
 
 // tieResidueDivisor returns what o's advantage divides the residue of
-// equal scores by (tieResidueBound), and false for a method other than
+// equal scores by (TieResidueBound), and false for a method other than
 // grpo, whose rewards of equal scores are not those of a group mean and
 // std, or a score in float64: the trainer is taken to compute in float32
 // when its scores are summed so (--score-precision float32, the TRL and

@@ -57,7 +57,7 @@ func vectorised(xs []float32) float32 {
 
 // TestTieResidueBoundHolds: the advantage of n equal float32 scores,
 // computed in float32 with each of three summation orders, is within
-// tieResidueBound for every n and score tried; and the bound is tight to
+// TieResidueBound for every n and score tried; and the bound is tight to
 // a factor of 8 from 7 rows on, the sequential order's residue reaching
 // an eighth of it (with 2 or 4 rows every order's sum is exact).
 func TestTieResidueBoundHolds(t *testing.T) {
@@ -68,7 +68,7 @@ func TestTieResidueBoundHolds(t *testing.T) {
 		for range 2000 {
 			x := float32(rng.Float64()*4 - 2)
 			for _, eps := range []float32{1e-4, 1e-6} {
-				bound := tieResidueBound(n, float64(x), float64(eps))
+				bound := TieResidueBound(n, float64(x), float64(eps))
 				for name, sum := range orders {
 					a := math.Abs(float64(float32Advantage(x, n, eps, sum)))
 					if a > bound {
@@ -109,7 +109,7 @@ func TestTieResidue(t *testing.T) {
 		{"none logged", nil, 8, float64(float32(1.2)), 1e-4, false},
 	} {
 		if got := TieResidue(c.logged, c.n, c.x, c.eps); got != c.residue {
-			t.Errorf("%s: TieResidue %v, want %v (bound %v)", c.what, got, c.residue, tieResidueBound(c.n, c.x, c.eps))
+			t.Errorf("%s: TieResidue %v, want %v (bound %v)", c.what, got, c.residue, TieResidueBound(c.n, c.x, c.eps))
 		}
 	}
 }
