@@ -229,7 +229,7 @@ func liveSpan(path string, opts Options) (limit, textLimit int64, format Format,
 	if format == "" {
 		// Found on the text, a byte order mark undone, as the reading
 		// finds it.
-		if in, err := input.Open(io.NewSectionReader(f, 0, size)); err == nil {
+		if in, err := openText(io.NewSectionReader(f, 0, size)); err == nil {
 			format = detectFormat(path, in.R)
 		}
 	}
@@ -292,7 +292,7 @@ func jsonCutShort(open func() io.Reader, size int64) bool {
 		return false
 	}
 	second := &countingReader{r: open()}
-	in, err := input.Open(second)
+	in, err := openText(second)
 	if err != nil {
 		return false // the reading reports it
 	}
@@ -335,7 +335,7 @@ func (c *countingReader) Read(b []byte) (int, error) {
 // order mark undone) ends inside a string or with more brackets opened
 // than closed outside strings, or in a gzip stream cut short.
 func jsonOpenAtEnd(r io.Reader) bool {
-	in, err := input.Open(r)
+	in, err := openText(r)
 	if err != nil {
 		return false
 	}
@@ -446,7 +446,7 @@ func lastLineSpan(path string, format Format, start, size int64, last []byte, he
 // was cut: that much is read, without an unfinished last line, and the
 // rest waits for the next reading.
 func gzipSpan(f *os.File, path string, size int64, format Format, maxRecord int64) (int64, Format, *Unfinished) {
-	in, err := input.Open(io.NewSectionReader(f, 0, size))
+	in, err := openText(io.NewSectionReader(f, 0, size))
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		// Its gzip header not whole yet: no text yet, as a follower
 		// finds it (gzipReading).
@@ -613,9 +613,9 @@ func peekedFiles(paths []string, opts Options) ([]string, error) {
 
 // unfinishedWhole returns, when the file of size bytes called path is
 // read as Parquet (format, else its name or content) and does not end with
-// its footer yet, or as a JSON array or W&B table cut short
-// (jsonCutShort), its Unfinished for a follower; else nil.
-func unfinishedWhole(f *os.File, path string, size int64, format Format) *Unfinished {
+// its footer yet, or, when checkJSON, as a JSON array or W&B table cut
+// short (jsonCutShort), its Unfinished for a follower; else nil.
+func unfinishedWhole(f *os.File, path string, size int64, format Format, checkJSON bool) *Unfinished {
 	br := bufio.NewReader(io.NewSectionReader(f, 0, size))
 	if format == "" {
 		format = detectFormat(path, br)
@@ -627,7 +627,9 @@ func unfinishedWhole(f *os.File, path string, size int64, format Format) *Unfini
 			u = pu
 		}
 	case JSON, WandBTable:
-		_, u = jsonSpan(f, path, size)
+		if checkJSON {
+			_, u = jsonSpan(f, path, size)
+		}
 	}
 	if u != nil {
 		u.Followed = true
