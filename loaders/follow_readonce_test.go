@@ -135,3 +135,27 @@ func TestFollowJSONCutShortSkipsLater(t *testing.T) {
 		t.Errorf("completed: %+v, error %v; want its row and the element skipped at %s:1:2", c.res, c.err, path)
 	}
 }
+
+// TestLoadNewestJSONReadings: Load reads the text of a directory's
+// newest JSON array, complete, plain or gzipped, twice: the check for a
+// cut end reads on from the opening that found its format, then the
+// reading reads it.
+func TestLoadNewestJSONReadings(t *testing.T) {
+	const array = `[{"id":"a","metadata":{"acc":1}},{"id":"b","metadata":{"acc":0}}]`
+	for _, zip := range []bool{false, true} {
+		dir := t.TempDir()
+		data, name := []byte(array), "run.json"
+		if zip {
+			data, name = gzipped(array), name+".gz"
+		}
+		writeFile(t, dir, name, data)
+		readings, read := countTextReadings(t)
+		res, err := Load([]string{dir}, Options{})
+		if err != nil || len(res.Trajectories) != 2 {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if readings.Load() != 2 || read.Load() != 2*int64(len(data)) {
+			t.Errorf("%s: %d readings of its text, %d bytes read; want 2 of all its %d", name, readings.Load(), read.Load(), len(data))
+		}
+	}
+}
