@@ -668,9 +668,10 @@ func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progre
 	opts.gzipReading = gz
 	text := &countingReader{r: io.NewSectionReader(file, 0, size)}
 	res, err := read(progress.reader(text), f.path, f.index, opts, size, each)
-	// Cut short only when all its stat found was read: a file that shrank
-	// under the reading changed, which load tells.
-	if cut := (*jsonread.CutShortError)(nil); errors.As(err, &cut) && text.n == size {
+	// Cut short only when all its stat found was read, and not checked
+	// first: a file that shrank under the reading, or was found whole by
+	// the check, changed, which load tells.
+	if cut := (*jsonread.CutShortError)(nil); !checkFirst && errors.As(err, &cut) && text.n == size {
 		f.keepSkips(false) // the records skipped are counted by the reading that delivers them
 		return &Result{Unfinished: []Unfinished{{Path: f.path, Whole: true, Followed: true, Reason: reasonJSONCut}}}, 0, 0, nil
 	}
