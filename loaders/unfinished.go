@@ -636,12 +636,8 @@ func unfinishedWhole(f *os.File, path string, size int64, format Format, checkJS
 			u = pu
 		}
 	case JSON, WandBTable:
-		if !checkJSON {
-			break
-		}
-		raw := &countingReader{r: io.NewSectionReader(f, 0, size)}
-		if in, err := openText(raw); err == nil {
-			_, u = jsonSpan(f, path, size, raw, in.R)
+		if checkJSON && jsonCutShort(func() io.Reader { return io.NewSectionReader(f, 0, size) }, size) {
+			u = &Unfinished{Path: path, Whole: true, Reason: reasonJSONCut}
 		}
 	}
 	if u != nil {
