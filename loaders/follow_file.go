@@ -627,7 +627,12 @@ func fileFormat(file *os.File, name string, format Format) (_ Format, gzipped bo
 // loadWhole reads a file of a format that is read whole; an empty file,
 // a Parquet file without its footer yet or a JSON array cut short
 // (Result.Unfinished), has no
-// trajectories (yet): it is read when it changes. It reads the size bytes
+// trajectories (yet): it is read when it changes. A JSON array or W&B
+// table is found cut short by its reading (jsonread.CutShortError, the
+// whole size read), which then hands nothing on; only the first reading,
+// which hands its rows on as it reads them (each) or stops at a bad
+// record (not skipping) where the cut end would have been found, looks
+// for a cut end first (unfinishedWhole). It reads the size bytes
 // it judged, a Parquet file in place as Load does, and no more: a file
 // written as it is read would otherwise be read past the footer found
 // (a Parquet file's end then no footer, said as an error). A gzipped
@@ -639,7 +644,8 @@ func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progre
 	if size == 0 {
 		return &Result{}, 0, 0, nil
 	}
-	if u := unfinishedWhole(file, f.path, size, opts.Format); u != nil {
+	checkFirst := each != nil || !opts.SkipInvalid
+	if u := unfinishedWhole(file, f.path, size, opts.Format, checkFirst); u != nil {
 		return &Result{Unfinished: []Unfinished{*u}}, 0, 0, nil
 	}
 	if parquetInPlace(file, f.path, opts.Format) {
@@ -648,7 +654,15 @@ func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progre
 	}
 	gz := &gzipReading{}
 	opts.gzipReading = gz
-	res, err := read(progress.reader(io.NewSectionReader(file, 0, size)), f.path, f.index, opts, size, each)
+	text := &countingReader{r: io.NewSectionReader(file, 0, size)}
+	res, err := read(progress.reader(text), f.path, f.index, opts, size, each)
+	// Cut short only when all its stat found was read, and not checked
+	// first: a file that shrank under the reading, or was found whole by
+	// the check, changed, which load tells.
+	if cut := (*jsonread.CutShortError)(nil); !checkFirst && errors.As(err, &cut) && text.n == size {
+		f.keepSkips(false) // the records skipped are counted by the reading that delivers them
+		return &Result{Unfinished: []Unfinished{{Path: f.path, Whole: true, Followed: true, Reason: reasonJSONCut}}}, 0, 0, nil
+	}
 	if gz.headerCut || gz.text != nil && gz.text.cut && errors.Is(err, input.ErrNoRecord) {
 		res, err = &Result{}, nil // no row whole yet
 	}
@@ -801,7 +815,7 @@ func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress
 	// interrupt), as a plain load does.
 	f.readHash.SetSeed(prefixSeed)
 	counted := &lineCounter{r: progress.reader(withContext(opts.Context, io.NewSectionReader(file, 0, end))), hash: &f.readHash}
-	in, err := input.Open(counted)
+	in, err := openText(counted)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.path, err)
 	}
