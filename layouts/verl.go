@@ -286,12 +286,13 @@ func verlNotes(cfg setup.Config) []string {
 
 // verlWarnings are the verl layout's warnings on a result: its NaN groups
 // (nanGroups, saying verlNaNAdvantages of the method, invalidRowGroups),
-// under grpo-passk its groups of one (verlPassKGroupsOfOne) and, under a
+// under grpo-passk its groups of one (verlPassKGroupsOfOne), under a
 // method verl weighs by tokens, that the dump lacks the token counts
-// (verlTokenWeighted).
+// (verlTokenWeighted), and under gdpo, that verl's is another formula
+// (verlGDPO).
 func verlWarnings(_ setup.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
 	return slices.Concat(nanGroups(res, batches, verlScore, verlNaNAdvantagesOf(res.Options.Method)),
-		invalidRowGroups(res, batches, verlScore, verlInvalidRows(res)), verlPassKGroupsOfOne(res, batches), verlTokenWeighted(res, batches))
+		invalidRowGroups(res, batches, verlScore, verlInvalidRows(res)), verlPassKGroupsOfOne(res, batches), verlTokenWeighted(res, batches), verlGDPO(res, batches))
 }
 
 // verlNaNAdvantages says, for each method that is one of verl's outcome
@@ -378,6 +379,30 @@ func verlTokenWeighted(res *engine.Result, batches []int) []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("verl's %s weighs each response by its token count (masked_whiten over the response tokens), not in the dump (_dump_generations writes no length): here each response counts once, so the rewards differ from verl's wherever a batch's responses differ in length", res.Options.Method)}
+}
+
+// verlGDPOWarning says how verl's gdpo differs from gdpo here. verl's
+// compute_gdpo_outcome_advantage (core_algos.py) runs
+// compute_grpo_outcome_advantage on each of algorithm.gdpo_reward_keys,
+// whose group of one has mean 0 and std 1 (group_mean_std, groupwise.py:
+// o_k / (1 + epsilon)), sums them weighted by gdpo_reward_weights, then
+// whitens the sum with masked_whiten over the batch's response tokens
+// (each response counted once per token, (x - mean) / sqrt(var1 + 1e-8)).
+// gdpo here is TRL's normalize_then_sum: a group of one gets 0, each
+// response counts once and the sum is divided by std1 + epsilon. The
+// token counts, which the dump lacks, keep verl's from being computed
+// here.
+const verlGDPOWarning = "verl's gdpo (compute_gdpo_outcome_advantage) is not the gdpo computed here (TRL's normalize_then_sum): verl z-scores each objective in its group as its grpo does, " +
+	"a group of one at mean 0 and std 1 (o_k / (1 + epsilon); here 0), then whitens the weighted sum over the batch's response tokens " +
+	"(masked_whiten: each response weighted by its token count, not in the dump; (x - mean) / sqrt(var + 1e-8), here / (std + epsilon)), so the rewards differ from verl's"
+
+// verlGDPO warns, under gdpo and with batches to speak of, that verl's
+// gdpo is another formula (verlGDPOWarning).
+func verlGDPO(res *engine.Result, batches []int) []string {
+	if len(batches) == 0 || res.Options.Method != engine.GDPO {
+		return nil
+	}
+	return []string{verlGDPOWarning}
 }
 
 // verlValidationReward is the key _validate adds to the validation
