@@ -634,12 +634,14 @@ func (t *trlTable) weightedSums(k int, weight func(j int) float64) []float64 {
 	return r
 }
 
-// batchResidue gives every row of t the advantage it logged when the
-// differences of a, advantages normalised over the table (std the std
-// they were divided by, less 1e-4), from the log are TRL's float32
-// residue of the tied groups (agreement.BatchResidue), bound(g) bounding
-// group g's: every group of the table's usual size, every row TRL
-// normalised (a not NaN) with a logged value.
+// batchResidue gives every row of t that TRL normalised (a not NaN) the
+// advantage it logged when the differences of a, advantages normalised
+// over the table (std the std they were divided by, less 1e-4), from the
+// log are TRL's float32 residue of the tied groups
+// (agreement.BatchResidue), bound(g) bounding group g's: every group of
+// the table's usual size, every row TRL normalised with a logged value.
+// The rows TRL left out keep a's NaN: the residue checked nothing of
+// them.
 func (t *trlTable) batchResidue(a []float64, std float64, bound func(g []int) float64) {
 	beyond := false
 	for i, x := range a {
@@ -675,7 +677,11 @@ func (t *trlTable) batchResidue(a []float64, std float64, bound func(g []int) fl
 	if math.IsNaN(std) || !ok || !agreement.BatchResidue(ties, divisor) {
 		return
 	}
-	copy(a, t.advantage)
+	for i, x := range a {
+		if !math.IsNaN(x) {
+			a[i] = t.advantage[i]
+		}
+	}
 }
 
 // normalizeThenSumTieBound is agreement.BatchTie.Bound of group g under

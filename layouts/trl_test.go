@@ -347,3 +347,34 @@ func TestTRLFittedWeightsScale(t *testing.T) {
 		}
 	}
 }
+
+// TestTRLBatchResidueLeavesUncheckedRows: gdpo_constant_format_6's table
+// (normalize_then_sum, the float32 residue of three tied format groups,
+// by TRL's own code: scripts/trl_fixtures.py), then a prompt whose six
+// rows have every reward None, logged 0.5. The residue of the other
+// groups is accepted, and the None rows keep TRL's 0, not the log's
+// value, which nothing checked.
+func TestTRLBatchResidueLeavesUncheckedRows(t *testing.T) {
+	acc := []float64{1, 0, 0, 1, 1, 1, 0, 1, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 0, 1, 1, 0, 1, 0}
+	f := float64(float32(0.9))
+	form := []float64{f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, 0, f, 0, f, 0, f}
+	adv := []float64{0.6648382544517517, -1.330137014389038, -1.330137014389038, 0.6648382544517517, 0.6648382544517517, 0.6648382544517517, -0.940604031085968, 0.9402971863746643, 0.9402971863746643, -0.940604031085968, 0.9402971863746643, -0.940604031085968, 0.6648382544517517, -1.330137014389038, -1.330137014389038, 0.6648382544517517, 0.6648382544517517, 0.6648382544517517, -1.8804218769073486, 1.8813426494598389, 0.0004793568514287472, 0.0004414013819769025, 0.0004793568514287472, 0.0004414013819769025}
+	b := newTRLTableBuilder(2)
+	for i := range acc {
+		b.add(string(rune('a'+i/6)), []float64{acc[i], form[i]}, adv[i])
+	}
+	for range 6 {
+		b.add("none", []float64{math.NaN(), math.NaN()}, 0.5)
+	}
+	a := b.trlTable.advantages(2, trlVariant{normalizeThenSum: true}, nil)
+	for i := range adv {
+		if a[i] != adv[i] {
+			t.Fatalf("row %d: advantage %v, want the log's %v (the tied groups' residue accepted)", i, a[i], adv[i])
+		}
+	}
+	for i := len(adv); i < len(a); i++ {
+		if a[i] != 0 {
+			t.Errorf("row %d, every reward None: advantage %v, want TRL's 0, not the log's unchecked %v", i, a[i], b.advantage[i])
+		}
+	}
+}
