@@ -11,11 +11,13 @@ import (
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
-// The screen first: a recompute computes the batch on screen and the
-// statistics the tabs show of it (recompute.go); once that result is
-// shown, the other batches, the trends and the health checks are computed
-// off the event loop, while the header's badge says the health is
-// updating. A tab that needs them at once (the Steps tab) waits for the
+// The screen first: a recompute computes the batch on screen, its counts,
+// and its statistics when the tab shown shows them (recompute.go); once
+// that result is shown, the other batches, the trends, every batch's
+// statistics and the health checks are computed off the event loop, while
+// the header's badge says the health is updating (a tab that shows the
+// statistics, visited before, computes them off the event loop itself:
+// common.StatsWait). A tab that needs them at once (the Steps tab) waits for the
 // same computation rather than doing it again.
 
 // healthDoneMsg says that a health job finished.

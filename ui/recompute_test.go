@@ -173,8 +173,8 @@ func TestResizeStormDoesNotRecompute(t *testing.T) {
 // shown batch's statistics off the event loop while a tab that shows them
 // is shown (Rewards, Objectives); on another (Groups, Compare) only the
 // counts the header shows, the cores going to the tab's own work. The
-// statistics are then computed when the Rewards tab, visited next, asks
-// for them, and are StatsOf's.
+// Rewards tab, visited next, computes them off the event loop too,
+// saying so meanwhile, then shows those of a result computed anew.
 func TestRecomputeComputesStatsForTheirTabs(t *testing.T) {
 	for _, c := range []struct {
 		tab   string
@@ -191,15 +191,29 @@ func TestRecomputeComputesStatsForTheirTabs(t *testing.T) {
 		if res.Options.Method != engine.ParetoCrowding {
 			t.Fatalf("tab %s: the switch's result is not shown: method %s", c.tab, res.Options.Method)
 		}
-		if _, computed := res.Cache().Get(engine.CacheKey{Of: engine.OfBatchStats, Step: b.Step}); computed != c.stats {
+		if computed := diagnose.StatsComputed(res, b); computed != c.stats {
 			t.Errorf("tab %s: the recompute computed the statistics: %v, want %v", c.tab, computed, c.stats)
 		}
-		if got, want := fmt.Sprint(s.Counts()), fmt.Sprint(diagnose.StatsOf(res, b).Counts); got != want {
-			t.Errorf("tab %s: counts %s, want %s", c.tab, got, want)
+		anew := s.Evaluation.Compute(s.Options) // a cache of its own
+		want := diagnose.StatsOf(anew, &anew.Ranking.Batches[s.Batch])
+		if got := fmt.Sprint(s.Counts()); got != fmt.Sprint(want.Counts) {
+			t.Errorf("tab %s: counts %s, want %s", c.tab, got, fmt.Sprint(want.Counts))
 		}
-		press(m, "1")
-		if got, want := fmt.Sprint(s.BatchStats()), fmt.Sprint(diagnose.StatsOf(res, b)); got != want {
-			t.Errorf("tab %s then Rewards: statistics\n%s\nwant\n%s", c.tab, got, want)
+		m.Update(uitest.KeyPress("1"))
+		if !c.stats {
+			if diagnose.StatsComputed(res, b) {
+				t.Errorf("tab %s then Rewards: the statistics were computed on the event loop", c.tab)
+			}
+			if v := screen(m); !strings.Contains(v, "computing the statistics") {
+				t.Errorf("tab %s then Rewards: the tab does not say it computes the statistics:\n%s", c.tab, v)
+			}
+		}
+		m.Settle()
+		if got := fmt.Sprint(s.BatchStats()); got != fmt.Sprint(want) {
+			t.Errorf("tab %s then Rewards: statistics\n%s\nwant\n%s", c.tab, got, fmt.Sprint(want))
+		}
+		if v := screen(m); strings.Contains(v, "computing") || !strings.Contains(v, "pareto-crowding") {
+			t.Errorf("tab %s then Rewards: the statistics are not shown:\n%s", c.tab, v)
 		}
 	}
 }

@@ -86,7 +86,7 @@ func Stats(res *engine.Result) []BatchStats {
 // call returns its own copy.
 func StatsOf(res *engine.Result, b *engine.Batch) BatchStats {
 	res.ComputeBatchOf(b)
-	st := engine.Cached(res.Cache(), engine.CacheKey{Of: engine.OfBatchStats, Step: b.Step}, func(st *BatchStats) bool { return st.Trajectories == len(b.Members) },
+	st := engine.Cached(res.Cache(), statsKey(b), statsFresh(b),
 		func() *BatchStats {
 			st := batchStats(res, b)
 			return &st
@@ -101,6 +101,24 @@ func StatsOf(res *engine.Result, b *engine.Batch) BatchStats {
 		out.Correlation[a] = slices.Clone(row)
 	}
 	return out
+}
+
+// StatsComputed reports whether StatsOf(res, b) finds its statistics
+// computed.
+func StatsComputed(res *engine.Result, b *engine.Batch) bool {
+	st, ok := res.Cache().Get(statsKey(b))
+	return ok && statsFresh(b)(st.(*BatchStats))
+}
+
+// statsKey is the key of batch b's statistics in its result's cache.
+func statsKey(b *engine.Batch) engine.CacheKey {
+	return engine.CacheKey{Of: engine.OfBatchStats, Step: b.Step}
+}
+
+// statsFresh says whether statistics kept under statsKey(b) are b's as it
+// is now (a followed batch grows).
+func statsFresh(b *engine.Batch) func(*BatchStats) bool {
+	return func(st *BatchStats) bool { return st.Trajectories == len(b.Members) }
 }
 
 // CountsOf returns the counts of batch b of res, StatsOf's Counts,

@@ -267,14 +267,26 @@ func (s *Session) Counts() diagnose.Counts { return s.counts }
 
 // BatchStats returns the statistics of the shown batch: a recompute for a
 // tab that shows them (common.StatsShower) computed them off the event
-// loop, as the health job does for every batch; else they are computed at
-// the first call, on the event loop. Callers must not modify them.
+// loop, as the health job does for every batch; else the tab computes
+// them off the event loop first (StatsJob), or they are computed here.
+// Callers must not modify them.
 func (s *Session) BatchStats() diagnose.BatchStats {
 	if s.stats == nil {
 		st := ShownStats(s.Result, s.Batch)
 		s.stats = &st
 	}
 	return *s.stats
+}
+
+// StatsJob returns the computation of the shown batch's statistics, to run
+// off the event loop before BatchStats finds them, or nil when they are
+// computed. It reads the result only.
+func (s *Session) StatsJob() func() {
+	res, b := s.Result, s.CurrentBatch()
+	if s.stats != nil || diagnose.StatsComputed(res, b) {
+		return nil
+	}
+	return func() { diagnose.StatsOf(res, b) }
 }
 
 // Weights returns the weights in use, one per objective.

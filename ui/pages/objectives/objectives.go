@@ -52,6 +52,9 @@ type objectivesTab struct {
 	pending bool
 	job     func() tea.Msg
 	gen     int
+	// wait is the batch's statistics computed off the event loop when
+	// the session has not (common.StatsWait).
+	wait common.StatsWait
 }
 
 // valuesKey identifies a batch's values: the evaluation, the batch and
@@ -92,6 +95,10 @@ func (t *objectivesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.SessionChangedMsg:
 		t.refresh()
+	case common.StatsReadyMsg:
+		if t.wait.Ready(msg) {
+			t.refresh()
+		}
 	case sourceStatsMsg:
 		if msg.gen == t.gen && t.pending {
 			t.pending, t.stats = false, msg.stats
@@ -116,6 +123,9 @@ func (t *objectivesTab) ShowsStats() {}
 func (t *objectivesTab) View() string {
 	if t.pending && t.width > 0 {
 		return common.FitBox(common.Computing(t.common.Styles, "the source's statistics", t.width), t.width, t.height)
+	}
+	if t.wait.Pending() && t.width > 0 {
+		return common.FitBox(common.Computing(t.common.Styles, "the statistics", t.width), t.width, t.height)
 	}
 	return t.view
 }
@@ -145,7 +155,11 @@ func (t *objectivesTab) refresh() {
 	b := s.CurrentBatch()
 	common.SetSourceKey(&t.sourceKey, s.Result.Evaluation)
 	if t.refreshSource() {
+		t.wait.Stop()
 		t.render()
+		return
+	}
+	if t.wait.Wait(s) {
 		return
 	}
 	t.stats = s.BatchStats()

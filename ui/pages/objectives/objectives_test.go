@@ -274,6 +274,7 @@ func TestObjectivesKeepValuesOnSwitch(t *testing.T) {
 	s.Options.Method = engine.GRPO
 	s.Recompute()
 	tab.Update(common.SessionChangedMsg{})
+	uitest.Jobs(tab) // the statistics: the session computed only the counts
 	if o.valuesGen != gen || o.distOf != dist {
 		t.Errorf("a switch of method gathered the values again (%v) or drew the distributions again (%v)", o.valuesGen != gen, o.distOf != dist)
 	}
@@ -283,6 +284,7 @@ func TestObjectivesKeepValuesOnSwitch(t *testing.T) {
 	}
 	s.SetBatch(1)
 	tab.Update(common.SessionChangedMsg{})
+	uitest.Jobs(tab)
 	if o.valuesGen == gen {
 		t.Error("another batch kept the values")
 	}

@@ -44,9 +44,12 @@ type sourceStatsMsg struct {
 	values [][]float64
 }
 
-// Job returns the computation of a source's statistics still to run,
-// once.
+// Job returns the computation still to run, once: the batch's
+// statistics when the session has not computed them, or a source's.
 func (t *objectivesTab) Job() func() tea.Msg {
+	if job := t.wait.Job(); job != nil {
+		return job
+	}
 	job := t.job
 	t.job = nil
 	return job

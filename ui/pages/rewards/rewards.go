@@ -39,6 +39,9 @@ type rewardsTab struct {
 	scoresOf   scoresKey
 	scoresView string
 	scoresAt   scoresDrawing
+	// wait is the statistics computed off the event loop when the
+	// session has not (common.StatsWait).
+	wait common.StatsWait
 }
 
 // scoresKey names the scores of a batch: the evaluation, its scores
@@ -71,17 +74,31 @@ func (t *rewardsTab) SetSize(width, height int) {
 
 // Update implements Component.
 func (t *rewardsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
-	if _, ok := msg.(common.SessionChangedMsg); ok {
+	switch msg := msg.(type) {
+	case common.SessionChangedMsg:
 		t.refresh()
+	case common.StatsReadyMsg:
+		if t.wait.Ready(msg) {
+			t.refresh()
+		}
 	}
 	return t, nil
 }
+
+// Job implements common.Worker: the batch's statistics, when the session
+// has not computed them.
+func (t *rewardsTab) Job() func() tea.Msg { return t.wait.Job() }
 
 // ShowsStats implements common.StatsShower.
 func (t *rewardsTab) ShowsStats() {}
 
 // View implements Component.
-func (t *rewardsTab) View() string { return t.view }
+func (t *rewardsTab) View() string {
+	if t.wait.Pending() && t.width > 0 {
+		return common.FitBox(common.Computing(t.common.Styles, "the statistics", t.width), t.width, t.height)
+	}
+	return t.view
+}
 
 // ShortHelp implements help.KeyMap: the tab has no keys of its own.
 func (t *rewardsTab) ShortHelp() []key.Binding { return nil }
@@ -89,9 +106,13 @@ func (t *rewardsTab) ShortHelp() []key.Binding { return nil }
 // FullHelp implements help.KeyMap.
 func (t *rewardsTab) FullHelp() [][]key.Binding { return nil }
 
-// refresh takes the shown batch's values and statistics from the session.
+// refresh takes the shown batch's values and statistics from the session,
+// once they are computed.
 func (t *rewardsTab) refresh() {
 	s := t.common.Session
+	if t.wait.Wait(s) {
+		return
+	}
 	b := s.CurrentBatch()
 	t.stats = s.BatchStats()
 	t.droppedGroups = 0

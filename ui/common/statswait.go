@@ -1,0 +1,65 @@
+package common
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rewardlens/rewardlens/ui/session"
+)
+
+// StatsWait is what a tab that shows the batch's statistics (StatsShower)
+// keeps while they are computed off the event loop: visited after a
+// recompute on another tab, which computed only the counts, before the
+// health job computed them (session.Session.StatsJob). Its zero value
+// waits for nothing.
+type StatsWait struct {
+	gen     int
+	pending bool
+	job     func() tea.Msg
+}
+
+// StatsReadyMsg says that the statistics a StatsWait waited for are
+// computed: the tab's refresh finds them at once.
+type StatsReadyMsg struct{ gen int }
+
+// Wait reports whether the shown batch's statistics of s are still to be
+// computed, making their job (Job) when they are; it drops any job of
+// an earlier call.
+func (w *StatsWait) Wait(s *session.Session) bool {
+	w.Stop()
+	job := s.StatsJob()
+	if w.pending = job != nil; w.pending {
+		gen := w.gen
+		w.job = func() tea.Msg {
+			job()
+			return StatsReadyMsg{gen}
+		}
+	}
+	return w.pending
+}
+
+// Stop ends the wait: the message of a job made before says nothing.
+func (w *StatsWait) Stop() {
+	w.gen++
+	w.pending, w.job = false, nil
+}
+
+// Pending reports whether the tab waits for the statistics.
+func (w *StatsWait) Pending() bool { return w.pending }
+
+// Job returns the computation of the statistics waited for, once (the
+// tab's Worker.Job).
+func (w *StatsWait) Job() func() tea.Msg {
+	job := w.job
+	w.job = nil
+	return job
+}
+
+// Ready reports whether msg ends the wait: the statistics of the last
+// Wait are computed.
+func (w *StatsWait) Ready(msg StatsReadyMsg) bool {
+	ready := w.pending && msg.gen == w.gen
+	if ready {
+		w.pending = false
+	}
+	return ready
+}
