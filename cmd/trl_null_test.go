@@ -40,8 +40,8 @@ func TestTRLFirstRowNone(t *testing.T) {
 			t.Run(c.table+ext, func(t *testing.T) {
 				recs, errOut := computeList(t, "", trlFirstNone(c.table+ext))
 				rewards := c.rewards
-				if ext == ".table.json" && c.table == "all_none" {
-					rewards = []string{"accuracy_reward", "format_reward", "code_reward"} // the table's order
+				if ext != ".json" && c.table == "all_none" {
+					rewards = []string{"accuracy_reward", "format_reward", "code_reward"} // the table's order, which JSONL's keys keep
 				}
 				if want := "objectives " + strings.Join(rewards, ", ") + ","; !strings.Contains(errOut, want) {
 					t.Errorf("stderr lacks %q: %s", want, errOut)

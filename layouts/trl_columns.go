@@ -50,11 +50,12 @@ func trlRewardColumns(first loaders.FileFields) (rewards []string, note string, 
 // are log_extra's; among the float columns that follow completion, the
 // rewards are the first k, k being found with the logged advantage over
 // TRL's settings (trlTable.rewardCount). Without a logged advantage the
-// leading floats are all rewards. A file of another format (no column
-// order) has all its float columns but advantage and step as rewards.
+// leading floats are all rewards. A file without TRL's column order
+// (trlColumnOrder) has all its float columns but advantage and step as
+// rewards.
 func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note string, read trlWeightsRead, err error) {
 	lead, after := trlLeadingFloats(first)
-	if first.Columns == nil {
+	if !trlColumnOrder(first) {
 		for _, col := range first.Floats {
 			if !trlOwnColumns[col] {
 				rewards = append(rewards, col)
@@ -92,6 +93,24 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 		notes = append(notes, trlEitherWarning(count, lead, source))
 	}
 	return lead[:k], strings.Join(notes, ", "), read, nil
+}
+
+// trlColumnOrder reports whether first's Columns are in the order TRL's
+// log() writes them: known, with completion among them and no float
+// column before it but TRL's own (step). A JSONL file whose keys a writer
+// sorted (jq -S, a Go map) puts the rewards before completion: its order
+// tells nothing.
+func trlColumnOrder(first loaders.FileFields) bool {
+	at := slices.Index(first.Columns, trlCompletion)
+	if at < 0 {
+		return false
+	}
+	for _, col := range first.Columns[:at] {
+		if _, float := slices.BinarySearch(first.Floats, col); float && !trlOwnColumns[col] {
+			return false
+		}
+	}
+	return true
 }
 
 // trlWeightsRead is what trlReadWeights found of the reward columns of

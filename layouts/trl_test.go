@@ -49,10 +49,30 @@ func TestTRLRewardColumnsByOrder(t *testing.T) {
 	if err != nil || !slices.Equal(rewards, []string{"acc", "fmt"}) || note != "log_extra columns sim left out (they follow a column that is not a float)" {
 		t.Errorf("rewards %v, note %q, error %v", rewards, note, err)
 	}
-	// Another format has no column order: every float but step and advantage.
-	first.Columns, first.Floats = nil, []string{"acc", "advantage", "sim", "step"}
-	if rewards, note, _, err := trlRewardColumns(first); err != nil || !slices.Equal(rewards, []string{"acc", "sim"}) || note != "" {
-		t.Errorf("without column order: rewards %v, note %q, error %v", rewards, note, err)
+	// Another format has no column order, nor have keys a writer sorted
+	// (a reward before completion): every float but step and advantage.
+	first.Floats = []string{"acc", "advantage", "sim", "step"}
+	for _, columns := range [][]string{nil, {"acc", "advantage", "completion", "parsed", "prompt", "sim", "step"}} {
+		first.Columns = columns
+		if rewards, note, _, err := trlRewardColumns(first); err != nil || !slices.Equal(rewards, []string{"acc", "sim"}) || note != "" {
+			t.Errorf("columns %q: rewards %v, note %q, error %v", columns, rewards, note, err)
+		}
+	}
+}
+
+// TestTRLRewardColumnsOfText: TRL's table written by pandas as CSV
+// (df.to_csv, its index first) and as JSONL keeps the DataFrame's column
+// order, as a W&B table does: the float log_extra column right after the
+// rewards (length) is left out, found with the logged advantage, and the
+// one after a column of another type (similarity) too.
+func TestTRLRewardColumnsOfText(t *testing.T) {
+	dir := filepath.Join("..", "cmd", "testdata", "trl", "log_extra_text")
+	want := "rewards = the first 2 float columns, whose sum reproduces the logged advantage; log_extra columns length, similarity left out"
+	for _, name := range []string{"completions.csv", "completions.jsonl"} {
+		rewards, note, err := peekedRewardColumns(t, filepath.Join(dir, name))
+		if err != nil || !slices.Equal(rewards, []string{"accuracy_reward", "format_reward"}) || note != want {
+			t.Errorf("%s: rewards %v, note %q, error %v; want %q", name, rewards, note, err, want)
+		}
 	}
 }
 
@@ -87,8 +107,8 @@ func TestTRLVariants(t *testing.T) {
 // null in every record read is a float column, said to be so.
 func TestTRLNullColumns(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "completions.jsonl")
-	text := `{"step":1,"prompt":"p","completion":"c","acc":null,"parsed":null,"code":null,"advantage":null}` + "\n" +
-		`{"step":1,"prompt":"p","completion":"c","acc":1,"parsed":"42","code":null,"advantage":0}` + "\n"
+	text := `{"step":1,"prompt":"p","completion":"c","acc":null,"code":null,"parsed":null}` + "\n" +
+		`{"step":1,"prompt":"p","completion":"c","acc":1,"code":null,"parsed":"42"}` + "\n"
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
