@@ -73,6 +73,8 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 	source := sourceOf(first)
 	var notes []string
 	switch {
+	case read.onePerPrompt:
+		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: every prompt of %s has one row, probably a table logged with log_unique_prompts=True (one row kept per prompt), whose logged advantage TRL computed over the num_generations rows of each prompt, not in the table: it is not compared, and tells nothing of which columns are rewards (a log_extra column of floats among them counts as a reward: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), source))
 	case count.every:
 		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: no row of %s tells which of them are rewards, the first ones of them reproducing its logged advantage alike (a log_extra column of floats among them counts as a reward: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), source))
 	case count.weighted && k < len(lead):
@@ -121,21 +123,29 @@ type trlWeightsRead struct {
 	count      trlRewardCount
 	weights    []float64
 	ratiosOnly bool
+	// onePerPrompt says every prompt of the table has one row: a table
+	// logged with log_unique_prompts=True, whose logged advantage TRL
+	// computed over rows it does not hold, so that it tells nothing.
+	onePerPrompt bool
 }
 
 // trlReadWeights reads which of the leading float columns lead of the
 // TRL table first are rewards (trlTable.rewardCount) and, when a weighted
 // sum of them reproduces the log, the weights. Without a logged
-// advantage, or with one column, every leading column is a reward,
-// unweighted.
+// advantage, with one column, or with one row per prompt (onePerPrompt),
+// every leading column is a reward, unweighted.
 func trlReadWeights(first loaders.FileFields, lead []string) (trlWeightsRead, error) {
 	read := trlWeightsRead{count: trlRewardCount{k: len(lead)}}
-	if len(lead) <= 1 || !slices.Contains(first.Columns, trlAdvantage) {
+	if len(lead) == 0 || !slices.Contains(first.Columns, trlAdvantage) {
 		return read, nil
 	}
 	table, err := readTRLTable(first, lead)
 	if err != nil {
 		return read, err
+	}
+	read.onePerPrompt = len(table.groups) > 0 && !slices.ContainsFunc(table.groups, func(rows []int) bool { return len(rows) > 1 })
+	if len(lead) == 1 || read.onePerPrompt {
+		return read, nil
 	}
 	read.count = table.rewardCount(len(lead))
 	if read.count.weighted {

@@ -367,3 +367,36 @@ func TestTRLFittedWeightsScale(t *testing.T) {
 		}
 	}
 }
+
+// TestTRLOnePerPrompt: a table of one row per prompt (TRL's
+// log_unique_prompts=True) tells nothing of which columns are rewards nor
+// of their weights, as TRL computed its advantages over rows it does not
+// hold: every leading float column is a reward, the read-as line says
+// why, without the unknown weights or the log_extra suspicion that a
+// failed fit would suggest, and the logged advantage is not compared.
+func TestTRLOnePerPrompt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "completions_1_0123456789.table.json")
+	text := `{"columns": ["step", "prompt", "completion", "accuracy_reward", "format_reward", "advantage"], "data": [` +
+		`[1, "p1", "c", 0.0, 0.0, -0.8365], [1, "p2", "c", 0.0, 1.0, -0.3818], [1, "p3", "c", 1.0, 1.0, 1.2074], [1, "p4", "c", 1.0, 0.5, -0.3535]]}`
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files, err := loaders.Peek([]string{path}, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, note, _, err := trlDefaults(setup.Config{}, files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var objectives []string
+	for _, o := range cfg.Objectives {
+		objectives = append(objectives, o.Name)
+	}
+	if !slices.Equal(objectives, []string{"accuracy_reward", "format_reward"}) || cfg.LoggedAdvantage != "" {
+		t.Errorf("objectives %v, logged advantage %q; want both rewards, none compared", objectives, cfg.LoggedAdvantage)
+	}
+	if !strings.Contains(note, "every prompt of "+path+" has one row, probably a table logged with log_unique_prompts=True") || strings.Contains(note, "unknown") || strings.Contains(note, "warning") {
+		t.Errorf("note %q", note)
+	}
+}
