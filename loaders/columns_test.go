@@ -43,3 +43,16 @@ func TestPeekTextColumns(t *testing.T) {
 		t.Errorf("%s: got %+v, %v; want no columns", filepath.Base(nested), got, err)
 	}
 }
+
+// TestPeekTextColumnsOfTheFirstFile: of several CSV or JSONL files, the
+// first told of has its columns, the others none (their first rows are
+// not read again for an order no layout reads).
+func TestPeekTextColumnsOfTheFirstFile(t *testing.T) {
+	dir := t.TempDir()
+	text := `{"step": 1, "prompt": "p", "completion": "c", "acc": 1.0}` + "\n"
+	paths := []string{writeFile(t, dir, "a.jsonl", []byte(text)), writeFile(t, dir, "b.jsonl", []byte(text))}
+	got, err := Peek(paths, Options{})
+	if err != nil || len(got) != 2 || !slices.Equal(got[0].Columns, []string{"step", "prompt", "completion", "acc"}) || got[1].Columns != nil {
+		t.Errorf("got %+v, %v; want the first file's columns alone", got, err)
+	}
+}

@@ -38,11 +38,12 @@ type FileFields struct {
 	// that record does not tell (a pandas NaN is written null).
 	Nulls []string
 	// Columns are the columns in the file's order: in Parquet, the
-	// top-level columns; in a W&B table its columns; in CSV its header's;
-	// in JSONL the keys of its first record (nil in JSON, and in JSONL
-	// when that record has a "metadata" object): a trainer's table puts
-	// its columns in an order that tells what they are (TRL's rewards,
-	// then its log_extra columns).
+	// top-level columns; in a W&B table its columns; in CSV its header's
+	// and in JSONL the keys of its first record, of the first file told
+	// of alone (nil in JSON, in the other files of those formats, and in
+	// JSONL when that record has a "metadata" object): a trainer's table
+	// puts its columns in an order that tells what they are (TRL's
+	// rewards, then its log_extra columns).
 	Columns []string
 	// Integers are, in a W&B table, CSV and JSONL, the columns of ints:
 	// numbers written without a fraction or an exponent in its first
@@ -134,7 +135,10 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 		if parquetFile {
 			ff.Columns, ff.Floats = columns, floats
 			ff.Nulls = nil // the schema tells the types
-		} else {
+		} else if format == WandBTable || len(out) == 0 {
+			// A CSV or JSONL file's order is read of the first file
+			// alone, whose order the layouts read: of every file of a
+			// directory of dumps it would read their first rows again.
 			ff.Columns, ff.Integers = fileColumns(path, format)
 		}
 		out = append(out, *ff)
