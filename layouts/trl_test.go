@@ -61,14 +61,14 @@ func TestTRLRewardColumnsByOrder(t *testing.T) {
 }
 
 // TestTRLRewardColumnsOfText: TRL's table written by pandas as CSV
-// (df.to_csv, its index first) and as JSONL keeps the DataFrame's column
+// (df.to_csv, its index first), JSONL or a JSON array keeps the DataFrame's column
 // order, as a W&B table does: the float log_extra column right after the
 // rewards (length) is left out, found with the logged advantage, and the
 // one after a column of another type (similarity) too.
 func TestTRLRewardColumnsOfText(t *testing.T) {
 	dir := filepath.Join("..", "cmd", "testdata", "trl", "log_extra_text")
 	want := "rewards = the first 2 float columns, whose sum reproduces the logged advantage; log_extra columns length, similarity left out"
-	for _, name := range []string{"completions.csv", "completions.jsonl"} {
+	for _, name := range []string{"completions.csv", "completions.jsonl", "completions.json"} {
 		rewards, note, err := peekedRewardColumns(t, filepath.Join(dir, name))
 		if err != nil || !slices.Equal(rewards, []string{"accuracy_reward", "format_reward"}) || note != want {
 			t.Errorf("%s: rewards %v, note %q, error %v; want %q", name, rewards, note, err, want)

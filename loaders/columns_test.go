@@ -8,7 +8,7 @@ import (
 )
 
 // TestPeekTextColumns: Peek gives a CSV file's header and a JSONL file's
-// first record's keys in their order (pandas keeps a DataFrame's), gzipped
+// or JSON array's first record's keys in their order (pandas keeps a DataFrame's), gzipped
 // or not and from standard input alike; the columns of ints are those
 // whose numbers are written without a fraction where others write one
 // (1.0), none where the writer drops it; a JSONL record with a metadata
@@ -26,6 +26,7 @@ func TestPeekTextColumns(t *testing.T) {
 		{"t.csv", csvText, []string{"step", "num_tokens"}},
 		{"t.csv.gz", string(gzipped(csvText)), []string{"step", "num_tokens"}},
 		{"t.jsonl", jsonlText, []string{"step", "num_tokens"}},
+		{"t.json", "[" + strings.ReplaceAll(strings.TrimSpace(jsonlText), "\n", ",") + "]", []string{"step", "num_tokens"}},
 		{"go.jsonl", `{"step": 1, "prompt": "p", "completion": "c", "acc": 1, "num_tokens": 235, "sim": 0.5, "advantage": 0.25}` + "\n", nil},
 	} {
 		path := writeFile(t, dir, tc.name, []byte(tc.text))

@@ -39,9 +39,9 @@ type FileFields struct {
 	Nulls []string
 	// Columns are the columns in the file's order: in Parquet, the
 	// top-level columns; in a W&B table its columns; in CSV its header's
-	// and in JSONL the keys of its first record, of the first file told
-	// of alone (nil in JSON, in the other files of those formats, and in
-	// JSONL when that record has a "metadata" object): a trainer's table
+	// and in JSONL and JSON the keys of its first record, of the first
+	// file told of alone (nil in the other files of those formats, and
+	// when that record has a "metadata" object): a trainer's table
 	// puts its columns in an order that tells what they are (TRL's
 	// rewards, then its log_extra columns).
 	Columns []string
@@ -136,7 +136,7 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 			ff.Columns, ff.Floats = columns, floats
 			ff.Nulls = nil // the schema tells the types
 		} else if format == WandBTable || len(out) == 0 {
-			// A CSV or JSONL file's order is read of the first file
+			// A CSV, JSONL or JSON file's order is read of the first file
 			// alone, whose order the layouts read: of every file of a
 			// directory of dumps it would read their first rows again.
 			ff.Columns, ff.Integers = fileColumns(path, format)
@@ -313,9 +313,9 @@ func fileColumns(path string, format Format) (columns, integers []string) {
 // orderedColumns returns the columns of the table r holds, gzipped or
 // not, in format ("" to sniff it from the content), in the table's order,
 // and those of ints among them: a W&B table's (jsonread.WandbTableColumns),
-// a CSV file's header (csvread.Columns), the keys of a JSONL file's first
-// record (jsonread.JSONLColumns); nil in another format, or when there is
-// no such order.
+// a CSV file's header (csvread.Columns), the keys of a JSONL file's or a
+// JSON array's first record (jsonread.JSONLColumns, JSONColumns); nil in
+// another format, or when there is no such order.
 func orderedColumns(r io.Reader, format Format) (columns, integers []string) {
 	in, err := input.Open(r)
 	if err != nil {
@@ -331,6 +331,8 @@ func orderedColumns(r io.Reader, format Format) (columns, integers []string) {
 		return csvread.Columns(in.R)
 	case JSONL:
 		return jsonread.JSONLColumns(in.R)
+	case JSON:
+		return jsonread.JSONColumns(in.R)
 	}
 	return nil, nil
 }

@@ -9,8 +9,8 @@ in place of NaN.
 With --log-extra, writes instead the table of reward functions that log
 extra columns with log_extra (scripts/trl_fixtures.py's with_extra: a
 float column, length, right after the rewards) as df.to_csv writes it
-(the index column first, unnamed) and as JSONL: the column order is all
-that tells length from a reward.
+(the index column first, unnamed), as JSONL and as a JSON array: the
+column order is all that tells length from a reward.
 
 Run with Debian's python, python3-torch and python3-pandas:
     /usr/bin/python3 scripts/trl_text_fixtures.py cmd/testdata/trl/first_none
@@ -62,6 +62,7 @@ def main_log_extra(out):
     df = pd.DataFrame({c["name"]: c["values"] for c in logs.table(1)})
     df.to_csv(os.path.join(out, "completions.csv"))
     df.to_json(os.path.join(out, "completions.jsonl"), orient="records", lines=True)
+    df.to_json(os.path.join(out, "completions.json"), orient="records")
 
 
 if __name__ == "__main__":

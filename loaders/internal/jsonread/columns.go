@@ -94,15 +94,7 @@ func JSONLColumns(br *bufio.Reader) (columns, integers []string) {
 				}
 				scan = NewIntegerScan(len(columns))
 			}
-			obj.eachMember(func(key, value []byte) {
-				var name string
-				if json.Unmarshal(key, &name) != nil {
-					return
-				}
-				if i, ok := index[name]; ok {
-					scan.Add(i, value)
-				}
-			})
+			scan.addObject(obj, index)
 		}
 		if err != nil {
 			break
@@ -112,6 +104,59 @@ func JSONLColumns(br *bufio.Reader) (columns, integers []string) {
 		return nil, nil
 	}
 	return columns, scan.Integers(columns)
+}
+
+// JSONColumns is JSONLColumns of a JSON array of records (pandas'
+// to_json(orient="records")): the keys of its first element in order,
+// those of ints among its first IntegerRows elements. nil when the text
+// is not an array of objects or cannot be read by encoding/json (a NaN
+// written as Python's json writes it: the load reads it, with no column
+// order told).
+func JSONColumns(br *bufio.Reader) (columns, integers []string) {
+	dec := json.NewDecoder(br)
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return nil, nil
+	}
+	var scan *IntegerScan
+	index := map[string]int{}
+	for rows := 0; rows < IntegerRows && dec.More(); rows++ {
+		var raw json.RawMessage
+		if dec.Decode(&raw) != nil {
+			break
+		}
+		obj, lineErr := DecodeObject(raw)
+		if lineErr != nil {
+			break
+		}
+		if scan == nil {
+			if columns = objectKeys(obj); columns == nil {
+				return nil, nil
+			}
+			for i, col := range columns {
+				index[col] = i
+			}
+			scan = NewIntegerScan(len(columns))
+		}
+		scan.addObject(obj, index)
+	}
+	if scan == nil {
+		return nil, nil
+	}
+	return columns, scan.Integers(columns)
+}
+
+// addObject adds the values of obj, a record, to the scan, by the index of
+// each key among the table's columns (a key not among them left out).
+func (s *IntegerScan) addObject(obj jsonText, index map[string]int) {
+	obj.eachMember(func(key, value []byte) {
+		var name string
+		if json.Unmarshal(key, &name) != nil {
+			return
+		}
+		if i, ok := index[name]; ok {
+			s.Add(i, value)
+		}
+	})
 }
 
 // objectKeys returns the keys of obj in order, each once; nil when one
