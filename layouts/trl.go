@@ -64,7 +64,8 @@ func trlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, stri
 	note := ""
 	var check *RowsCheck
 	pareto := usesPareto(cfg)
-	onePerPrompt := false
+	// onePerPrompt is read with the reward columns; checked says it was.
+	onePerPrompt, checked := false, false
 	cfg.GroupBy = cmp.Or(cfg.GroupBy, trlPrompt)
 	cfg.BatchBy = cmp.Or(cfg.BatchBy, stepField)
 	// trlGroupWarnings says which groups and why, in TRL's terms, in place
@@ -75,7 +76,7 @@ func trlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, stri
 		if err != nil {
 			return cfg, "", nil, err
 		}
-		note, onePerPrompt = n, weights.onePerPrompt
+		note, onePerPrompt, checked = n, weights.onePerPrompt, true
 		if weights.count.weighted {
 			check = trlWeightsCheck(sourceOf(first), rewards, weights)
 		}
@@ -99,6 +100,15 @@ func trlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, stri
 	// A table of one row per prompt (log_unique_prompts=True) holds none
 	// of the rows its advantages were computed over: the read-as line says
 	// so in place of a comparison that could only fail.
+	if !checked && cfg.LoggedAdvantage == "" && slices.Contains(first.Names, trlAdvantage) && first.Path != "" {
+		table, err := readTRLTable(first, nil)
+		if err != nil {
+			return cfg, "", nil, err
+		}
+		if onePerPrompt = table.onePerPrompt(); onePerPrompt {
+			note = trlOnePerPromptNote(sourceOf(first))
+		}
+	}
 	if cfg.LoggedAdvantage == "" && slices.Contains(first.Names, trlAdvantage) && !onePerPrompt {
 		cfg.LoggedAdvantage = trlAdvantage
 	}

@@ -74,7 +74,7 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 	var notes []string
 	switch {
 	case read.onePerPrompt:
-		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: every prompt of %s has one row, probably a table logged with log_unique_prompts=True (one row kept per prompt), whose logged advantage TRL computed over the num_generations rows of each prompt, not in the table: it is not compared, and tells nothing of which columns are rewards (a log_extra column of floats among them counts as a reward: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), source))
+		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: %s, and tells nothing of which columns are rewards (a log_extra column of floats among them counts as a reward: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), trlOnePerPromptNote(source)))
 	case count.every:
 		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: no row of %s tells which of them are rewards, the first ones of them reproducing its logged advantage alike (a log_extra column of floats among them counts as a reward: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), source))
 	case count.weighted && k < len(lead):
@@ -143,7 +143,7 @@ func trlReadWeights(first loaders.FileFields, lead []string) (trlWeightsRead, er
 	if err != nil {
 		return read, err
 	}
-	read.onePerPrompt = len(table.groups) > 0 && !slices.ContainsFunc(table.groups, func(rows []int) bool { return len(rows) > 1 })
+	read.onePerPrompt = table.onePerPrompt()
 	if len(lead) == 1 || read.onePerPrompt {
 		return read, nil
 	}
@@ -152,6 +152,18 @@ func trlReadWeights(first loaders.FileFields, lead []string) (trlWeightsRead, er
 		read.weights, read.ratiosOnly = table.scaledWeights(read.count.k, read.count.weights, read.count.variant, table.trainRows())
 	}
 	return read, nil
+}
+
+// onePerPrompt reports whether every prompt of t has one row (and t has
+// rows): a table logged with log_unique_prompts=True.
+func (t *trlTable) onePerPrompt() bool {
+	return len(t.groups) > 0 && !slices.ContainsFunc(t.groups, func(rows []int) bool { return len(rows) > 1 })
+}
+
+// trlOnePerPromptNote says why the logged advantage of the table source,
+// of one row per prompt, is not compared.
+func trlOnePerPromptNote(source string) string {
+	return fmt.Sprintf("every prompt of %s has one row, probably a table logged with log_unique_prompts=True (one row kept per prompt), whose logged advantage TRL computed over the num_generations rows of each prompt, not in the table: it is not compared", source)
 }
 
 // trlEitherWarning says which columns count may read as rewards or as

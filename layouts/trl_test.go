@@ -373,7 +373,8 @@ func TestTRLFittedWeightsScale(t *testing.T) {
 // of their weights, as TRL computed its advantages over rows it does not
 // hold: every leading float column is a reward, the read-as line says
 // why, without the unknown weights or the log_extra suspicion that a
-// failed fit would suggest, and the logged advantage is not compared.
+// failed fit would suggest, and the logged advantage is not compared,
+// whether the rewards are read or named.
 func TestTRLOnePerPrompt(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "completions_1_0123456789.table.json")
 	text := `{"columns": ["step", "prompt", "completion", "accuracy_reward", "format_reward", "advantage"], "data": [` +
@@ -398,5 +399,11 @@ func TestTRLOnePerPrompt(t *testing.T) {
 	}
 	if !strings.Contains(note, "every prompt of "+path+" has one row, probably a table logged with log_unique_prompts=True") || strings.Contains(note, "unknown") || strings.Contains(note, "warning") {
 		t.Errorf("note %q", note)
+	}
+	// The rewards named (--objective), the table is read for it alone.
+	named := setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "accuracy_reward", Expr: `metadata["accuracy_reward"]`}}}
+	cfg, note, _, err = trlDefaults(named, files[0])
+	if err != nil || cfg.LoggedAdvantage != "" || !strings.HasPrefix(note, "every prompt of "+path+" has one row") {
+		t.Errorf("objective named: logged advantage %q, note %q, error %v", cfg.LoggedAdvantage, note, err)
 	}
 }
