@@ -34,7 +34,7 @@ func TestDuplicateSignalIsOneInterrupt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if name == "3.jsonl" { // its first three lines: three groups of one, all pass or all fail (zero spread under --group-of-one zero)
+		if name == "3.jsonl" { // its first three lines: three groups of one, all pass or all fail (dead signal under --group-of-one zero)
 			data = []byte(strings.Join(strings.SplitAfter(string(data), "\n")[:3], ""))
 		}
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
@@ -73,7 +73,7 @@ func TestDuplicateSignalIsOneInterrupt(t *testing.T) {
 	}
 	err = child.Wait()
 	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 3 || !strings.Contains(stderr.String(), "health: 2 ALERTs: zero_spread at step 3, dead_signal at step 3") {
+	if !errors.As(err, &exit) || exit.ExitCode() != 3 || !strings.Contains(stderr.String(), "health: 1 ALERT: dead_signal at step 3") {
 		t.Errorf("ended with %v, stderr:\n%s\nwant status 3 and the health summary", err, stderr.String())
 	}
 }

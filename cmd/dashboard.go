@@ -33,6 +33,11 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	if follow && s.maxRows > 0 {
 		return usagef("--max-rows is not for --follow, which reads on as the run writes")
 	}
+	if follow {
+		if err := refuseFollowedStdin(args); err != nil {
+			return err
+		}
+	}
 	var fallback *setup.Config
 	source := strings.Join(args, ", ")
 	if len(args) == 0 {

@@ -55,12 +55,28 @@ func awaitInputs(ctx context.Context, paths []string, w io.Writer) error {
 	})
 }
 
+// refuseFollowedStdin is the error of --follow given standard input ("-")
+// among args, before anything is read or said. Following reads a file
+// again when it is replaced, rewritten or cut short (loaders.Follow), and
+// a trainer's defaults are taken from the first records of the files
+// before the follower starts (layouts.Apply); a pipe is read once, so
+// neither holds for it.
+func refuseFollowedStdin(args []string) error {
+	if !slices.Contains(args, "-") {
+		return nil
+	}
+	return usagef(`standard input ("-") cannot be followed: --follow reads its files again when they are replaced or rewritten, which a pipe cannot be; give the file's path (a run on another host: rewardlens there, or the files synced here), or read standard input to its end without --follow`)
+}
+
 // runStatsFollow is stats --follow: it prints one line per batch, for a
 // terminal or a log, as the inputs grow, until ctx ends (an interrupt).
 // With --health, the status is then 3 if a check raised an ALERT.
 func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health *healthFlags, format string, args []string, stdio IO) error {
 	if len(args) == 0 {
 		return usagef("no input files (give FILE... or directories; standard input cannot be followed)")
+	}
+	if err := refuseFollowedStdin(args); err != nil {
+		return err
 	}
 	// Following stops when this returns, on an error as at the interrupt.
 	ctx, cancel := context.WithCancel(ctx)

@@ -171,9 +171,27 @@ func TestStatsFollowJSONLines(t *testing.T) {
 	}
 }
 
+// TestStatsFollowUsage: the flags --follow refuses, and standard input,
+// which it cannot follow: one message whatever --from says and whatever
+// other files are given, said before anything else (no "read as" line of
+// the file beside it), by stats and the dashboard alike.
 func TestStatsFollowUsage(t *testing.T) {
-	if _, errOut, code := run(t, "", "stats", "--follow", "-"); code != 2 || !strings.Contains(errOut, "cannot be followed") {
-		t.Errorf("standard input: status %d, stderr %q", code, errOut)
+	stdin, err := os.ReadFile(filepath.Join(verlDir, "1.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "rewardlens: standard input (\"-\") cannot be followed: --follow reads its files again when they are replaced or rewritten, which a pipe cannot be; give the file's path"
+	for _, args := range [][]string{
+		{"stats", "--follow", "-"},
+		{"stats", "--follow", "--from", "verl", "-"},
+		{"stats", "--follow", "--from", "plain", "-"},
+		{"stats", "--follow", "-", filepath.Join(verlDir, "2.jsonl")},
+		{"--follow", "-"},
+	} {
+		out, errOut, code := run(t, string(stdin), args...)
+		if code != 2 || out != "" || !strings.HasPrefix(errOut, want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want only %q", args, code, out, errOut, want)
+		}
 	}
 	if _, errOut, code := run(t, "", "stats", "--follow", "--out", "x.txt", samplePath); code != 2 || !strings.Contains(errOut, "--out") {
 		t.Errorf("--out: status %d, stderr %q", code, errOut)

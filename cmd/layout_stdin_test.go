@@ -107,7 +107,7 @@ func TestTrainerStdinCutByItsPeek(t *testing.T) {
 				t.Errorf("first record cut: status %d, stdout %d bytes, stderr %q", code, len(out), errOut)
 			}
 			_, errOut, code = run(t, fixtureText(t, files), "stats", "--follow", "--from", from, "-")
-			if want := "standard input, followed, is not read ahead for the defaults of --from " + from; code != 2 || !strings.Contains(errOut, want) {
+			if want := `rewardlens: standard input ("-") cannot be followed`; code != 2 || !strings.HasPrefix(errOut, want) {
 				t.Errorf("followed: status %d, stderr %q", code, errOut)
 			}
 		})

@@ -68,8 +68,8 @@ func recordsWithoutSource(t *testing.T, out string) []map[string]any {
 // TestTRLStdinWithoutARecordInItsPeek: --from trl on standard input whose
 // first record does not end within what is peeked of it fails, naming
 // what it could not take from a record, rather than reading the logged
-// advantage as a reward (the defaults of no record); so does standard
-// input followed, which is not read ahead.
+// advantage as a reward (the defaults of no record); standard input
+// followed is refused first.
 func TestTRLStdinWithoutARecordInItsPeek(t *testing.T) {
 	long := strings.Repeat("x", loaders.MaxStdinPeek)
 	stdin := fmt.Sprintf(`{"step":1,"prompt":"p","completion":"%s","accuracy_reward":1,"advantage":0}`+"\n", long)
@@ -77,9 +77,9 @@ func TestTRLStdinWithoutARecordInItsPeek(t *testing.T) {
 	if code != 2 || out != "" || !strings.Contains(errOut, "standard input: no record within its first 16 MiB to take the defaults of --from trl from") {
 		t.Errorf("status %d, stdout %d bytes, stderr %q", code, len(out), errOut)
 	}
-	// Followed, standard input is not read ahead: no defaults either.
+	// Standard input is not followed: no defaults either.
 	_, errOut, code = run(t, `{"step":1,"prompt":"p","completion":"c","accuracy_reward":1,"advantage":0}`+"\n", "stats", "--follow", "--from", "trl", "-")
-	if code != 2 || !strings.Contains(errOut, "standard input, followed, is not read ahead for the defaults of --from trl") {
+	if code != 2 || !strings.HasPrefix(errOut, `rewardlens: standard input ("-") cannot be followed`) {
 		t.Errorf("followed: status %d, stderr %q", code, errOut)
 	}
 }

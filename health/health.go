@@ -137,7 +137,8 @@ type Finding struct {
 //   - zero_spread: the fraction of comparison groups whose scores all equal
 //     (no GRPO signal: FracZeroStdGroups, which leaves out a group of one
 //     that the method rewards by its score) above 0.5 (WARN), 0.75
-//     (ALERT).
+//     (ALERT); a WARN that it cannot be judged when every group of
+//     the batch has one row.
 //   - variance_collapse: ScoreGroupStd / its mean over the baseline below
 //     0.20, 0.05. Scores, not rewards: a normalised method gives rewards of
 //     std ~1 whatever the spread of the scores.
@@ -554,10 +555,20 @@ func (h *healthRun) constraintViolation(t *diagnose.Trend, c int) (Finding, bool
 	return finding(CheckConstraint, expr, v, violationWarn, violationAlert, false, msg)
 }
 
+// zeroSpread grades the share of groups of all-equal scores. A batch whose
+// every group has one row has no spread within a group to judge: the
+// groups of the run's trainer were not these (a table of one row per
+// prompt, as TRL's log_unique_prompts=True logs), or it trained without
+// one; said as a WARN of what cannot be judged, not graded.
 func (h *healthRun) zeroSpread(t *diagnose.Trend) (Finding, bool) {
 	v, n := t.FracZeroStdGroups, t.ZeroStdGroups
 	msg := fmt.Sprintf("%d of %d %s %s all-equal scores (no GRPO signal)", n, t.Groups, english.Plural(t.Groups, "group"), english.Verb(n, "has", "have")) + h.cutNote(t, false)
-	return finding(CheckZeroSpread, "", v, zeroSpreadWarn, zeroSpreadAlert, false, msg)
+	f, ok := finding(CheckZeroSpread, "", v, zeroSpreadWarn, zeroSpreadAlert, false, msg)
+	if ok && t.Groups > 1 && t.Groups == t.Trajectories {
+		f.Level, f.Threshold = Warn, zeroSpreadWarn
+		f.Message = fmt.Sprintf("every group has one row (%d groups): no spread within a group to judge (a table of one row per prompt, as TRL's log_unique_prompts=True logs, holds none of its group's other rows)", t.Groups)
+	}
+	return f, ok
 }
 
 func (h *healthRun) varianceCollapse(t *diagnose.Trend) (Finding, bool) {

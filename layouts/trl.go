@@ -28,7 +28,8 @@ import (
 // rewards_per_func times reward_weights, nansum(dim=1), in
 // _generate_and_score_completions, GRPO's and RLOO's alike), so that
 // rewards tie where TRL's do, the logged advantage compared with the
-// rewards when the file has it; epsilon stays TRL's 1e-4. The dashboard shows prompt and completion as
+// rewards when the file has it (not when its every prompt has one row:
+// log_unique_prompts=True); epsilon stays TRL's 1e-4. The dashboard shows prompt and completion as
 // the prompt and the completion.
 var trlLayout = trainerLayout{
 	name:         string(engine.TrainerTRL),
@@ -63,6 +64,8 @@ func trlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, stri
 	note := ""
 	var check *RowsCheck
 	pareto := usesPareto(cfg)
+	// onePerPrompt is read with the reward columns; checked says it was.
+	onePerPrompt, checked := false, false
 	cfg.GroupBy = cmp.Or(cfg.GroupBy, trlPrompt)
 	cfg.BatchBy = cmp.Or(cfg.BatchBy, stepField)
 	// trlGroupWarnings says which groups and why, in TRL's terms, in place
@@ -73,7 +76,7 @@ func trlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, stri
 		if err != nil {
 			return cfg, "", nil, err
 		}
-		note = n
+		note, onePerPrompt, checked = n, weights.onePerPrompt, true
 		if weights.count.weighted {
 			check = trlWeightsCheck(sourceOf(first), rewards, weights)
 		}
@@ -94,7 +97,19 @@ func trlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, stri
 	if pareto {
 		cfg.ScorePrecision = cmp.Or(cfg.ScorePrecision, string(engine.ScoreFloat32))
 	}
-	if cfg.LoggedAdvantage == "" && slices.Contains(first.Names, trlAdvantage) {
+	// A table of one row per prompt (log_unique_prompts=True) holds none
+	// of the rows its advantages were computed over: the read-as line says
+	// so in place of a comparison that could only fail.
+	if !checked && cfg.LoggedAdvantage == "" && slices.Contains(first.Names, trlAdvantage) && first.Path != "" {
+		table, err := readTRLTable(first, nil)
+		if err != nil {
+			return cfg, "", nil, err
+		}
+		if onePerPrompt = table.onePerPrompt(); onePerPrompt {
+			note = trlOnePerPromptNote(sourceOf(first))
+		}
+	}
+	if cfg.LoggedAdvantage == "" && slices.Contains(first.Names, trlAdvantage) && !onePerPrompt {
 		cfg.LoggedAdvantage = trlAdvantage
 	}
 	return cfg, note, check, nil

@@ -50,11 +50,12 @@ func trlRewardColumns(first loaders.FileFields) (rewards []string, note string, 
 // are log_extra's; among the float columns that follow completion, the
 // rewards are the first k, k being found with the logged advantage over
 // TRL's settings (trlTable.rewardCount). Without a logged advantage the
-// leading floats are all rewards. A file of another format (no column
-// order) has all its float columns but advantage and step as rewards.
+// leading floats are all rewards. A file without TRL's column order
+// (trlColumnOrder) has all its float columns but advantage and step as
+// rewards.
 func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note string, read trlWeightsRead, err error) {
 	lead, after := trlLeadingFloats(first)
-	if first.Columns == nil {
+	if !trlColumnOrder(first) {
 		for _, col := range first.Floats {
 			if !trlOwnColumns[col] {
 				rewards = append(rewards, col)
@@ -72,6 +73,8 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 	source := sourceOf(first)
 	var notes []string
 	switch {
+	case read.onePerPrompt:
+		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: %s, and tells nothing of which columns are rewards (a log_extra column of floats among them counts as a reward: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), trlOnePerPromptNote(source)))
 	case count.every:
 		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: no row of %s tells which of them are rewards, the first ones of them reproducing its logged advantage alike (a log_extra column of floats among them counts as a reward: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), source))
 	case count.weighted && k < len(lead):
@@ -94,6 +97,24 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 	return lead[:k], strings.Join(notes, ", "), read, nil
 }
 
+// trlColumnOrder reports whether first's Columns are in the order TRL's
+// log() writes them: known, with completion among them and no float
+// column before it but TRL's own (step). A JSONL file whose keys a writer
+// sorted (jq -S, a Go map) puts the rewards before completion: its order
+// tells nothing.
+func trlColumnOrder(first loaders.FileFields) bool {
+	at := slices.Index(first.Columns, trlCompletion)
+	if at < 0 {
+		return false
+	}
+	for _, col := range first.Columns[:at] {
+		if _, float := slices.BinarySearch(first.Floats, col); float && !trlOwnColumns[col] {
+			return false
+		}
+	}
+	return true
+}
+
 // trlWeightsRead is what trlReadWeights found of the reward columns of
 // a TRL table: their count, and when their weighted sum reproduces the
 // log, the weights (scaledWeights) and whether the log tells only their
@@ -102,27 +123,47 @@ type trlWeightsRead struct {
 	count      trlRewardCount
 	weights    []float64
 	ratiosOnly bool
+	// onePerPrompt says every prompt of the table has one row: a table
+	// logged with log_unique_prompts=True, whose logged advantage TRL
+	// computed over rows it does not hold, so that it tells nothing.
+	onePerPrompt bool
 }
 
 // trlReadWeights reads which of the leading float columns lead of the
 // TRL table first are rewards (trlTable.rewardCount) and, when a weighted
 // sum of them reproduces the log, the weights. Without a logged
-// advantage, or with one column, every leading column is a reward,
-// unweighted.
+// advantage, with one column, or with one row per prompt (onePerPrompt),
+// every leading column is a reward, unweighted.
 func trlReadWeights(first loaders.FileFields, lead []string) (trlWeightsRead, error) {
 	read := trlWeightsRead{count: trlRewardCount{k: len(lead)}}
-	if len(lead) <= 1 || !slices.Contains(first.Columns, trlAdvantage) {
+	if len(lead) == 0 || !slices.Contains(first.Columns, trlAdvantage) {
 		return read, nil
 	}
 	table, err := readTRLTable(first, lead)
 	if err != nil {
 		return read, err
 	}
+	read.onePerPrompt = table.onePerPrompt()
+	if len(lead) == 1 || read.onePerPrompt {
+		return read, nil
+	}
 	read.count = table.rewardCount(len(lead))
 	if read.count.weighted {
 		read.weights, read.ratiosOnly = table.scaledWeights(read.count.k, read.count.weights, read.count.variant, table.trainRows())
 	}
 	return read, nil
+}
+
+// onePerPrompt reports whether every prompt of t has one row (and t has
+// rows): a table logged with log_unique_prompts=True.
+func (t *trlTable) onePerPrompt() bool {
+	return len(t.groups) > 0 && !slices.ContainsFunc(t.groups, func(rows []int) bool { return len(rows) > 1 })
+}
+
+// trlOnePerPromptNote says why the logged advantage of the table source,
+// of one row per prompt, is not compared.
+func trlOnePerPromptNote(source string) string {
+	return fmt.Sprintf("every prompt of %s has one row, probably a table logged with log_unique_prompts=True (one row kept per prompt), whose logged advantage TRL computed over the num_generations rows of each prompt, not in the table: it is not compared", source)
 }
 
 // trlEitherWarning says which columns count may read as rewards or as

@@ -49,10 +49,30 @@ func TestTRLRewardColumnsByOrder(t *testing.T) {
 	if err != nil || !slices.Equal(rewards, []string{"acc", "fmt"}) || note != "log_extra columns sim left out (they follow a column that is not a float)" {
 		t.Errorf("rewards %v, note %q, error %v", rewards, note, err)
 	}
-	// Another format has no column order: every float but step and advantage.
-	first.Columns, first.Floats = nil, []string{"acc", "advantage", "sim", "step"}
-	if rewards, note, _, err := trlRewardColumns(first); err != nil || !slices.Equal(rewards, []string{"acc", "sim"}) || note != "" {
-		t.Errorf("without column order: rewards %v, note %q, error %v", rewards, note, err)
+	// Another format has no column order, nor have keys a writer sorted
+	// (a reward before completion): every float but step and advantage.
+	first.Floats = []string{"acc", "advantage", "sim", "step"}
+	for _, columns := range [][]string{nil, {"acc", "advantage", "completion", "parsed", "prompt", "sim", "step"}} {
+		first.Columns = columns
+		if rewards, note, _, err := trlRewardColumns(first); err != nil || !slices.Equal(rewards, []string{"acc", "sim"}) || note != "" {
+			t.Errorf("columns %q: rewards %v, note %q, error %v", columns, rewards, note, err)
+		}
+	}
+}
+
+// TestTRLRewardColumnsOfText: TRL's table written by pandas as CSV
+// (df.to_csv, its index first), JSONL or a JSON array keeps the DataFrame's column
+// order, as a W&B table does: the float log_extra column right after the
+// rewards (length) is left out, found with the logged advantage, and the
+// one after a column of another type (similarity) too.
+func TestTRLRewardColumnsOfText(t *testing.T) {
+	dir := filepath.Join("..", "cmd", "testdata", "trl", "log_extra_text")
+	want := "rewards = the first 2 float columns, whose sum reproduces the logged advantage; log_extra columns length, similarity left out"
+	for _, name := range []string{"completions.csv", "completions.jsonl", "completions.json"} {
+		rewards, note, err := peekedRewardColumns(t, filepath.Join(dir, name))
+		if err != nil || !slices.Equal(rewards, []string{"accuracy_reward", "format_reward"}) || note != want {
+			t.Errorf("%s: rewards %v, note %q, error %v; want %q", name, rewards, note, err, want)
+		}
 	}
 }
 
@@ -87,8 +107,8 @@ func TestTRLVariants(t *testing.T) {
 // null in every record read is a float column, said to be so.
 func TestTRLNullColumns(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "completions.jsonl")
-	text := `{"step":1,"prompt":"p","completion":"c","acc":null,"parsed":null,"code":null,"advantage":null}` + "\n" +
-		`{"step":1,"prompt":"p","completion":"c","acc":1,"parsed":"42","code":null,"advantage":0}` + "\n"
+	text := `{"step":1,"prompt":"p","completion":"c","acc":null,"code":null,"parsed":null}` + "\n" +
+		`{"step":1,"prompt":"p","completion":"c","acc":1,"code":null,"parsed":"42"}` + "\n"
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -376,5 +396,45 @@ func TestTRLBatchResidueLeavesUncheckedRows(t *testing.T) {
 		if a[i] != 0 {
 			t.Errorf("row %d, every reward None: advantage %v, want TRL's 0, not the log's unchecked %v", i, a[i], b.advantage[i])
 		}
+	}
+}
+
+// TestTRLOnePerPrompt: a table of one row per prompt (TRL's
+// log_unique_prompts=True) tells nothing of which columns are rewards nor
+// of their weights, as TRL computed its advantages over rows it does not
+// hold: every leading float column is a reward, the read-as line says
+// why, without the unknown weights or the log_extra suspicion that a
+// failed fit would suggest, and the logged advantage is not compared,
+// whether the rewards are read or named.
+func TestTRLOnePerPrompt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "completions_1_0123456789.table.json")
+	text := `{"columns": ["step", "prompt", "completion", "accuracy_reward", "format_reward", "advantage"], "data": [` +
+		`[1, "p1", "c", 0.0, 0.0, -0.8365], [1, "p2", "c", 0.0, 1.0, -0.3818], [1, "p3", "c", 1.0, 1.0, 1.2074], [1, "p4", "c", 1.0, 0.5, -0.3535]]}`
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files, err := loaders.Peek([]string{path}, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, note, _, err := trlDefaults(setup.Config{}, files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var objectives []string
+	for _, o := range cfg.Objectives {
+		objectives = append(objectives, o.Name)
+	}
+	if !slices.Equal(objectives, []string{"accuracy_reward", "format_reward"}) || cfg.LoggedAdvantage != "" {
+		t.Errorf("objectives %v, logged advantage %q; want both rewards, none compared", objectives, cfg.LoggedAdvantage)
+	}
+	if !strings.Contains(note, "every prompt of "+path+" has one row, probably a table logged with log_unique_prompts=True") || strings.Contains(note, "unknown") || strings.Contains(note, "warning") {
+		t.Errorf("note %q", note)
+	}
+	// The rewards named (--objective), the table is read for it alone.
+	named := setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "accuracy_reward", Expr: `metadata["accuracy_reward"]`}}}
+	cfg, note, _, err = trlDefaults(named, files[0])
+	if err != nil || cfg.LoggedAdvantage != "" || !strings.HasPrefix(note, "every prompt of "+path+" has one row") {
+		t.Errorf("objective named: logged advantage %q, note %q, error %v", cfg.LoggedAdvantage, note, err)
 	}
 }

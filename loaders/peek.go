@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/loaders/internal/csvread"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
 	"github.com/rewardlens/rewardlens/loaders/internal/parquetread"
@@ -36,16 +37,19 @@ type FileFields struct {
 	// value is null in the first record, sorted: what their column holds
 	// that record does not tell (a pandas NaN is written null).
 	Nulls []string
-	// Columns are, in Parquet, the top-level columns in the file's order,
-	// in a W&B table its columns (nil in the other formats): a trainer's
-	// table puts its columns in
-	// an order that tells what they are (TRL's rewards, then its
-	// log_extra columns).
+	// Columns are the columns in the file's order: in Parquet, the
+	// top-level columns; in a W&B table its columns; in CSV its header's
+	// and in JSONL and JSON the keys of its first record, of the first
+	// file told of alone (nil in the other files of those formats, and
+	// when that record has a "metadata" object): a trainer's table
+	// puts its columns in an order that tells what they are (TRL's
+	// rewards, then its log_extra columns).
 	Columns []string
-	// Integers are, in a W&B table, the columns of ints: numbers written
-	// without a fraction or an exponent in its first rows, which write
-	// an integral float with one (jsonread.WandbTableColumns); a Parquet
-	// file's INT columns are not among Floats.
+	// Integers are, in a W&B table, CSV and JSONL, the columns of ints:
+	// numbers written without a fraction or an exponent in its first
+	// rows, which write an integral float with one
+	// (jsonread.IntegerScan); a Parquet file's INT columns are not among
+	// Floats.
 	Integers []string
 	// Group is the first trajectory's own group field ("" when it has
 	// none).
@@ -131,8 +135,11 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 		if parquetFile {
 			ff.Columns, ff.Floats = columns, floats
 			ff.Nulls = nil // the schema tells the types
-		} else if format == WandBTable {
-			ff.Columns, ff.Integers = tableFileColumns(path)
+		} else if format == WandBTable || len(out) == 0 {
+			// A CSV, JSONL or JSON file's order is read of the first file
+			// alone, whose order the layouts read: of every file of a
+			// directory of dumps it would read their first rows again.
+			ff.Columns, ff.Integers = fileColumns(path, format)
 		}
 		out = append(out, *ff)
 	}
@@ -185,8 +192,8 @@ func PeekStdin(opts Options, n int) (*FileFields, io.Reader) {
 		if columns, floats, err := parquetread.PeekAt(l, bytes.NewReader(head), int64(len(head))); err == nil {
 			ff.Columns, ff.Floats, ff.Nulls = columns, floats, nil
 		}
-	case opts.Format == "" || opts.Format == WandBTable:
-		ff.Columns, ff.Integers = tableColumns(bytes.NewReader(head))
+	default:
+		ff.Columns, ff.Integers = orderedColumns(bytes.NewReader(head), opts.Format)
 	}
 	return ff, whole
 }
@@ -292,23 +299,40 @@ func pathFormat(path string, format Format) Format {
 	return detectFormat(path, in.R)
 }
 
-// tableFileColumns returns the columns of the W&B table file path
-// (tableColumns).
-func tableFileColumns(path string) (columns, integers []string) {
+// fileColumns returns the columns of the file path read in format
+// (orderedColumns).
+func fileColumns(path string, format Format) (columns, integers []string) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil
 	}
 	defer f.Close()
-	return tableColumns(f)
+	return orderedColumns(f, format)
 }
 
-// tableColumns returns the columns of the W&B table r holds, gzipped or
-// not, and those of ints (jsonread.WandbTableColumns); nil when it holds none.
-func tableColumns(r io.Reader) (columns, integers []string) {
+// orderedColumns returns the columns of the table r holds, gzipped or
+// not, in format ("" to sniff it from the content), in the table's order,
+// and those of ints among them: a W&B table's (jsonread.WandbTableColumns),
+// a CSV file's header (csvread.Columns), the keys of a JSONL file's or a
+// JSON array's first record (jsonread.JSONLColumns, JSONColumns); nil in
+// another format, or when there is no such order.
+func orderedColumns(r io.Reader, format Format) (columns, integers []string) {
 	in, err := openText(r)
 	if err != nil {
 		return nil, nil
 	}
-	return jsonread.WandbTableColumns(in.R)
+	if format == "" {
+		format = sniffFormat(in.R)
+	}
+	switch format {
+	case WandBTable:
+		return jsonread.WandbTableColumns(in.R)
+	case CSV:
+		return csvread.Columns(in.R)
+	case JSONL:
+		return jsonread.JSONLColumns(in.R)
+	case JSON:
+		return jsonread.JSONColumns(in.R)
+	}
+	return nil, nil
 }

@@ -6,8 +6,15 @@ advantage, scripts/trl_fixtures.py) written by pandas' to_json as JSONL
 NaN written null, and as a W&B run table ({"columns", "data"}) with null
 in place of NaN.
 
+With --log-extra, writes instead the table of reward functions that log
+extra columns with log_extra (scripts/trl_fixtures.py's with_extra: a
+float column, length, right after the rewards) as df.to_csv writes it
+(the index column first, unnamed), as JSONL and as a JSON array: the
+column order is all that tells length from a reward.
+
 Run with Debian's python, python3-torch and python3-pandas:
     /usr/bin/python3 scripts/trl_text_fixtures.py cmd/testdata/trl/first_none
+    /usr/bin/python3 scripts/trl_text_fixtures.py --log-extra cmd/testdata/trl/log_extra_text
 """
 
 import json
@@ -16,7 +23,7 @@ import sys
 
 import pandas as pd
 
-from trl_fixtures import ACC, FMT, G, QUESTIONS, Logs, Trainer, prompt, train
+from trl_fixtures import ACC, FMT, G, QUESTIONS, Logs, Trainer, prompt, train, with_extra
 
 # accuracy_reward None in the first row; format_reward None in the first
 # row; a third reward function (code_reward) None for every completion.
@@ -48,5 +55,18 @@ def main(out):
             json.dump({"columns": list(df.columns), "data": rows}, f)
 
 
+def main_log_extra(out):
+    os.makedirs(out, exist_ok=True)
+    logs = Logs(generation_batch_size=16)
+    with_extra(Trainer(2), logs)
+    df = pd.DataFrame({c["name"]: c["values"] for c in logs.table(1)})
+    df.to_csv(os.path.join(out, "completions.csv"))
+    df.to_json(os.path.join(out, "completions.jsonl"), orient="records", lines=True)
+    df.to_json(os.path.join(out, "completions.json"), orient="records")
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if sys.argv[1] == "--log-extra":
+        main_log_extra(sys.argv[2])
+    else:
+        main(sys.argv[1])

@@ -17,9 +17,10 @@ import (
 // TestFollowPartialStepBadge: following verl's dumps, a step read while
 // its file is written line by line (its first 3 lines: three groups of
 // one, without signal under --group-of-one zero, TRL's convention, which
-// the test sets: verl's own gives them signal) raises ALERTs in the
+// the test sets: verl's own gives them signal) raises dead_signal's ALERT in the
 // header's badge; once the rest of its lines come, the badge is the whole
-// step's, the ALERTs gone, as stats --follow's updated line withdraws
+// step's, the ALERT gone (and zero_spread's WARN that groups of one row
+// cannot be judged), as stats --follow's updated line withdraws
 // them.
 func TestFollowPartialStepBadge(t *testing.T) {
 	verl := filepath.Join("..", "sample_data", "verl")
@@ -56,8 +57,8 @@ func TestFollowPartialStepBadge(t *testing.T) {
 		h := headerOf(app)
 		return h[strings.Index(h, "valid"):]
 	}
-	if got := badge(); !strings.Contains(got, "✖ 2 checks alert") {
-		t.Fatalf("step 3 in part: header %q, want 2 checks alerting", got)
+	if got := badge(); !strings.Contains(got, "✖ 1 check alerts ⚠ 1 warns") {
+		t.Fatalf("step 3 in part: header %q, want dead_signal alerting, zero_spread warning (groups of one row)", got)
 	}
 	f, err := os.OpenFile(filepath.Join(dir, "3.jsonl"), os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {

@@ -425,55 +425,24 @@ func WandbTableColumns(br *bufio.Reader) (columns, integers []string) {
 	return columns, nil
 }
 
-// integerRows bounds the rows integerColumns reads.
-const integerRows = 64
-
-// integerColumns returns the columns whose values in the first rows of
-// the data dec is at (before its '[') are all numbers written without a
-// fraction or an exponent (a null aside, one at least), when those rows
-// also write an integral number with a fraction (1.0): a writer that
-// keeps Python's ints and floats apart, as json and wandb do, so that
-// such a column is of ints. None when the writer drops the fraction (Go's
-// encoding/json writes 1.0 as 1) or the rows cannot be read (the load
-// says why).
+// integerColumns returns the columns of ints (IntegerScan) in the first
+// rows of the data dec is at (before its '['); none when the rows cannot
+// be read (the load says why).
 func integerColumns(dec *json.Decoder, columns []string) []string {
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
 		return nil
 	}
-	integer := make([]bool, len(columns))
-	seen := make([]bool, len(columns))
-	for i := range integer {
-		integer[i] = true
-	}
-	keepsFloats := false
-	for n := 0; n < integerRows && dec.More(); n++ {
+	scan := NewIntegerScan(len(columns))
+	for n := 0; n < IntegerRows && dec.More(); n++ {
 		var row []json.RawMessage
 		if dec.Decode(&row) != nil || len(row) != len(columns) {
 			return nil
 		}
 		for i, v := range row {
-			if string(v) == "null" {
-				continue
-			}
-			isNumber := len(v) > 0 && (v[0] == '-' || v[0] >= '0' && v[0] <= '9')
-			whole := isNumber && !bytes.ContainsAny(v, ".eE")
-			integer[i] = integer[i] && whole
-			seen[i] = true
-			if dot := bytes.IndexByte(v, '.'); isNumber && dot > 0 && !bytes.ContainsAny(v, "eE") && len(bytes.Trim(v[dot+1:], "0")) == 0 {
-				keepsFloats = true
-			}
+			scan.Add(i, v)
 		}
 	}
-	if !keepsFloats {
-		return nil
-	}
-	var out []string
-	for i, col := range columns {
-		if integer[i] && seen[i] {
-			out = append(out, col)
-		}
-	}
-	return out
+	return scan.Integers(columns)
 }
 
 // MaxTableSniff is how much of an input sniffFormat looks at to tell a W&B

@@ -354,6 +354,7 @@ func (t *paretoTab) handleReadingKey(msg tea.KeyPressMsg) {
 const (
 	onlyGroupUnderBatch = "a shows one group's points under scope group; under scope batch the batch is one group (g changes the scope)"
 	panUnzoomed         = "the whole plot is shown: zoom in (+) to pan"
+	oneObjectiveAxes    = "x and y choose the axes among the objectives: with one objective, the plot shows it against itself"
 )
 
 // handleKey applies a key of the plot; a key that does nothing here
@@ -367,6 +368,8 @@ func (t *paretoTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case t.view.zoom == 0 && key.Matches(msg, k.PanLeft, k.PanRight, k.PanUp, k.PanDown):
 		holds := func() bool { return t.view.zoom == 0 }
 		return func() tea.Msg { return common.NoticeMsg{Text: panUnzoomed, Holds: holds} }
+	case t.oneObjective() && (slices.Contains(k.NextX.Keys(), msg.String()) || slices.Contains(k.NextY.Keys(), msg.String())):
+		return func() tea.Msg { return common.NoticeMsg{Text: oneObjectiveAxes, Holds: t.oneObjective} }
 	case key.Matches(msg, k.NextX):
 		t.points.xObj, t.points.axesChosen = t.nextObjective(t.points.xObj, t.points.yObj), true
 		t.project()
@@ -404,6 +407,13 @@ func (t *paretoTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// oneObjective reports whether the result shown has one objective, which
+// leaves x and y no other axis to choose.
+func (t *paretoTab) oneObjective() bool {
+	res := t.common.Session.Result
+	return res != nil && len(res.Objectives) == 1
 }
 
 // setReading opens the selected trajectory, read again from its file off

@@ -557,3 +557,19 @@ func TestParetoSaysWhyAKeyDoesNothing(t *testing.T) {
 		t.Errorf("j zoomed in: notice %q, want none; the title:\n%s", got, uitest.Plain(tab))
 	}
 }
+
+// TestParetoSaysWhyAxesDoNotChange: on a run of one objective, x and y
+// change nothing on screen (the plot shows the objective against itself)
+// and say why in the status line.
+func TestParetoSaysWhyAxesDoNotChange(t *testing.T) {
+	cfg := setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "score", Expr: "metadata.a"}}}
+	s := uitest.TextSessionWith(t, `{"group": "g", "step": 1, "a": 1}`+"\n"+`{"group": "g", "step": 1, "a": 0}`+"\n", cfg)
+	tab := uitest.TabOn(s, New)
+	before := uitest.Plain(tab)
+	for _, k := range []string{"x", "y"} {
+		_, cmd := tab.Update(uitest.KeyPress(k))
+		if got := noticeOf(cmd); got != oneObjectiveAxes || uitest.Plain(tab) != before {
+			t.Errorf("%s on one objective: notice %q, want %q; the screen changed: %v", k, got, oneObjectiveAxes, uitest.Plain(tab) != before)
+		}
+	}
+}
