@@ -31,6 +31,7 @@ then write the Parquet files from it with
 """
 
 import json
+import random
 import sys
 from collections import defaultdict, deque
 from types import SimpleNamespace
@@ -412,6 +413,21 @@ def rloo_tied(n):
     return build
 
 
+def reward_model_20(trainer, logs):
+    # num_generations=8, one reward model's score near 20 with a spread
+    # of about 0.01 within each prompt's group (0.03 between prompts):
+    # TRL's float32 mean and std of such values lose about 20 / 0.01
+    # ulps of the advantage, which differs from its exact value by up to
+    # some 2e-4.
+    rnd = random.Random(4)
+    scores = []
+    for _ in range(8):
+        offset = rnd.gauss(0, 0.03)
+        scores += [20.0 + offset + rnd.gauss(0, 0.01) for _ in range(8)]
+    prompts = [prompt(f"Rate answer {p}.") for p in range(8) for _ in range(8)]
+    logs.score(trainer, ["reward_model"], prompts, [(s,) for s in scores], 8)
+
+
 def relogged(name, what):
     """num_iterations=2 (or steps_per_generation above
     gradient_accumulation_steps) with logging_steps=1: _prepare_inputs
@@ -479,6 +495,8 @@ FIXTURES = [
             build=gdpo_constant_format(8, 0.2), generation_batch_size=32),
     fixture("rloo_whitened_tied_7", "RLOOTrainer, num_generations=7, normalize_advantages=True, every prompt's "
             "completions tied", RLOO(2, normalize_advantages=True), build=rloo_tied(7), generation_batch_size=28),
+    fixture("reward_model_20", "num_generations=8, one reward model's score near 20 with a within-group std of "
+            "about 0.01 (TRL's defaults otherwise)", Trainer(1), build=reward_model_20, generation_batch_size=64),
     *relogged("num_iterations_2", "num_iterations=2, logging_steps=1: each generation logged at two steps"),
 ]
 

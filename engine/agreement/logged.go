@@ -66,6 +66,7 @@ func compareLogged(res *engine.Result, b *engine.Batch, ties *rowSet) Diff {
 		ties = &rowSet{}
 	}
 	c.TieResidueGroups = tieResidues(res, b, ties)
+	float32Agreeing(res, b, ties)
 	c.OverBatch = overBatch(res.Options)
 	for _, i := range b.Members {
 		logged := res.Evaluation.Logged[i]
