@@ -44,19 +44,17 @@ func gamma32(k int) float64 {
 // gamma(k) = k u / (1 - k u), n = N, M = MaxAbs, m = StdN, M' =
 // StdMaxAbs, c = Correction:
 //
-//   - the mean fl(fl(sum) / n) errs by at most gamma(n + 1) M (Higham,
-//     Accuracy and Stability, 4.2: any summation tree, the division, the
-//     score's own rounding to float32), so the numerator fl(s - mean) by
-//     e_N = gamma(n + 3) M + u |a| D;
-//   - the std is taken as the exact std of the scores each perturbed by
-//     at most gamma(m + 1) |s| (torch's, in float32 or accumulated in
-//     float64, is: a shifted mean changes the std only to second order),
-//     and the std is 1/sqrt(m - c)-Lipschitz in the scores' 2-norm, so it
-//     errs by e_s = gamma(m + 1) M' sqrt(m / (m - c)); rounded, and plus
-//     epsilon rounded, the divisor errs by e_D = e_s (1 + gamma(2)) +
-//     gamma(2) D;
-//   - the quotient N / D' then errs by E = (e_N + |a| e_D) / (D - e_D),
-//     and its own rounding adds u (|a| + E):
+// The mean fl(fl(sum) / n) errs by at most gamma(n + 1) M (Higham,
+// Accuracy and Stability, 4.2: any summation tree, the division, the
+// score's own rounding to float32), so the numerator fl(s - mean) by
+// e_N = gamma(n + 3) M + u |a| D. The std is taken as the exact std of
+// the scores each perturbed by at most gamma(m + 1) |s| (torch's, in
+// float32 or accumulated in float64, is: a shifted mean changes the std
+// only to second order); the std is 1/sqrt(m - c)-Lipschitz in the
+// scores' 2-norm, so it errs by e_s = gamma(m + 1) M' sqrt(m / (m - c)),
+// and rounded, then plus epsilon rounded, the divisor errs by e_D = e_s
+// (1 + gamma(2)) + gamma(2) D. The quotient then errs by E = (e_N + |a|
+// e_D) / (D - e_D), and its own rounding adds u (|a| + E):
 //
 //	|A - a| <= E (1 + u) + u |a|     (scaled; e_N when not divided).
 //
