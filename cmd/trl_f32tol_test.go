@@ -39,3 +39,30 @@ func TestTRLFloat32Rounding(t *testing.T) {
 		}
 	}
 }
+
+// TestTRLFloat32RoundingColumns reads testdata/trl/reward_models_20 and
+// reward_models_20_weights (TRL's own code: two reward models near 20
+// and 3, their sum's within-group std about 0.011; reward_weights [1,
+// 0.5] in the second): the layout reads both columns as rewards, weight 1
+// in the first, not the weights unknown, and fits [1, 0.5] in the
+// second, TRL's float32 rounding within its bound; --match-logged
+// computes with the settings as given, and with the weights [1, 0.5]
+// found, no row differing.
+func TestTRLFloat32RoundingColumns(t *testing.T) {
+	for _, c := range []struct {
+		fixture, readAs, match string
+	}{
+		{"reward_models_20", "objectives reward_model, judge_model, a null reward adds nothing, logged advantage = advantage; method grpo",
+			"rewardlens: --match-logged: grpo, scale group, epsilon 0.0001 reproduces the logged advantage to 0: computing with it"},
+		{"reward_models_20_weights", "whose sum with weights other than 1 (fitted reward_model 1, judge_model 0.501; --match-logged fits them) reproduces the logged advantage",
+			"rewardlens: --match-logged: `--weight reward_model=1 --weight judge_model=0.5` (grpo, scale group, epsilon 0.0001) reproduces the logged advantage to 0: computing with it"},
+	} {
+		out, errOut, _ := run(t, "", "stats", "--health", "--match-logged", trlFixture(c.fixture))
+		if !strings.Contains(errOut, c.readAs) || strings.Contains(errOut, "unknown") {
+			t.Errorf("%s: the read as line does not say %q:\n%s", c.fixture, c.readAs, errOut)
+		}
+		if !strings.Contains(errOut, c.match) || strings.Contains(out+errOut, "trainer_agreement") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
+			t.Errorf("%s: stats --health --match-logged does not say %q, or finds a disagreement:\n%s%s", c.fixture, c.match, errOut, out)
+		}
+	}
+}
