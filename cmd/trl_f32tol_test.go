@@ -53,9 +53,9 @@ func TestTRLFloat32RoundingColumns(t *testing.T) {
 		fixture, readAs, match string
 	}{
 		{"reward_models_20", "objectives reward_model, judge_model, a null reward adds nothing, logged advantage = advantage; method grpo",
-			"rewardlens: --match-logged: grpo, scale group, epsilon 0.0001 reproduces the logged advantage to 0: computing with it"},
+			"rewardlens: --match-logged: grpo, scale group, epsilon 0.0001 reproduces the logged advantage to "},
 		{"reward_models_20_weights", "whose sum with weights other than 1 (fitted reward_model 1, judge_model 0.501; --match-logged fits them) reproduces the logged advantage",
-			"rewardlens: --match-logged: `--weight reward_model=1 --weight judge_model=0.5` (grpo, scale group, epsilon 0.0001) reproduces the logged advantage to 0: computing with it"},
+			"rewardlens: --match-logged: `--weight reward_model=1 --weight judge_model=0.5` (grpo, scale group, epsilon 0.0001) reproduces the logged advantage to "},
 	} {
 		out, errOut, _ := run(t, "", "stats", "--health", "--match-logged", trlFixture(c.fixture))
 		if !strings.Contains(errOut, c.readAs) || strings.Contains(errOut, "unknown") {

@@ -101,12 +101,13 @@ func float32GRPO(o engine.Options) (engine.Scale, bool) {
 
 // float32Agreeing marks, in rows (made over b's batch's rows when it is
 // not made yet), the compared rows of batch b of res whose reward is
-// within its GRPOFloat32 bound of the logged advantage, under grpo in
-// float32 (float32GRPO): such a row agrees, its difference the trainer's
-// float32 rounding. Groups of fewer than two valid members, and ties (all
-// valid scores equal: TieResidue's), are left alone, and so is scale batch
-// with sources (each normalised apart). A batch without groups (a subset
-// of a batch's rows) is taken as the batch of its step in res.
+// beyond Reproduces of the logged advantage but within its GRPOFloat32
+// bound, under grpo in float32 (float32GRPO): such a row agrees, its
+// difference the trainer's float32 rounding. Groups of fewer than two
+// valid members, and ties (all valid scores equal: TieResidue's), are
+// left alone, and so is scale batch with sources (each normalised
+// apart). A batch without groups (a subset of a batch's rows) is taken
+// as the batch of its step in res.
 func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) {
 	scale, ok := float32GRPO(res.Options)
 	if !ok || scale == engine.ScaleBatch && len(res.Evaluation.SourceNames) > 0 {
@@ -120,7 +121,7 @@ func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) {
 		}
 		batch = &res.Ranking.Batches[bi]
 	}
-	if len(batch.Members) == 0 {
+	if !slices.ContainsFunc(b.Members, func(i int) bool { return beyondReproduces(res, i) }) {
 		return
 	}
 	var x, sorted []float64
@@ -136,6 +137,9 @@ func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) {
 		g.Divisor = res.Options.StdOf(sorted) + eps
 	}
 	for _, m := range batch.Groups {
+		if !slices.ContainsFunc(m.Members, func(i int) bool { return beyondReproduces(res, i) }) {
+			continue
+		}
 		x = gatherValid(x, res, m.Members)
 		if len(x) < 2 || !slices.ContainsFunc(x, func(s float64) bool { return s != x[0] }) {
 			continue
@@ -150,7 +154,7 @@ func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) {
 			continue
 		}
 		for _, i := range m.Members {
-			if !comparedRow(res.Evaluation, i) {
+			if !beyondReproduces(res, i) {
 				continue
 			}
 			a := res.Rewards[i]
@@ -162,6 +166,18 @@ func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) {
 			}
 		}
 	}
+}
+
+// beyondReproduces reports whether row i of res is compared
+// (comparedRow) and its reward is beyond Reproduces of the logged
+// advantage: a row within it keeps its difference, float32Agreeing
+// marking only those the bound decides.
+func beyondReproduces(res *engine.Result, i int) bool {
+	if !comparedRow(res.Evaluation, i) {
+		return false
+	}
+	l := res.Evaluation.Logged[i]
+	return math.Abs(res.Rewards[i]-l) > Reproduces*max(1, math.Abs(l))
 }
 
 // gatherValid returns the scores of res's valid rows among members, in

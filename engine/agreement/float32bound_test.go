@@ -3,6 +3,7 @@ package agreement
 import (
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -176,5 +177,40 @@ func TestFloat32AgreeingCompare(t *testing.T) {
 		if c, _ := compare("float32", wrong.weight, wrong.scale); c.Differing < len(logged)/2 {
 			t.Errorf("weight %v, scale %s against a log of weight 1, scale group: %d of %d rows differ, want half or more", wrong.weight, wrong.scale, c.Differing, len(logged))
 		}
+	}
+}
+
+// BenchmarkCompareLoggedFloat32Rounding compares 200k rows in groups of 8
+// scores near 20 (std 0.01), each logged TRL's float32 advantage, in 100
+// batches, with the scores in float32 (rows beyond Reproduces checked
+// against the bound) and float64 (none).
+func BenchmarkCompareLoggedFloat32Rounding(b *testing.B) {
+	rnd := rand.New(rand.NewPCG(8, 20))
+	var ts []scoring.Trajectory
+	group := make([]float32, 8)
+	for g := range 25_000 {
+		prompt := strconv.Itoa(g)
+		for j := range group {
+			group[j] = float32(20 + 0.01*rnd.NormFloat64())
+		}
+		for j, a := range trlFloat32Advantages(group, 1e-4, sequential) {
+			ts = append(ts, enginetest.Traj(int64(g/250), prompt, "x", float64(group[j]), "adv", a))
+		}
+	}
+	for _, precision := range []string{"float32", "float64"} {
+		c, err := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}, LoggedAdvantage: "adv", ScorePrecision: precision})
+		if err != nil {
+			b.Fatal(err)
+		}
+		res := c.Compute(ts, engine.GRPO)
+		res.Finish()
+		if all, _ := compareLoggedBatches(res, len(res.Ranking.Batches), nil); precision == "float32" && all.Differing != 0 {
+			b.Fatalf("%d rows differing", all.Differing)
+		}
+		b.Run("batches/"+precision, func(b *testing.B) {
+			for b.Loop() {
+				compareLoggedBatches(res, len(res.Ranking.Batches), nil)
+			}
+		})
 	}
 }

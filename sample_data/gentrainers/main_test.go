@@ -100,7 +100,7 @@ func TestCommittedTRLFixturesMatchGenerator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n != 31 {
-		t.Errorf("%d tables written, want 31", n)
+	if n != 34 {
+		t.Errorf("%d tables written, want 34", n)
 	}
 }
