@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
-	"github.com/rewardlens/rewardlens/stats"
 )
 
 // GRPOFloat32 is what the float32 rounding of a trainer's grpo advantage
@@ -124,7 +123,7 @@ func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) {
 	if !slices.ContainsFunc(b.Members, func(i int) bool { return beyondReproduces(res, i) }) {
 		return
 	}
-	var x, sorted []float64
+	var x []float64 // the scores of a group, or the batch
 	g := GRPOFloat32{Correction: 1, Divisor: 1}
 	if res.Options.Std == engine.StdPopulation {
 		g.Correction = 0
@@ -132,9 +131,8 @@ func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) {
 	eps := res.Options.EpsilonOrDefault()
 	if scale == engine.ScaleBatch {
 		x = gatherValid(x, res, batch.Members)
-		sorted = stats.Ascending(sorted, x)
 		g.StdN, g.StdMaxAbs = len(x), maxAbs(x)
-		g.Divisor = res.Options.StdOf(sorted) + eps
+		g.Divisor = res.Options.StdOf(x) + eps
 	}
 	for _, m := range batch.Groups {
 		if !slices.ContainsFunc(m.Members, func(i int) bool { return beyondReproduces(res, i) }) {
@@ -146,9 +144,8 @@ func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) {
 		}
 		g.N, g.MaxAbs = len(x), maxAbs(x)
 		if scale == engine.ScaleGroup {
-			sorted = stats.Ascending(sorted, x)
 			g.StdN, g.StdMaxAbs = len(x), g.MaxAbs
-			g.Divisor = res.Options.StdOf(sorted) + eps
+			g.Divisor = res.Options.StdOf(x) + eps
 		}
 		if math.IsNaN(g.Divisor) {
 			continue

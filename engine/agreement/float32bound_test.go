@@ -180,37 +180,43 @@ func TestFloat32AgreeingCompare(t *testing.T) {
 	}
 }
 
-// BenchmarkCompareLoggedFloat32Rounding compares 200k rows in groups of 8
-// scores near 20 (std 0.01), each logged TRL's float32 advantage, in 100
-// batches, with the scores in float32 (rows beyond Reproduces checked
-// against the bound) and float64 (none).
+// BenchmarkCompareLoggedFloat32Rounding compares 200k rows in groups of 8,
+// each logged TRL's float32 advantage, in 100 batches: scores near 20
+// with an std of 0.01 (rows beyond Reproduces, checked against the
+// bound) and uniform in [0, 1] (none), with the scores in float32 and
+// float64 (no bound: the reference).
 func BenchmarkCompareLoggedFloat32Rounding(b *testing.B) {
-	rnd := rand.New(rand.NewPCG(8, 20))
-	var ts []scoring.Trajectory
-	group := make([]float32, 8)
-	for g := range 25_000 {
-		prompt := strconv.Itoa(g)
-		for j := range group {
-			group[j] = float32(20 + 0.01*rnd.NormFloat64())
-		}
-		for j, a := range trlFloat32Advantages(group, 1e-4, sequential) {
-			ts = append(ts, enginetest.Traj(int64(g/250), prompt, "x", float64(group[j]), "adv", a))
-		}
-	}
-	for _, precision := range []string{"float32", "float64"} {
-		c, err := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}, LoggedAdvantage: "adv", ScorePrecision: precision})
-		if err != nil {
-			b.Fatal(err)
-		}
-		res := c.Compute(ts, engine.GRPO)
-		res.Finish()
-		if all, _ := compareLoggedBatches(res, len(res.Ranking.Batches), nil); precision == "float32" && all.Differing != 0 {
-			b.Fatalf("%d rows differing", all.Differing)
-		}
-		b.Run("batches/"+precision, func(b *testing.B) {
-			for b.Loop() {
-				compareLoggedBatches(res, len(res.Ranking.Batches), nil)
+	for _, data := range []struct {
+		name      string
+		base, std float64
+	}{{"near20", 20, 0.01}, {"unit", 0.5, 0.3}} {
+		rnd := rand.New(rand.NewPCG(8, 20))
+		var ts []scoring.Trajectory
+		group := make([]float32, 8)
+		for g := range 25_000 {
+			prompt := strconv.Itoa(g)
+			for j := range group {
+				group[j] = float32(data.base + data.std*rnd.NormFloat64())
 			}
-		})
+			for j, a := range trlFloat32Advantages(group, 1e-4, sequential) {
+				ts = append(ts, enginetest.Traj(int64(g/250), prompt, "x", float64(group[j]), "adv", a))
+			}
+		}
+		for _, precision := range []string{"float32", "float64"} {
+			c, err := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}, LoggedAdvantage: "adv", ScorePrecision: precision})
+			if err != nil {
+				b.Fatal(err)
+			}
+			res := c.Compute(ts, engine.GRPO)
+			res.Finish()
+			if all, _ := compareLoggedBatches(res, len(res.Ranking.Batches), nil); precision == "float32" && all.Differing != 0 {
+				b.Fatalf("%s: %d rows differing", data.name, all.Differing)
+			}
+			b.Run(data.name+"/"+precision, func(b *testing.B) {
+				for b.Loop() {
+					compareLoggedBatches(res, len(res.Ranking.Batches), nil)
+				}
+			})
+		}
 	}
 }
