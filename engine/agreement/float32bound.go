@@ -100,28 +100,30 @@ func float32GRPO(o engine.Options) (engine.Scale, bool) {
 
 // float32Agreeing marks, in rows (made over b's batch's rows when it is
 // not made yet), the compared rows of batch b of res whose reward is
-// beyond Reproduces of the logged advantage but within its GRPOFloat32
-// bound, under grpo in float32 (float32GRPO): such a row agrees, its
-// difference the trainer's float32 rounding. Groups of fewer than two
+// beyond Reproduces of the logged advantage, not marked yet, but within
+// its GRPOFloat32 bound, under grpo in float32 (float32GRPO), and reports
+// whether it marked one: such a row agrees, its difference the trainer's
+// float32 rounding. Groups of fewer than two
 // valid members, and ties (all valid scores equal: TieResidue's), are
 // left alone, and so is scale batch with sources (each normalised
 // apart). A batch without groups (a subset of a batch's rows) is taken
 // as the batch of its step in res.
-func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) {
+func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) (marked bool) {
 	scale, ok := float32GRPO(res.Options)
 	if !ok || scale == engine.ScaleBatch && len(res.Evaluation.SourceNames) > 0 {
-		return
+		return false
 	}
 	batch := b
 	if b.Groups == nil {
 		bi, found := res.Ranking.BatchIndex(b.Step)
 		if !found || len(b.Members) == 0 {
-			return
+			return false
 		}
 		batch = &res.Ranking.Batches[bi]
 	}
-	if !slices.ContainsFunc(b.Members, func(i int) bool { return beyondReproduces(res, i) }) {
-		return
+	beyond := func(i int) bool { return beyondReproduces(res, rows, i) }
+	if !slices.ContainsFunc(b.Members, beyond) {
+		return false
 	}
 	var x []float64 // the scores of a group, or the batch
 	g := GRPOFloat32{Correction: 1, Divisor: 1}
@@ -135,7 +137,7 @@ func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) {
 		g.Divisor = res.Options.StdOf(x) + eps
 	}
 	for _, m := range batch.Groups {
-		if !slices.ContainsFunc(m.Members, func(i int) bool { return beyondReproduces(res, i) }) {
+		if !slices.ContainsFunc(m.Members, beyond) {
 			continue
 		}
 		x = gatherValid(x, res, m.Members)
@@ -151,7 +153,7 @@ func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) {
 			continue
 		}
 		for _, i := range m.Members {
-			if !beyondReproduces(res, i) {
+			if !beyond(i) {
 				continue
 			}
 			a := res.Rewards[i]
@@ -160,17 +162,19 @@ func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) {
 					rows.cover(slices.Min(batch.Members), slices.Max(batch.Members))
 				}
 				rows.mark(i)
+				marked = true
 			}
 		}
 	}
+	return marked
 }
 
 // beyondReproduces reports whether row i of res is compared
-// (comparedRow) and its reward is beyond Reproduces of the logged
-// advantage: a row within it keeps its difference, float32Agreeing
-// marking only those the bound decides.
-func beyondReproduces(res *engine.Result, i int) bool {
-	if !comparedRow(res.Evaluation, i) {
+// (comparedRow), not marked in rows, and its reward is beyond Reproduces
+// of the logged advantage: a row within it keeps its difference,
+// float32Agreeing marking only those the bound decides.
+func beyondReproduces(res *engine.Result, rows *rowSet, i int) bool {
+	if !comparedRow(res.Evaluation, i) || rows.has(i) {
 		return false
 	}
 	l := res.Evaluation.Logged[i]

@@ -59,14 +59,15 @@ func CompareLogged(res *engine.Result, b *engine.Batch) (c Diff, ok bool) {
 
 // compareLogged is CompareLogged of a result with logged advantages,
 // marking b's rows of float32 ties in ties (tieResidues; tieRows(res),
-// shared with the caller), or in a set of its own when ties is nil.
+// shared with the caller), or in a set of its own when ties is nil, and
+// when a row is beyond Reproduces those within the float32 rounding's
+// bound (float32Agreeing), counted again.
 func compareLogged(res *engine.Result, b *engine.Batch, ties *rowSet) Diff {
 	c := newDiffCount()
 	if ties == nil {
 		ties = &rowSet{}
 	}
 	c.TieResidueGroups = tieResidues(res, b, ties)
-	float32Agreeing(res, b, ties)
 	c.OverBatch = overBatch(res.Options)
 	for _, i := range b.Members {
 		logged := res.Evaluation.Logged[i]
@@ -77,6 +78,9 @@ func compareLogged(res *engine.Result, b *engine.Batch, ties *rowSet) Diff {
 		if res.Evaluation.Valid[i] {
 			c.add(comparedReward(res, ties, i), logged)
 		}
+	}
+	if c.MaxScaledDiff > Reproduces && float32Agreeing(res, b, ties) {
+		return compareLogged(res, b, ties)
 	}
 	return c.diff()
 }
