@@ -220,3 +220,76 @@ func BenchmarkCompareLoggedFloat32Rounding(b *testing.B) {
 		}
 	}
 }
+
+// float32Std is nanstd of xs in float32 (the mean, the mean of the
+// squared deviations times n / (n - 1), square-rooted), summed by sum.
+func float32Std(xs []float32, sum func([]float32) float32) float32 {
+	n := len(xs)
+	mean := sum(xs) / float32(n)
+	sq := make([]float32, n)
+	for i, x := range xs {
+		d := x - mean
+		sq[i] = d * d
+	}
+	return float32(math.Sqrt(float64(sum(sq) / float32(n) * (float32(n) / float32(n-1)))))
+}
+
+// TestGRPOFloat32BoundHoldsBatchAndUnscaled: TRL's scale_rewards batch
+// (each group's float32 mean, the batch's float32 std) and none (no
+// division), and verl's epsilon 1e-6, stay within GRPOFloat32.Bound of
+// the exact advantage, the sums in three orders, 4 groups of 8 scores
+// near 20 (std 0.01 within a group, 0.03 between) and in [0, 1].
+func TestGRPOFloat32BoundHoldsBatchAndUnscaled(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(6, 7))
+	for _, c := range []struct{ base, sd, between float64 }{{20, 0.01, 0.03}, {0.5, 0.3, 0.1}} {
+		for range 100 {
+			var batch []float32
+			for range 4 {
+				off := c.between * rnd.NormFloat64()
+				for range 8 {
+					batch = append(batch, float32(c.base+off+c.sd*rnd.NormFloat64()))
+				}
+			}
+			all := make([]float64, len(batch))
+			for i, x := range batch {
+				all[i] = float64(x)
+			}
+			batchStd := stats.SampleStd(all)
+			for _, sum := range []func([]float32) float32{sequential, pairwise, reversed} {
+				std32 := float32Std(batch, sum)
+				for g := range 4 {
+					xs, s := batch[8*g:8*g+8], all[8*g:8*g+8]
+					mean32, mean := sum(xs)/8, stats.Mean(s)
+					for _, k := range []struct {
+						what    string
+						eps     float64
+						divided bool
+						std32   float32
+						std     float64
+						stdN    int
+						stdMax  float64
+					}{
+						{"TRL scale batch", 1e-4, true, std32, batchStd, len(all), maxAbs(all)},
+						{"TRL scale none", 0, false, 1, 1, 0, 0},
+						{"verl, epsilon 1e-6", 1e-6, true, float32Std(xs, sum), stats.SampleStd(s), 8, maxAbs(s)},
+					} {
+						g := GRPOFloat32{N: 8, MaxAbs: maxAbs(s), StdN: k.stdN, StdMaxAbs: k.stdMax, Correction: 1, Divisor: 1}
+						if k.divided {
+							g.Divisor = k.std + k.eps
+						}
+						for i, x := range xs {
+							got := x - mean32
+							if k.divided {
+								got /= k.std32 + float32(k.eps)
+							}
+							exact := (s[i] - mean) / g.Divisor
+							if d, b := math.Abs(float64(got)-exact), g.Bound(exact); !(d <= b) {
+								t.Fatalf("%s, base %v: |float32 - exact| %.3g beyond the bound %.3g", k.what, c.base, d, b)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
