@@ -66,3 +66,24 @@ func TestTRLFloat32RoundingColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestTRLFloat32RoundingScale reads testdata/trl/reward_model_200_batch
+// and reward_model_200_none (TRL's own code, scale_rewards batch and
+// none, one reward model's score near 200 with a within-group std of
+// about 0.01): TRL's float32 mean loses more than 1e-5 of the advantage,
+// within the float32 bound, so --match-logged finds the trainer's scale
+// (none of the settings before), and with it stats --health finds no
+// disagreement.
+func TestTRLFloat32RoundingScale(t *testing.T) {
+	for _, scale := range []string{"batch", "none"} {
+		dir := trlFixture("reward_model_200_" + scale)
+		out, errOut, _ := run(t, "", "stats", "--match-logged", dir)
+		if want := "rewardlens: --match-logged: `--scale " + scale + "` (grpo, scale " + scale; !strings.Contains(errOut, want) || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
+			t.Errorf("scale %s: stats --match-logged does not say %q:\n%s%s", scale, want, errOut, out)
+		}
+		out, errOut, code := run(t, "", "stats", "--health", "--scale", scale, dir)
+		if code != 0 || strings.Contains(out+errOut, "trainer_agreement") || strings.Contains(errOut, "differ from the logged advantage") {
+			t.Errorf("stats --health --scale %s (status %d):\n%s%s", scale, code, errOut, out)
+		}
+	}
+}

@@ -428,6 +428,20 @@ def reward_model_20(trainer, logs):
     logs.score(trainer, ["reward_model"], prompts, [(s,) for s in scores], 8)
 
 
+def reward_model_200(trainer, logs):
+    # num_generations=8, one reward model's score near 200 with a spread
+    # of about 0.01 within each prompt's group (0.003 between prompts):
+    # under scale_rewards batch or none TRL's float32 mean alone loses
+    # more than 1e-4 of the advantage.
+    rnd = random.Random(4)
+    scores = []
+    for _ in range(8):
+        offset = rnd.gauss(0, 0.003)
+        scores += [200.0 + offset + rnd.gauss(0, 0.01) for _ in range(8)]
+    prompts = [prompt(f"Rate answer {p}.") for p in range(8) for _ in range(8)]
+    logs.score(trainer, ["reward_model"], prompts, [(s,) for s in scores], 8)
+
+
 def reward_models_20(trainer, logs):
     # num_generations=8, two reward models: one near 20 as above, one
     # near 3 with a spread of about 0.005; their sum's std within a group
@@ -510,6 +524,12 @@ FIXTURES = [
             "completions tied", RLOO(2, normalize_advantages=True), build=rloo_tied(7), generation_batch_size=28),
     fixture("reward_model_20", "num_generations=8, one reward model's score near 20 with a within-group std of "
             "about 0.01 (TRL's defaults otherwise)", Trainer(1), build=reward_model_20, generation_batch_size=64),
+    fixture("reward_model_200_batch", "scale_rewards='batch', num_generations=8, one reward model's score near 200 "
+            "with a within-group std of about 0.01", Trainer(1, scale_rewards="batch"), build=reward_model_200,
+            generation_batch_size=64),
+    fixture("reward_model_200_none", "scale_rewards='none', num_generations=8, one reward model's score near 200 "
+            "with a within-group std of about 0.01", Trainer(1, scale_rewards="none"), build=reward_model_200,
+            generation_batch_size=64),
     fixture("reward_models_20", "num_generations=8, two reward models' scores near 20 and 3, their sum's within-group "
             "std about 0.011 (TRL's defaults otherwise)", Trainer(2), build=reward_models_20, generation_batch_size=64),
     fixture("reward_models_20_weights", "reward_models_20 with reward_weights=[1.0, 0.5]",
