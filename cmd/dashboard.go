@@ -61,6 +61,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	if err != nil {
 		return err
 	}
+	sessions := layouts.NewVerlSessions(cfg)
 	in := ui.Input{
 		Source: source,
 		Config: cfg,
@@ -68,7 +69,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		Health: healthCfg,
 		HVRef:  health.hvRef,
 		LayoutWarnings: func(rowCap scoring.RowCap) func(*engine.Result, []int) []string {
-			return rowsCheck.With(layouts.StepWarnings(cfg, rowCap))
+			return sessions.With(rowsCheck.With(layouts.StepWarnings(cfg, rowCap)))
 		},
 		LayoutWarningsRead: layouts.WarningsRead(cfg),
 	}
@@ -82,7 +83,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		// input's responses and metadata are never all in memory.
 		in.Stream = func(hooks ui.StreamHooks) (*loaders.Result, error) {
 			opts.Progress, opts.Pick = hooks.Progress, hooks.Pick
-			return loaders.Stream(args, opts, checkedEach(rowsCheck, hooks.Each))
+			return loaders.Stream(args, opts, checkedEach(rowsCheck, sessions, hooks.Each))
 		}
 	}
 	if follow {
@@ -92,7 +93,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		defer cancel()
 		// The first reading streams too.
 		in.Follow = func(hooks ui.StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
-			fo := loaders.FollowOptions{Options: opts, Each: checkedEach(rowsCheck, hooks.Each), UnendedWait: unendedWait}
+			fo := loaders.FollowOptions{Options: opts, Each: checkedEach(rowsCheck, sessions, hooks.Each), UnendedWait: unendedWait}
 			fo.Progress, fo.Pick = hooks.Progress, hooks.Pick
 			return loaders.Follow(ctx, args, fo)
 		}
@@ -111,14 +112,16 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 }
 
 // checkedEach is each, which takes the rows a load reads, adding them to
-// check first (layouts.RowsCheck: its warning is then of the rows read,
-// none read again); each itself when there is nothing to check.
-func checkedEach(check *layouts.RowsCheck, each func([]scoring.Trajectory) error) func([]scoring.Trajectory) error {
-	if check == nil {
+// check and sessions first (layouts.RowsCheck, layouts.VerlSessions: their
+// warnings are then of the rows read, none read again); each itself when
+// there is nothing to check.
+func checkedEach(check *layouts.RowsCheck, sessions *layouts.VerlSessions, each func([]scoring.Trajectory) error) func([]scoring.Trajectory) error {
+	if check == nil && sessions == nil {
 		return each
 	}
 	return func(ts []scoring.Trajectory) error {
 		check.Add(ts)
+		sessions.Add(ts)
 		return each(ts)
 	}
 }

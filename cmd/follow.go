@@ -74,8 +74,9 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 		return err
 	}
 	sayLayout(stdio.Stderr, layout, cfg)
+	sessions := layouts.NewVerlSessions(cfg)
 	f := &statsFollower{cfg: cfg, file: s.file, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
-		warnings: follow.Warnings(layouts.StepWarnings(cfg, scoring.Uncapped), cfg.EqualGroups), warned: map[givenWarning]bool{}, matchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged}
+		warnings: follow.Warnings(sessions.With(layouts.StepWarnings(cfg, scoring.Uncapped)), cfg.EqualGroups), warned: map[givenWarning]bool{}, matchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged}
 	f.runNote = layouts.RunNoteOf(cfg)
 	// The first reading is evaluated as it streams: only the evaluation
 	// is kept, never every trajectory. The computer is built on the first
@@ -88,7 +89,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 		f.noteLastSteps(ts)
 		return f.evaluate(ts)
 	}
-	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts, Each: checkedEach(rowsCheck, each), UnendedWait: unendedWait,
+	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts, Each: checkedEach(rowsCheck, sessions, each), UnendedWait: unendedWait,
 		AtEnd: f.setUnended})
 	if err != nil {
 		return inputError{err}
@@ -126,12 +127,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 				return f.interrupted(ctx, ctx.Err(), updates)
 			}
 			settle = false
-			reportUpdate(stdio.Stderr, u)
-			f.malformed += f.skips.Update(u)
-			f.repeats.Forget(u.Reloaded)
-			f.repeats.Add(u.Trajectories)
-			f.sayRepeats()
-			if err := f.update(ctx, u); err != nil {
+			if err := f.take(ctx, u); err != nil {
 				if !errors.Is(err, ctx.Err()) {
 					return f.withAlerts(err)
 				}
@@ -180,16 +176,39 @@ func (f *statsFollower) withAlerts(err error) error {
 	return err
 }
 
+// take takes the update u: said on stderr, its skipped lines and
+// repeated IDs counted, then applied (update).
+func (f *statsFollower) take(ctx context.Context, u loaders.Update) error {
+	reportUpdate(f.errOut, u)
+	f.malformed += f.skips.Update(u)
+	f.repeats.Forget(u.Reloaded)
+	f.repeats.Add(u.Trajectories)
+	f.sayRepeats()
+	return f.update(ctx, u)
+}
+
 // interrupted ends following at an interrupt of ctx, err its error, once the
 // follower's updates closed: before anything was computed (no trajectory
 // came, or the first compute was stopped), with err, as stats ends
 // (status 128 + the signal's number); after, with the end it would have
-// had at the interrupt, the lines of what was computed printed, but for
-// the followed files whose last line has no line end: never read, they
-// are an error (status 2; an ALERT's status 3 stands, both told), as are
-// the malformed lines skipped without --skip-invalid-lines.
+// had at the interrupt, every trajectory read computed and its lines
+// printed: the parts said to be followed by more (stale), an update whose
+// compute the interrupt stopped, and the one update the follower may
+// still send as it closes (at most one: it sends one at a time), only
+// the batches they touch computed (all after a file read again, as
+// following would have). The followed files whose last line
+// has no line end, never read, are an error (status 2; an ALERT's status
+// 3 stands, both told), as are the malformed lines skipped without
+// --skip-invalid-lines.
 func (f *statsFollower) interrupted(ctx context.Context, err error, updates <-chan loaders.Update) error {
-	for range updates { // the follower says the unended lines as it closes them
+	atEnd := context.WithoutCancel(ctx)
+	for u := range updates { // the follower says the unended lines as it closes them
+		if f.res == nil {
+			continue // stopped before its first lines: at once
+		}
+		if err := f.take(atEnd, u); err != nil {
+			return f.withAlerts(err)
+		}
 	}
 	unended := unendedError(f.unendedAtEnd())
 	if f.res == nil {
@@ -198,11 +217,14 @@ func (f *statsFollower) interrupted(ctx context.Context, err error, updates <-ch
 		}
 		return err
 	}
+	if err := f.catchUp(atEnd); err != nil {
+		return f.withAlerts(err)
+	}
 	// The newest step gets its final line now: no more of it will be
 	// read. --match-logged looks for the settings with it, as when no
 	// more rows came for a while.
 	f.settleNewest()
-	if err := f.rematch(context.WithoutCancel(ctx), true); err != nil {
+	if err := f.rematch(atEnd, true); err != nil {
 		return err
 	}
 	if err := f.printBatches(true); err != nil {
@@ -403,6 +425,9 @@ func (f *statsFollower) update(ctx context.Context, u loaders.Update) error {
 	}
 	res, trends, err := follow.StepContext(ctx, f.live, u, f.res, f.trends, f.ref)
 	if err != nil {
+		// Stopped (an interrupt): the live evaluation holds u's
+		// trajectories, computed as following ends (interrupted).
+		f.stale = true
 		return err
 	}
 	f.res, f.trends, f.stale = res, trends, false

@@ -99,7 +99,7 @@ func BenchmarkStatsFollowBurst(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+	testkit.ReportCPU(b, cpu)
 }
 
 // BenchmarkStatsBurst is stats on BenchmarkStatsFollowBurst's burst.
@@ -115,7 +115,7 @@ func BenchmarkStatsBurst(b *testing.B) {
 			b.Fatalf("status %d: %s", code, errOut.String())
 		}
 	}
-	b.ReportMetric(float64((testkit.CPUTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+	testkit.ReportCPU(b, testkit.CPUTime()-cpu0)
 }
 
 // appendFile appends the file at path to to.

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -82,5 +83,88 @@ func TestStatsFollowComputesARunOfPartsOnce(t *testing.T) {
 	feed(each2, parts[:2], false)
 	if longOut.String() != each2Out.String() || long.stale {
 		t.Errorf("a run of parts stale for the quiet delay:\n%s\nwant:\n%s", longOut.String(), each2Out.String())
+	}
+}
+
+// TestStatsFollowInterruptComputesWhatWasRead: at the interrupt, stats
+// --follow computes and prints every trajectory read: parts said to be
+// followed by more (stale), an update whose compute the interrupt
+// stopped, and an update the follower sent as it closed; the lines are
+// those of a follower that computed each as it came, then was
+// interrupted.
+func TestStatsFollowInterruptComputesWhatWasRead(t *testing.T) {
+	res, err := loaders.Load([]string{samplePath}, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const perStep = 128
+	first, rest := res.Trajectories[:10*perStep], res.Trajectories[10*perStep:16*perStep]
+	parts := slices.Collect(slices.Chunk(rest, 300))
+	interrupt, stop := context.WithCancel(context.Background())
+	stop()
+	start := func() (*statsFollower, *strings.Builder) {
+		out := &strings.Builder{}
+		f := &statsFollower{health: &healthFlags{health: true, baseline: health.DefaultBaseline}, out: out, errOut: &strings.Builder{}, printed: map[int64]printedLine{}, warned: map[givenWarning]bool{}}
+		if err := f.evaluate(slices.Clone(first)); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.compute(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return f, out
+	}
+	update := func(f *statsFollower, ctx context.Context, p []scoring.Trajectory, behind bool) error {
+		return f.update(ctx, loaders.Update{Trajectories: slices.Clone(p), Behind: behind})
+	}
+	// end interrupts f, the follower sending last (nil for none).
+	end := func(f *statsFollower, last []scoring.Trajectory) {
+		updates := make(chan loaders.Update, 1)
+		if last != nil {
+			updates <- loaders.Update{Trajectories: slices.Clone(last)}
+		}
+		close(updates)
+		if err := f.interrupted(interrupt, interrupt.Err(), updates); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, wantOut := start()
+	for _, p := range parts {
+		if err := update(want, context.Background(), p, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	end(want, nil)
+	if !strings.Contains(wantOut.String(), "step 15 ") {
+		t.Fatalf("no line of step 15:\n%s", wantOut.String())
+	}
+
+	got, gotOut := start()
+	n := len(parts)
+	for _, p := range parts[:n-2] {
+		if err := update(got, context.Background(), p, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := update(got, interrupt, parts[n-2], false); !errors.Is(err, context.Canceled) {
+		t.Fatalf("an update computed as the interrupt came: error %v, want it stopped", err)
+	}
+	end(got, parts[n-1])
+	if gotOut.String() != wantOut.String() {
+		t.Errorf("interrupted with parts read, not computed:\n%s\nwant:\n%s", gotOut.String(), wantOut.String())
+	}
+
+	// An update's compute stopped, nothing stale before it.
+	want, wantOut = start()
+	if err := update(want, context.Background(), parts[0], false); err != nil {
+		t.Fatal(err)
+	}
+	end(want, nil)
+	got, gotOut = start()
+	if err := update(got, interrupt, parts[0], false); !errors.Is(err, context.Canceled) {
+		t.Fatalf("an update computed as the interrupt came: error %v, want it stopped", err)
+	}
+	end(got, nil)
+	if gotOut.String() != wantOut.String() {
+		t.Errorf("interrupted as an update was computed:\n%s\nwant:\n%s", gotOut.String(), wantOut.String())
 	}
 }

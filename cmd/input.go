@@ -60,6 +60,9 @@ type prepared struct {
 	// rowsCheck checks the rows read against what the layout read of the
 	// first file (layouts.RowsCheck); result says its warning.
 	rowsCheck *layouts.RowsCheck
+	// sessions finds a verl V1 dump's sessions of more than one output
+	// in the rows read (layouts.VerlSessions); result says its warning.
+	sessions *layouts.VerlSessions
 	// columns are each trajectory's prompt and task metric, when the
 	// command asked for them (prepareColumns); filter is DAPO's group
 	// filter, when --filter-groups names an objective.
@@ -162,7 +165,7 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	for _, note := range agreement.CutGroupNotes(p.check, res, agreement.CutGroupOf(res, p.rowCap)) {
 		fmt.Fprintf(stderr, "rewardlens: %s\n", noteLine(note.Text, note.Warning))
 	}
-	if warn := p.rowsCheck.With(layouts.Warnings(p.cfg, p.rowCap)); warn != nil {
+	if warn := p.sessions.With(p.rowsCheck.With(layouts.Warnings(p.cfg, p.rowCap))); warn != nil {
 		for _, w := range warn(res, allBatches(res)) {
 			fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
 		}
@@ -221,7 +224,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	s.sayWarnings(stdio.Stderr)
 	sayLayout(stdio.Stderr, layout, cfg)
 	var (
-		p          = prepared{cfg: cfg, file: s.file, rowsCheck: rowsCheck}
+		p          = prepared{cfg: cfg, file: s.file, rowsCheck: rowsCheck, sessions: layouts.NewVerlSessions(cfg)}
 		columnsErr error
 		evaluator  *engine.Evaluator
 		cerr       error
@@ -264,7 +267,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	}
 	var weights scoring.ScoreWeights
 	lastStep := map[string]int64{} // the step of each file's last row read
-	data, err := loaders.Stream(args, opts, checkedEach(rowsCheck, func(ts []scoring.Trajectory) error {
+	data, err := loaders.Stream(args, opts, checkedEach(rowsCheck, p.sessions, func(ts []scoring.Trajectory) error {
 		if cerr != nil {
 			return nil // read on: an input error comes first
 		}

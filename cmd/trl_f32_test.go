@@ -289,3 +289,21 @@ func TestTRLFloat32ResidueGDPOWeighted(t *testing.T) {
 		t.Errorf("stats --match-logged does not find TRL's weights:\n%s%s", errOut, out)
 	}
 }
+
+// TestTRLRLOOWhitenedResidueMasked reads testdata/trl/rloo_whitened_7
+// (TRL's own RLOOTrainer, normalize_advantages=True, three prompts'
+// completions tied, the fourth's graded): the tied groups' residue, some
+// 1e-7, is divided by the batch's std, which the graded group makes
+// about 0.5, so rloo-whitened reproduces TRL's log to float32 rounding
+// with no group of residue to count: the residue is seen only in a batch
+// whose every group ties (rloo_whitened_tied_7).
+func TestTRLRLOOWhitenedResidueMasked(t *testing.T) {
+	dir := trlFixture("rloo_whitened_7")
+	if out, _, _ := run(t, "", "stats", "--format", "json", "--method", "rloo-whitened", dir); !strings.Contains(out, `"differing": 0,`) || !strings.Contains(out, `"tie_residue_groups": 0`) {
+		t.Errorf("stats JSON:\n%s", out)
+	}
+	recs, _ := computeList(t, "", "--method", "rloo-whitened", dir)
+	if n, worst := trlReproduced(t, recs); n != 28 {
+		t.Errorf("%d of 28 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
+	}
+}

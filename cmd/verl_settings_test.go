@@ -12,10 +12,12 @@ import (
 )
 
 // The fixtures of cmd/testdata/verl/ are verl rollout dumps written by
-// verl's own code, each with verl's own GRPO advantage per line
+// verl's own code, each with verl's own advantage per line
 // (compute_grpo_outcome_advantage, verl/trainer/ppo/core_algos.py, at
-// verl-project/verl 1dda039b9c6311889a9c9a26040677e1254814f9), by
-// scripts/gen_verl_fixtures.py, whose doc says what runs for each.
+// verl-project/verl 1dda039b9c6311889a9c9a26040677e1254814f9; v1_multi's
+// through compute_advantage_for_multi_trajectories, gdpo's
+// compute_gdpo_outcome_advantage), by scripts/gen_verl_fixtures.py, whose
+// doc says what runs for each.
 
 // verlSetting is the dump directory of the fixture name.
 func verlSetting(name string) string {

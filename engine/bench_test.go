@@ -121,16 +121,16 @@ func BenchmarkSwitch1M(b *testing.B) {
 	c := benchComputer(b, ts, Pareto)
 	ev := Evaluate(c.Scorer, ts)
 	ev.Ranking(ScopeGroup)
-	for _, m := range []Method{ParetoCrowding, GDPO, RPPBaseline, RLOOWhitened} {
-		b.Run(string(m), func(b *testing.B) {
+	for _, m := range testkit.SwitchMethods {
+		b.Run(m, func(b *testing.B) {
 			opts := c.Options
-			opts.Method = m
+			opts.Method = Method(m)
 			b.ReportAllocs()
 			cpu := testkit.CPUTime()
 			for b.Loop() {
 				ev.Compute(opts)
 			}
-			b.ReportMetric(float64((testkit.CPUTime()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			testkit.ReportCPU(b, testkit.CPUTime()-cpu)
 		})
 	}
 }

@@ -70,6 +70,7 @@ func (c *Cache) keep(from *Cache, keep func(CacheKey) bool) {
 const (
 	// An Evaluation's, per batch step.
 	OfObjectiveStats = "objective stats"
+	OfBatchCounts    = "batch counts"
 	ofValid          = "valid members"
 	// An Evaluation's, for all its trajectories.
 	ofFeasibilityKeys = "feasibility keys"

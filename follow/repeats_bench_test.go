@@ -61,7 +61,7 @@ func BenchmarkSeedFirstReading(b *testing.B) {
 				var r Repeats
 				r.Seed(n, at)
 			}
-			b.ReportMetric(float64((testkit.CPUTime()-cpu).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+			testkit.ReportCPU(b, testkit.CPUTime()-cpu)
 		})
 	}
 	run("Seed", false)

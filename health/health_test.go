@@ -21,7 +21,7 @@ func healthyTrend(step int64) diagnose.Trend {
 	}
 	return diagnose.Trend{
 		BatchStats: diagnose.BatchStats{
-			Step:        step,
+			Counts:      diagnose.Counts{Step: step},
 			Groups:      4,
 			Objectives:  []diagnose.ObjectiveStats{objective("a"), objective("b")},
 			Score:       stats.Summary{Count: 10, Max: 1},

@@ -245,7 +245,7 @@ func Apply(ctx context.Context, cfg setup.Config, paths []string, opts loaders.O
 			return cfg, "", nil, fmt.Errorf("%s (%s): give the file's path", why, l.fieldList())
 		}
 		if stdin == nil {
-			cfg, sentence, err := layoutDefaults(cfg, l, loaders.FileFields{})
+			cfg, sentence, _, err := layoutDefaults(cfg, l, loaders.FileFields{})
 			return cfg, sentence, nil, err
 		}
 		if got := recognise(*stdin); got != from {
@@ -257,7 +257,7 @@ func Apply(ctx context.Context, cfg setup.Config, paths []string, opts loaders.O
 				return cfg, "", nil, err
 			}
 		}
-		cfg, sentence, err := layoutDefaults(cfg, l, *stdin)
+		cfg, sentence, _, err := layoutDefaults(cfg, l, *stdin)
 		return cfg, sentence, nil, err
 	}
 	layout := from
@@ -287,7 +287,7 @@ func Apply(ctx context.Context, cfg setup.Config, paths []string, opts loaders.O
 			return cfg, "", nil, err
 		}
 	}
-	cfg, sentence, check, err := layoutDefaultsChecked(cfg, l, files[0])
+	cfg, sentence, check, err := layoutDefaults(cfg, l, files[0])
 	if err != nil {
 		return cfg, "", nil, err
 	}
@@ -311,19 +311,13 @@ func fieldList(names []string) string {
 	return "fields " + strings.Join(names, ", ")
 }
 
-// layoutDefaults returns cfg with l's defaults, From naming l, and the
-// sentence that says how the inputs are read. Every trainer's layout
-// checks that a step's groups are of one size (Config.EqualGroups: a
-// trainer's groups are num_generations each), unless its defaults say
-// otherwise.
-func layoutDefaults(cfg setup.Config, l *trainerLayout, first loaders.FileFields) (setup.Config, string, error) {
-	cfg, sentence, _, err := layoutDefaultsChecked(cfg, l, first)
-	return cfg, sentence, err
-}
-
-// layoutDefaultsChecked is layoutDefaults that also returns the check of
-// the other files' rows its defaults made (trainerLayout.defaults).
-func layoutDefaultsChecked(cfg setup.Config, l *trainerLayout, first loaders.FileFields) (setup.Config, string, *RowsCheck, error) {
+// layoutDefaults returns cfg with l's defaults, From naming l, the
+// sentence that says how the inputs are read, and the check of the
+// other files' rows its defaults made (trainerLayout.defaults). Every
+// trainer's layout checks that a step's groups are of one size
+// (Config.EqualGroups: a trainer's groups are num_generations each),
+// unless its defaults say otherwise.
+func layoutDefaults(cfg setup.Config, l *trainerLayout, first loaders.FileFields) (setup.Config, string, *RowsCheck, error) {
 	cfg.From = l.name
 	cfg.EqualGroups = true
 	groupGiven := cfg.GroupBy != ""
@@ -351,15 +345,6 @@ func layoutDefaultsChecked(cfg setup.Config, l *trainerLayout, first loaders.Fil
 		sentence += ", " + note
 	}
 	return cfg, sentence, check, nil
-}
-
-// noRowsCheck is defaults, a layout's that check no rows, as
-// trainerLayout.defaults.
-func noRowsCheck(defaults func(setup.Config, loaders.FileFields) (setup.Config, string, error)) func(setup.Config, loaders.FileFields) (setup.Config, string, *RowsCheck, error) {
-	return func(cfg setup.Config, first loaders.FileFields) (setup.Config, string, *RowsCheck, error) {
-		cfg, note, err := defaults(cfg, first)
-		return cfg, note, nil, err
-	}
 }
 
 // usesPareto reports whether cfg scores with the pareto scorer (the

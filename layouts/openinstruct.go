@@ -71,7 +71,7 @@ var openInstructLayout = trainerLayout{
 	promptWhy:    openInstructPrompt + " is a slot of the step's batch",
 	firstStep:    "open-instruct's advantage normalisation and pass threshold",
 	filesWarning: openInstructRuns,
-	defaults:     noRowsCheck(openInstructDefaults),
+	defaults:     openInstructDefaults,
 	warnings:     openInstructWarnings,
 	runNote:      &openInstructFilteredNote,
 	warningsRead: openInstructWarningsRead,
@@ -105,7 +105,7 @@ const (
 	openInstructCentered openInstructMode = "centered"
 )
 
-func openInstructDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, string, error) {
+func openInstructDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, string, *RowsCheck, error) {
 	one := 1.0
 	var notes []string
 	cfg.GroupBy = cmp.Or(cfg.GroupBy, openInstructPrompt)
@@ -151,7 +151,7 @@ func openInstructDefaults(cfg setup.Config, first loaders.FileFields) (setup.Con
 		cfg.PassThreshold, cfg.PassThresholdLevels = threshold, levels
 		notes = append(notes, note)
 	}
-	return cfg, strings.Join(notes, ", "), nil
+	return cfg, strings.Join(notes, ", "), nil, nil
 }
 
 // taskMetricIsReward reports whether cfg's task metric is the trace's

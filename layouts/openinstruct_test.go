@@ -138,7 +138,7 @@ func TestOpenInstructThresholdOnlyForReward(t *testing.T) {
 		{"an objective named reward of another value", setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "reward", Expr: "reward * 2"}}}, 0},
 		{"given", setup.Config{PassThreshold: &two}, 2},
 	} {
-		cfg, note, err := layoutDefaults(c.cfg, &openInstructLayout, first)
+		cfg, note, _, err := layoutDefaults(c.cfg, &openInstructLayout, first)
 		var got float64
 		if cfg.PassThreshold != nil {
 			got = *cfg.PassThreshold
@@ -170,7 +170,7 @@ func TestPromptNote(t *testing.T) {
 		{"verl with uid", &verlLayout, setup.Config{}, verl, ", prompt = input (uid changes every step), id = uid"},
 		{"verl grouped by input", &verlLayout, setup.Config{}, loaders.FileFields{Names: []string{"input", "output", "score", "step"}}, ""},
 	} {
-		_, sentence, err := layoutDefaults(c.cfg, c.l, c.first)
+		_, sentence, _, err := layoutDefaults(c.cfg, c.l, c.first)
 		if err != nil || (c.want == "") == strings.Contains(sentence, "prompt = ") || !strings.Contains(sentence, c.want) {
 			t.Errorf("%s: %q, %v; want %q", c.name, sentence, err, c.want)
 		}
@@ -184,7 +184,7 @@ func TestPromptNote(t *testing.T) {
 // a group shorter than its step's others (caught in part) or with a row
 // without a reward.
 func TestOpenInstructNormalisationWarning(t *testing.T) {
-	cfg, _, err := layoutDefaults(setup.Config{}, &openInstructLayout, loaders.FileFields{})
+	cfg, _, _, err := layoutDefaults(setup.Config{}, &openInstructLayout, loaders.FileFields{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +286,7 @@ func TestOpenInstructLengthNeedsTheField(t *testing.T) {
 		{"without them", loaders.FileFields{Path: "run_rollouts_000000.jsonl", Names: []string{"advantage", "prompt_idx", "reward", "sample_idx", "step"}}, false},
 		{"standard input", loaders.FileFields{}, false},
 	} {
-		cfg, note, err := layoutDefaults(setup.Config{}, &openInstructLayout, c.first)
+		cfg, note, _, err := layoutDefaults(setup.Config{}, &openInstructLayout, c.first)
 		if err != nil || (cfg.StepCountBy != "") != c.want || strings.Contains(note, "step_count") != c.want {
 			t.Errorf("%s: step_count_by %q, note %q, %v; want set %v", c.name, cfg.StepCountBy, note, err, c.want)
 		}
@@ -326,7 +326,7 @@ func openInstructGroup(step int64, prompt, field string, standard bool, rewards 
 // the run alike, in one walk: the note Warnings gives last, and the
 // withdrawal by the first batch that refutes it, batch by batch (Of).
 func TestOpenInstructFilteredWarning(t *testing.T) {
-	cfg, _, err := layoutDefaults(setup.Config{}, &openInstructLayout, loaders.FileFields{})
+	cfg, _, _, err := layoutDefaults(setup.Config{}, &openInstructLayout, loaders.FileFields{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,7 +382,7 @@ func TestOpenInstructFilteredWarning(t *testing.T) {
 // open-instruct scored the whole group: said as the NaN reward is, with
 // the cause; the NaN reward keeps its own warning.
 func TestOpenInstructInvalidRewardGroups(t *testing.T) {
-	cfg, _, err := layoutDefaults(setup.Config{}, &openInstructLayout, loaders.FileFields{})
+	cfg, _, _, err := layoutDefaults(setup.Config{}, &openInstructLayout, loaders.FileFields{})
 	if err != nil {
 		t.Fatal(err)
 	}

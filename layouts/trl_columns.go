@@ -639,24 +639,35 @@ func (t *trlTable) weightedSums(k int, weight func(j int) float64) []float64 {
 // differences of a, advantages normalised over the table (std the std
 // they were divided by, less 1e-4), from the log are TRL's float32
 // residue of the tied groups (agreement.BatchResidue), bound(g) bounding
-// group g's: every group of the table's usual size, every row with a
-// reward a logged value.
+// group g's: every group of the table's usual size, every row TRL
+// normalised (a not NaN) with a logged value.
 func (t *trlTable) batchResidue(a []float64, std float64, bound func(g []int) float64) {
+	beyond := false
+	for i, x := range a {
+		l := t.advantage[i]
+		beyond = beyond || math.Abs(l-x) > agreement.Reproduces*max(1, math.Abs(l))
+	}
+	if !beyond {
+		return // nothing for the residue to explain
+	}
 	usual := t.usualGroupSize()
 	ties := make([]agreement.BatchTie, 0, len(t.groups))
-	var computed, logged []float64
+	var logged []float64
 	for _, g := range t.groups {
 		if len(g) != usual {
 			return
 		}
 		tie := agreement.BatchTie{Bound: bound(g)}
 		for _, i := range g {
+			if math.IsNaN(a[i]) {
+				continue // no reward, or a lone one under RLOO: TRL's NaN, then 0
+			}
 			l := t.advantage[i]
 			if math.IsNaN(l) || math.IsInf(l, 0) {
 				return
 			}
 			tie.Diff = append(tie.Diff, l-a[i])
-			computed, logged = append(computed, a[i]), append(logged, l)
+			logged = append(logged, l)
 		}
 		ties = append(ties, tie)
 	}

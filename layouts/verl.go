@@ -54,7 +54,7 @@ var verlLayout = trainerLayout{
 		}
 		return nil
 	},
-	defaults:     noRowsCheck(verlDefaults),
+	defaults:     verlDefaults,
 	warnings:     verlWarnings,
 	warningsRead: readsScopeAndMethod,
 }
@@ -187,7 +187,7 @@ func verlScoreIsText(first loaders.FileFields, peek *firstRecords) bool {
 	return false
 }
 
-func verlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, string, error) {
+func verlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, string, *RowsCheck, error) {
 	peek := newFirstRecords(first)
 	one := 1.0
 	if slices.Contains(first.Names, verlUID) {
@@ -231,7 +231,7 @@ func verlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, str
 			notes = append(notes, fmt.Sprintf("overlong_reward is torch's four-decimal text (%s): a penalty that is not a multiple of 1/16 (DAPO's overlong_buffer.len 4096 gives k/4096) reads rounded, the reward up to 5e-5 from verl's", text))
 		}
 	}
-	return cfg, strings.Join(notes, ", "), nil
+	return cfg, strings.Join(notes, ", "), nil, nil
 }
 
 // verlRoundedPenalty returns the first overlong_reward text, in the first
@@ -286,12 +286,13 @@ func verlNotes(cfg setup.Config) []string {
 
 // verlWarnings are the verl layout's warnings on a result: its NaN groups
 // (nanGroups, saying verlNaNAdvantages of the method, invalidRowGroups),
-// under grpo-passk its groups of one (verlPassKGroupsOfOne) and, under a
+// under grpo-passk its groups of one (verlPassKGroupsOfOne), under a
 // method verl weighs by tokens, that the dump lacks the token counts
-// (verlTokenWeighted).
+// (verlTokenWeighted), and under gdpo, that verl's is another formula
+// (verlGDPO).
 func verlWarnings(_ setup.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
 	return slices.Concat(nanGroups(res, batches, verlScore, verlNaNAdvantagesOf(res.Options.Method)),
-		invalidRowGroups(res, batches, verlScore, verlInvalidRows(res)), verlPassKGroupsOfOne(res, batches), verlTokenWeighted(res, batches))
+		invalidRowGroups(res, batches, verlScore, verlInvalidRows(res)), verlPassKGroupsOfOne(res, batches), verlTokenWeighted(res, batches), verlGDPO(res, batches))
 }
 
 // verlNaNAdvantages says, for each method that is one of verl's outcome
@@ -300,7 +301,7 @@ func verlWarnings(_ setup.Config, res *engine.Result, _ scoring.RowCap, batches 
 // infinity is NaN (of +Inf and -Inf alike, their difference), and
 // torch.topk ranks NaN above every number.
 var verlNaNAdvantages = map[engine.Method]string{
-	engine.GRPO: "verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)",
+	engine.GRPO: "verl's own " + verlGRPONaNAdvantages,
 	engine.RLOO: "verl's own rloo advantages are NaN or infinite for every row of such a group (compute_rloo_outcome_advantage subtracts the group's mean)",
 	engine.RPPBaseline: "verl's own rpp-baseline advantages are NaN for every row of the batch (compute_reinforce_plus_plus_baseline_outcome_advantage's group mean, " +
 		"then masked_whiten's mean and variance over the batch)",
@@ -310,6 +311,11 @@ var verlNaNAdvantages = map[engine.Method]string{
 		"(compute_gpg_outcome_advantage's alpha = bsz / count_nonzero(scores) counts the NaN row)",
 }
 
+// verlGRPONaNAdvantages says what verl's grpo gives the rows of a group
+// with a NaN or infinite score: its entry in verlNaNAdvantages, and what
+// a method that is none of verl's estimators falls back to.
+const verlGRPONaNAdvantages = "advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)"
+
 // verlNaNAdvantagesOf is verlNaNAdvantages of method, or, for a method
 // that is none of verl's estimators, what verl's grpo (the layout's
 // method) gives.
@@ -317,7 +323,7 @@ func verlNaNAdvantagesOf(method engine.Method) string {
 	if says, ok := verlNaNAdvantages[method]; ok {
 		return says
 	}
-	return fmt.Sprintf("verl has no %s estimator; under its grpo, the layout's method, the advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)", method)
+	return fmt.Sprintf("verl has no %s estimator; under its grpo, the layout's method, the %s", method, verlGRPONaNAdvantages)
 }
 
 // verlPassKGroupsOfOne warns, under grpo-passk, of the groups of one row
@@ -373,6 +379,30 @@ func verlTokenWeighted(res *engine.Result, batches []int) []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("verl's %s weighs each response by its token count (masked_whiten over the response tokens), not in the dump (_dump_generations writes no length): here each response counts once, so the rewards differ from verl's wherever a batch's responses differ in length", res.Options.Method)}
+}
+
+// verlGDPOWarning says how verl's gdpo differs from gdpo here. verl's
+// compute_gdpo_outcome_advantage (core_algos.py) runs
+// compute_grpo_outcome_advantage on each of algorithm.gdpo_reward_keys,
+// whose group of one has mean 0 and std 1 (group_mean_std, groupwise.py:
+// o_k / (1 + epsilon)), sums them weighted by gdpo_reward_weights, then
+// whitens the sum with masked_whiten over the batch's response tokens
+// (each response counted once per token, (x - mean) / sqrt(var1 + 1e-8)).
+// gdpo here is TRL's normalize_then_sum: a group of one gets 0, each
+// response counts once and the sum is divided by std1 + epsilon. The
+// token counts, which the dump lacks, keep verl's from being computed
+// here.
+const verlGDPOWarning = "verl's gdpo (compute_gdpo_outcome_advantage) is not the gdpo computed here (TRL's normalize_then_sum): verl z-scores each objective in its group as its grpo does, " +
+	"a group of one at mean 0 and std 1 (o_k / (1 + epsilon); here 0), then whitens the weighted sum over the batch's response tokens " +
+	"(masked_whiten: each response weighted by its token count, not in the dump; (x - mean) / sqrt(var + 1e-8), here / (std + epsilon)), so the rewards differ from verl's"
+
+// verlGDPO warns, under gdpo and with batches to speak of, that verl's
+// gdpo is another formula (verlGDPOWarning).
+func verlGDPO(res *engine.Result, batches []int) []string {
+	if len(batches) == 0 || res.Options.Method != engine.GDPO {
+		return nil
+	}
+	return []string{verlGDPOWarning}
 }
 
 // verlValidationReward is the key _validate adds to the validation

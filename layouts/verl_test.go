@@ -53,7 +53,7 @@ func TestVerlPeekWithoutPath(t *testing.T) {
 // of input, output, score and step.
 func verlComputer(t *testing.T) *engine.RewardComputer {
 	t.Helper()
-	cfg, _, err := layoutDefaults(setup.Config{}, &verlLayout, loaders.FileFields{Names: []string{"input", "output", "score", "step"}})
+	cfg, _, _, err := layoutDefaults(setup.Config{}, &verlLayout, loaders.FileFields{Names: []string{"input", "output", "score", "step"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestVerlNaNWarningPerMethod(t *testing.T) {
 		{engine.RPPBaseline, "verl's own rpp-baseline advantages are NaN for every row of the batch"},
 		{engine.GRPOPassK, "verl's own grpo-passk advantages are NaN for one row of such a group, the one torch.topk takes as best"},
 		{engine.GPG, "verl's own gpg advantages are NaN or infinite for every row of such a group (its mean) and scale every other row of the batch by another alpha than here unless no score of the batch is 0"},
-		{engine.RLOOWhitened, "verl has no rloo-whitened estimator; under its grpo, the layout's method, the advantages are NaN for every row of such a group"},
+		{engine.RLOOWhitened, "verl has no rloo-whitened estimator; under its grpo, the layout's method, the advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)"},
 	} {
 		got := verlWarnings(setup.Config{}, c.Compute(ts, c2.method), scoring.Uncapped, []int{0})
 		if len(got) == 0 || !strings.HasPrefix(got[0], named+c2.says) {

@@ -66,7 +66,7 @@ func TestWarningsRead(t *testing.T) {
 			openInstructGroup(1, "a", "score", false, 0, 1), openInstructGroup(1, "b", "score", false, 1, 0),
 			openInstructGroup(2, "a", "score", false, 0, 1, 1, 0), openInstructGroup(2, "b", "score", false, 1, 0)), false},
 	} {
-		cfg, _, err := layoutDefaults(setup.Config{}, c.l, c.first)
+		cfg, _, _, err := layoutDefaults(setup.Config{}, c.l, c.first)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

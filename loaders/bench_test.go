@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
@@ -255,4 +256,68 @@ func BenchmarkLoadNewestJSON(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkFollowReloadJSON is the reading again of a followed JSON array
+// of 200k rows, plain and gzipped, as a check that finds it changed does
+// (followedFile.reload): whether it is cut short is found by the reading
+// itself, not by a pass over the file before it. Each iteration also
+// times that pass alone (jsonCutShort, which Load still makes of a
+// directory's newest file), beside the reload in the same run: check/reload
+// is what the pass would add.
+func BenchmarkFollowReloadJSON(b *testing.B) {
+	var text bytes.Buffer
+	text.WriteString("[\n")
+	for i := range 200_000 {
+		if i > 0 {
+			text.WriteString(",\n")
+		}
+		fmt.Fprintf(&text, `{"id":"t%d","batch":%d,"response":"The answer is %d.","metadata":{"acc":%d,"len":%d}}`, i, i/512, i%97, i%2, i%300)
+	}
+	text.WriteString("\n]\n")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	if _, err := zw.Write(text.Bytes()); err != nil {
+		b.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{{"run.json", text.Bytes()}, {"run.json.gz", gz.Bytes()}} {
+		b.Run(c.name, func(b *testing.B) {
+			path := filepath.Join(dir, c.name)
+			if err := os.WriteFile(path, c.data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+			file, err := os.Open(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer file.Close()
+			ff := &followedFile{path: path}
+			if _, _, err := ff.load(Options{}, true, nil, nil, nil); err != nil || ff.count != 200_000 {
+				b.Fatalf("first reading: %d rows, error %v", ff.count, err)
+			}
+			b.SetBytes(int64(text.Len()))
+			var reloading, checking time.Duration
+			for b.Loop() {
+				start := time.Now()
+				if c := ff.reload(Options{}, nil); c.err != nil || c.res == nil || ff.count != 200_000 {
+					b.Fatalf("reloaded: %d rows, %+v", ff.count, c)
+				}
+				reloading += time.Since(start)
+				start = time.Now()
+				if jsonCutShort(func() io.Reader { return io.NewSectionReader(file, 0, int64(len(c.data))) }, int64(len(c.data))) {
+					b.Fatal("a complete array found cut short")
+				}
+				checking += time.Since(start)
+			}
+			b.ReportMetric(float64(reloading.Nanoseconds())/float64(b.N), "reload-ns/op")
+			b.ReportMetric(float64(checking)/float64(reloading), "check/reload")
+		})
+	}
 }

@@ -250,12 +250,7 @@ func (f *followedFile) reload(opts Options, since fs.FileInfo) fileChange {
 		res.Trajectories = slices.Clone(res.Trajectories[count:])
 		reloaded = false
 	}
-	c := fileChange{res: res, reloaded: reloaded}
-	if !opts.SkipInvalid && res.Skipped > 0 {
-		c.err = malformedError(f.path, res)
-		res.Skipped, res.SkipReasons = 0, nil
-	}
-	return c
+	return f.skippedAsError(fileChange{res: res, reloaded: reloaded}, opts)
 }
 
 // load reads the file from the start, skipping bad lines when skip, and
@@ -605,10 +600,7 @@ func (f *followedFile) drain(opts Options) fileChange {
 		return fileChange{} // truncated or rewritten: what was there is gone
 	}
 	from := f.offset
-	counted := &lineCounter{r: io.NewSectionReader(file, from, st.Size()-from), hash: &f.readHash}
-	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid, f.tailer.Resumed = 0, from, true, from > 0
-	res, err := f.readLines(bufio.NewReaderSize(counted, input.BufferSize), st.Size(), counted)
-	f.release()
+	res, counted, err := f.readAppended(io.NewSectionReader(file, from, st.Size()-from), from, st.Size())
 	f.keepSkips(true) // the lines read are delivered, an error or not
 	f.count += len(res.Trajectories)
 	// What replaces the file holds the lines drained too, when it is
@@ -616,11 +608,7 @@ func (f *followedFile) drain(opts Options) fileChange {
 	if perr := f.keepPrefix(file, counted, from); err == nil {
 		err = perr
 	}
-	if err == nil && !opts.SkipInvalid && res.Skipped > 0 {
-		err = malformedError(f.path, res)
-		res.Skipped, res.SkipReasons = 0, nil
-	}
-	return fileChange{res: res, err: err}
+	return f.skippedAsError(fileChange{res: res, err: err}, opts)
 }
 
 // fileFormat returns the format of the file called name, opened as file:
@@ -639,7 +627,12 @@ func fileFormat(file *os.File, name string, format Format) (_ Format, gzipped bo
 // loadWhole reads a file of a format that is read whole; an empty file,
 // a Parquet file without its footer yet or a JSON array cut short
 // (Result.Unfinished), has no
-// trajectories (yet): it is read when it changes. It reads the size bytes
+// trajectories (yet): it is read when it changes. A JSON array or W&B
+// table is found cut short by its reading (jsonread.CutShortError, the
+// whole size read), which then hands nothing on; only the first reading,
+// which hands its rows on as it reads them (each) or stops at a bad
+// record (not skipping) where the cut end would have been found, looks
+// for a cut end first (unfinishedWhole). It reads the size bytes
 // it judged, a Parquet file in place as Load does, and no more: a file
 // written as it is read would otherwise be read past the footer found
 // (a Parquet file's end then no footer, said as an error). A gzipped
@@ -651,7 +644,8 @@ func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progre
 	if size == 0 {
 		return &Result{}, 0, 0, nil
 	}
-	if u := unfinishedWhole(file, f.path, size, opts.Format); u != nil {
+	checkFirst := each != nil || !opts.SkipInvalid
+	if u := unfinishedWhole(file, f.path, size, opts.Format, checkFirst); u != nil {
 		return &Result{Unfinished: []Unfinished{*u}}, 0, 0, nil
 	}
 	if parquetInPlace(file, f.path, opts.Format) {
@@ -660,7 +654,15 @@ func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progre
 	}
 	gz := &gzipReading{}
 	opts.gzipReading = gz
-	res, err := read(progress.reader(io.NewSectionReader(file, 0, size)), f.path, f.index, opts, size, each)
+	text := &countingReader{r: io.NewSectionReader(file, 0, size)}
+	res, err := read(progress.reader(text), f.path, f.index, opts, size, each)
+	// Cut short only when all its stat found was read, and not checked
+	// first: a file that shrank under the reading, or was found whole by
+	// the check, changed, which load tells.
+	if cut := (*jsonread.CutShortError)(nil); !checkFirst && errors.As(err, &cut) && text.n == size {
+		f.keepSkips(false) // the records skipped are counted by the reading that delivers them
+		return &Result{Unfinished: []Unfinished{{Path: f.path, Whole: true, Followed: true, Reason: reasonJSONCut}}}, 0, 0, nil
+	}
 	if gz.headerCut || gz.text != nil && gz.text.cut && errors.Is(err, input.ErrNoRecord) {
 		res, err = &Result{}, nil // no row whole yet
 	}
@@ -727,6 +729,10 @@ type csvRowEnds struct {
 }
 
 func newCSVRowEnds() *csvRowEnds { return &csvRowEnds{fieldStart: true} }
+
+func (e *csvRowEnds) rowsEnd() (int64, int) { return e.end, e.lines }
+
+func (e *csvRowEnds) fed() int64 { return e.at }
 
 // feed scans buf, the text's next bytes.
 func (e *csvRowEnds) feed(buf []byte) {
@@ -809,7 +815,7 @@ func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress
 	// interrupt), as a plain load does.
 	f.readHash.SetSeed(prefixSeed)
 	counted := &lineCounter{r: progress.reader(withContext(opts.Context, io.NewSectionReader(file, 0, end))), hash: &f.readHash}
-	in, err := input.Open(counted)
+	in, err := openText(counted)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.path, err)
 	}
@@ -882,12 +888,7 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 	if duringGrowth != nil {
 		growth = duringGrowth(growth)
 	}
-	counted := &lineCounter{r: growth, hash: &f.readHash}
-	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid, f.tailer.Resumed = 0, from, true, from > 0
-	// The lines' array is made their size once, not grown by doubling.
-	f.tailer.SizeHint = end - from
-	res, err := f.readLines(bufio.NewReaderSize(counted, input.BufferSize), end, counted)
-	f.release()
+	res, counted, err := f.readAppended(growth, from, end)
 	if err != nil {
 		return f.growthStopped(file, now, counted, from, lines, count, err)
 	}
@@ -904,10 +905,31 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 	} else {
 		f.noteUnended(f.lines+1, now.Size()-f.offset)
 	}
-	c := fileChange{res: res, err: err}
-	if err == nil && !opts.SkipInvalid && res.Skipped > 0 {
-		c.err = malformedError(f.path, res)
-		res.Skipped, res.SkipReasons = 0, nil
+	return f.skippedAsError(fileChange{res: res, err: err}, opts)
+}
+
+// readAppended reads the lines of r, the file's bytes from the offset
+// from to end, after those read before, skipping the malformed ones: a
+// tail file's growth (grow), or what it held after the last read when
+// it was rotated away (drain).
+func (f *followedFile) readAppended(r io.Reader, from, end int64) (*Result, *lineCounter, error) {
+	counted := &lineCounter{r: r, hash: &f.readHash}
+	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid, f.tailer.Resumed = 0, from, true, from > 0
+	// The lines' array is made their size once, not grown by doubling.
+	f.tailer.SizeHint = end - from
+	res, err := f.readLines(bufio.NewReaderSize(counted, input.BufferSize), end, counted)
+	f.release()
+	return res, counted, err
+}
+
+// skippedAsError returns c with its skipped records as its error
+// (malformedError), no longer counted as skipped, when nothing else
+// failed and opts does not skip invalid records: following reads on
+// past them, and says so.
+func (f *followedFile) skippedAsError(c fileChange, opts Options) fileChange {
+	if c.err == nil && !opts.SkipInvalid && c.res.Skipped > 0 {
+		c.err = malformedError(f.path, c.res)
+		c.res.Skipped, c.res.SkipReasons = 0, nil
 	}
 	return c
 }

@@ -30,17 +30,16 @@ type heldText struct {
 	base, free int64
 	err        error // io.EOF, or the stream's error, once buf is given out
 	cut        bool  // the stream was cut short
-	total      int64 // the text's bytes decompressed
 }
 
 // rowEnds finds the row ends of a text fed to it in order: end is just
-// past the last, and lines counts the line ends before it.
+// past the last, and lines counts the line ends before it; fed is the
+// number of bytes fed so far.
 type rowEnds interface {
 	feed(b []byte)
 	rowsEnd() (end int64, lines int)
+	fed() int64
 }
-
-func (e *csvRowEnds) rowsEnd() (int64, int) { return e.end, e.lines }
 
 // lineEnds are a JSONL text's row ends: its line ends ("\n").
 type lineEnds struct {
@@ -57,6 +56,8 @@ func (e *lineEnds) feed(b []byte) {
 }
 
 func (e *lineEnds) rowsEnd() (int64, int) { return e.end, e.lines }
+
+func (e *lineEnds) fed() int64 { return e.at }
 
 // newHeldText returns the heldText of r, the decompressed text of format
 // (JSONL or CSV) whose longest record is maxRecord bytes.
@@ -94,15 +95,15 @@ func (h *heldText) fill() {
 	n, err := h.r.Read(h.buf[len(h.buf):cap(h.buf)])
 	h.ends.feed(h.buf[len(h.buf) : len(h.buf)+n])
 	h.buf = h.buf[:len(h.buf)+n]
-	h.total += int64(n)
+	total := h.ends.fed()
 	rowEnd, _ := h.ends.rowsEnd()
 	h.free = max(h.free, rowEnd)
-	if h.total-h.free > h.max {
-		h.free = h.total
+	if total-h.free > h.max {
+		h.free = total
 	}
 	switch {
 	case err == io.EOF:
-		h.free, h.err = h.total, io.EOF
+		h.free, h.err = total, io.EOF
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		h.cut, h.err = true, io.EOF
 	case err != nil:
@@ -118,7 +119,7 @@ func (h *heldText) unended() (line int, bytes int64) {
 		return 0, 0
 	}
 	rowEnd, lines := h.ends.rowsEnd()
-	return lines + 1, h.total - rowEnd
+	return lines + 1, h.ends.fed() - rowEnd
 }
 
 // gzipReading is what read tells a follower of the gzipped file it read

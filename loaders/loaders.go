@@ -509,6 +509,10 @@ func Read(r io.Reader, name string, fileIndex int, opts Options) (*Result, error
 	return read(r, name, fileIndex, opts, 0, nil)
 }
 
+// openText is input.Open, through which every reading of an input's text
+// goes (a variable: the tests count the readings of a file).
+var openText = input.Open
+
 // read is Read with the size of the input in bytes when it is the regular
 // file called name (else 0): a hint for the memory to reserve, and what
 // makes its records readable again by offset (scoring.Trajectory.Format),
@@ -519,7 +523,7 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 	if err != nil {
 		return nil, err
 	}
-	in, err := input.Open(withContext(opts.Context, r))
+	in, err := openText(withContext(opts.Context, r))
 	if err != nil {
 		if opts.gzipReading != nil && errors.Is(err, io.ErrUnexpectedEOF) {
 			opts.gzipReading.headerCut = true // Open fails on a gzip header alone

@@ -285,7 +285,7 @@ func pathFormat(path string, format Format) Format {
 		return ""
 	}
 	defer f.Close()
-	in, err := input.Open(f)
+	in, err := openText(f)
 	if err != nil {
 		return ""
 	}
@@ -306,7 +306,7 @@ func tableFileColumns(path string) (columns, integers []string) {
 // tableColumns returns the columns of the W&B table r holds, gzipped or
 // not, and those of ints (jsonread.WandbTableColumns); nil when it holds none.
 func tableColumns(r io.Reader) (columns, integers []string) {
-	in, err := input.Open(r)
+	in, err := openText(r)
 	if err != nil {
 		return nil, nil
 	}

@@ -226,12 +226,13 @@ func liveSpan(path string, opts Options) (limit, textLimit int64, format Format,
 		textLimit, format, u := gzipSpan(f, path, size, format, opts.maxRecord())
 		return -1, textLimit, format, u, nil
 	}
+	// Not gzipped, the text opens without error.
+	raw := &countingReader{r: io.NewSectionReader(f, 0, size)}
+	in, _ := openText(raw)
 	if format == "" {
 		// Found on the text, a byte order mark undone, as the reading
 		// finds it.
-		if in, err := input.Open(io.NewSectionReader(f, 0, size)); err == nil {
-			format = detectFormat(path, in.R)
-		}
+		format = detectFormat(path, in.R)
 	}
 	switch format {
 	case Parquet:
@@ -239,7 +240,7 @@ func liveSpan(path string, opts Options) (limit, textLimit int64, format Format,
 	case JSONL, CSV:
 		limit, u, err = lineSpan(f, br, path, size, format, opts.maxRecord())
 	case JSON, WandBTable:
-		limit, u = jsonSpan(f, path, size)
+		limit, u = jsonSpan(f, path, size, raw, in.R)
 	default:
 		limit = size
 	}
@@ -266,11 +267,13 @@ func parquetSpan(f *os.File, br *bufio.Reader, path string, size int64) (int64, 
 	return 0, &Unfinished{Path: path, Whole: true, Reason: reasonNoFooter}, nil
 }
 
-// jsonSpan is liveSpan for a JSON array or W&B table, gzipped or not:
-// left out whole when cut short (jsonCutShort), else read whole, to fail
-// if it is broken.
-func jsonSpan(f *os.File, path string, size int64) (int64, *Unfinished) {
-	if jsonCutShort(func() io.Reader { return io.NewSectionReader(f, 0, size) }, size) {
+// jsonSpan is liveSpan for a JSON array or W&B table, gzipped or not,
+// whose text was opened (text, its format found on it) from raw, the
+// file's first size bytes: left out whole when cut short
+// (openedJSONCutShort, which reads on from there), else read whole, to
+// fail if it is broken.
+func jsonSpan(f *os.File, path string, size int64, raw *countingReader, text io.Reader) (int64, *Unfinished) {
+	if openedJSONCutShort(text, raw, func() io.Reader { return io.NewSectionReader(f, 0, size) }, size) {
 		return 0, &Unfinished{Path: path, Whole: true, Reason: reasonJSONCut}
 	}
 	return size, nil
@@ -288,11 +291,20 @@ func jsonSpan(f *os.File, path string, size int64) (int64, *Unfinished) {
 // follower reads it again), not a cut end.
 func jsonCutShort(open func() io.Reader, size int64) bool {
 	first := &countingReader{r: open()}
-	if !jsonOpenAtEnd(first) || first.n != size {
+	in, err := openText(first)
+	return err == nil && openedJSONCutShort(in.R, first, open, size)
+}
+
+// openedJSONCutShort is jsonCutShort of a text opened already, text,
+// read from raw, which counts the bytes of the file read: a caller that
+// opened it to find its format reads on rather than again. Only a text
+// left open is opened again (open) for the second pass.
+func openedJSONCutShort(text io.Reader, raw *countingReader, open func() io.Reader, size int64) bool {
+	if !jsonOpenAtEnd(text) || raw.n != size {
 		return false
 	}
 	second := &countingReader{r: open()}
-	in, err := input.Open(second)
+	in, err := openText(second)
 	if err != nil {
 		return false // the reading reports it
 	}
@@ -331,18 +343,14 @@ func (c *countingReader) Read(b []byte) (int, error) {
 	return n, err
 }
 
-// jsonOpenAtEnd reports whether the JSON text of r (gzip and a byte
-// order mark undone) ends inside a string or with more brackets opened
-// than closed outside strings, or in a gzip stream cut short.
-func jsonOpenAtEnd(r io.Reader) bool {
-	in, err := input.Open(r)
-	if err != nil {
-		return false
-	}
+// jsonOpenAtEnd reports whether the JSON text (gzip and a byte order
+// mark undone) ends inside a string or with more brackets opened than
+// closed outside strings, or in a gzip stream cut short.
+func jsonOpenAtEnd(text io.Reader) bool {
 	var s bracketScan
 	buf := make([]byte, 64<<10)
 	for {
-		n, err := in.R.Read(buf)
+		n, err := text.Read(buf)
 		s.scan(buf[:n])
 		switch {
 		case err == io.EOF:
@@ -446,7 +454,8 @@ func lastLineSpan(path string, format Format, start, size int64, last []byte, he
 // was cut: that much is read, without an unfinished last line, and the
 // rest waits for the next reading.
 func gzipSpan(f *os.File, path string, size int64, format Format, maxRecord int64) (int64, Format, *Unfinished) {
-	in, err := input.Open(io.NewSectionReader(f, 0, size))
+	raw := &countingReader{r: io.NewSectionReader(f, 0, size)}
+	in, err := openText(raw)
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		// Its gzip header not whole yet: no text yet, as a follower
 		// finds it (gzipReading).
@@ -460,7 +469,7 @@ func gzipSpan(f *os.File, path string, size int64, format Format, maxRecord int6
 	}
 	switch format {
 	case JSON, WandBTable:
-		_, u := jsonSpan(f, path, size)
+		_, u := jsonSpan(f, path, size, raw, in.R)
 		return -1, format, u
 	case JSONL, CSV:
 	default:
@@ -613,9 +622,9 @@ func peekedFiles(paths []string, opts Options) ([]string, error) {
 
 // unfinishedWhole returns, when the file of size bytes called path is
 // read as Parquet (format, else its name or content) and does not end with
-// its footer yet, or as a JSON array or W&B table cut short
-// (jsonCutShort), its Unfinished for a follower; else nil.
-func unfinishedWhole(f *os.File, path string, size int64, format Format) *Unfinished {
+// its footer yet, or, when checkJSON, as a JSON array or W&B table cut
+// short (jsonCutShort), its Unfinished for a follower; else nil.
+func unfinishedWhole(f *os.File, path string, size int64, format Format, checkJSON bool) *Unfinished {
 	br := bufio.NewReader(io.NewSectionReader(f, 0, size))
 	if format == "" {
 		format = detectFormat(path, br)
@@ -627,7 +636,9 @@ func unfinishedWhole(f *os.File, path string, size int64, format Format) *Unfini
 			u = pu
 		}
 	case JSON, WandBTable:
-		_, u = jsonSpan(f, path, size)
+		if checkJSON && jsonCutShort(func() io.Reader { return io.NewSectionReader(f, 0, size) }, size) {
+			u = &Unfinished{Path: path, Whole: true, Reason: reasonJSONCut}
+		}
 	}
 	if u != nil {
 		u.Followed = true

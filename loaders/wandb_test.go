@@ -169,6 +169,7 @@ func TestWandbTableErrors(t *testing.T) {
 		{"after", `{"columns": ["a"], "data": [[1]]} {}`, "t.table.json:1:35: invalid JSON: data after the W&B table"},
 		{"closing after", `{"columns": ["a"], "data": [[1]]}}`, "t.table.json:1:34: invalid JSON: invalid character '}' looking for beginning of value"},
 		{"cut", `{"columns": ["a"], "data": [[1]`, "t.table.json:1:32: invalid JSON: unexpected end of input"},
+		{"cut after its columns", `{"columns": ["a"]`, "t.table.json:1:18: invalid JSON: unexpected end of input"},
 	})
 	// With SkipInvalid, a bad row is skipped and counted; the rest read.
 	res, err := readString("t.table.json", `{"columns": ["a", "b"], "data": [[1, 2], [3], [4, 5]]}`, Options{SkipInvalid: true})

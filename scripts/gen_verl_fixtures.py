@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Writes cmd/testdata/verl/: verl rollout dumps in the settings people run,
-each written by verl's own dump code, with verl's own GRPO advantage beside
-it, for cmd/verl_settings_test.go.
+each written by verl's own dump code, with verl's own advantage beside
+it (GRPO's; v1_multi's and gdpo's below), for cmd/verl_settings_test.go and
+cmd/verl_notreproduced_test.go.
 
 verl's functions are read from a checkout of verl-project/verl at COMMIT
 (`git show`), not copied: their source is compiled here with stubs for
@@ -37,8 +38,21 @@ What runs, per setting (dir under cmd/testdata/verl/):
 - dapo_overlong_rounded: dapo_overlong's with overlong_buffer.len 7, whose
   penalties (k/7) the dump's text rounds to four decimals.
 - nan_score: the legacy trainer with one score NaN.
+- v1_multi: the V1 trainer with agent loops returning several outputs for
+  some sessions (keys f"{uid}_{session_id}_{i}", i from 0), each output
+  given its session's final score (_agent_loop_postprocess). Its advantage
+  is compute_advantage_for_multi_trajectories (verl/trainer/ppo/v1/utils.py)
+  under GRPO, with compute_advantage (ray_trainer.py): only each session's
+  final output enters the group's mean and std, and every output gets that
+  output's advantage. rewardlens does not reproduce it (it warns).
+- gdpo: the legacy trainer, a reward function returning a dict of score,
+  accuracy_reward and format_reward, responses of 2 to 9 tokens, one prompt
+  of one sample; its advantage is compute_gdpo_outcome_advantage
+  (core_algos.py, gdpo_reward_keys accuracy_reward and format_reward), with
+  masked_whiten (verl/utils/torch_functional.py) over the response tokens.
+  rewardlens does not reproduce it (it warns).
 
-The advantage is compute_grpo_outcome_advantage (core_algos.py) with
+Elsewhere the advantage is compute_grpo_outcome_advantage (core_algos.py) with
 epsilon 1e-6 and the trainer's index (the prompt's uid). verl computes it on
 its float32 reward tensor; here the same rewards (exact in float32) go in as
 float64, so that the comparison is of the formula, to 1e-9, not of float32
@@ -141,7 +155,10 @@ class Data:
         self.batch, self.non_tensor_batch, self.meta_info = batch, non_tensor_batch, {}
 
     def __len__(self):
-        return len(self.batch["responses"])
+        return len(next(iter(self.batch.values())))
+
+    def select_idxs(self, idxs):
+        return Data({k: v[idxs] for k, v in self.batch.items()}, {k: v[idxs] for k, v in self.non_tensor_batch.items()})
 
     def __getitem__(self, i):
         return Item({k: v[i] for k, v in self.batch.items()}, {k: v[i] for k, v in self.non_tensor_batch.items()})
@@ -185,6 +202,26 @@ class Verl:
         self.v1_log = compile_in(
             find(v1, "PPOTrainer", "_log_rollout_data"), dict(ns, tq=self.v1_tq, KVBatchMeta=object)
         )["_log_rollout_data"]
+        # compute_advantage_for_multi_trajectories on top of compute_advantage,
+        # both under GRPO alone: only the names they read are given.
+        estimators = types.SimpleNamespace(GAE="gae", GRPO="grpo", GDPO="gdpo")
+        core = types.SimpleNamespace(AdvantageEstimator=estimators, compute_grpo_outcome_advantage=self.grpo)
+        self.compute_advantage = compile_in(
+            find(legacy, "compute_advantage"), {"core_algos": core, "AdvantageEstimator": estimators, "DataProto": Data, "AlgoConfig": object, "Optional": __import__("typing").Optional}
+        )["compute_advantage"]
+        self.multi = compile_in(
+            find(source(repo, "verl/trainer/ppo/v1/utils.py"), "compute_advantage_for_multi_trajectories"),
+            {"core_algos": core, "compute_advantage": self.compute_advantage, "DataProto": Data, "Any": object, "torch": torch},
+        )["compute_advantage_for_multi_trajectories"]
+        tf = source(repo, "verl/utils/torch_functional.py")
+        functional = {"torch": torch}
+        for name in ("masked_sum", "masked_mean", "masked_var", "masked_whiten"):
+            compile_in(find(tf, name), functional)
+        self.gdpo = compile_in(
+            find(algos, "compute_gdpo_outcome_advantage"),
+            {"torch": torch, "np": np, "Optional": __import__("typing").Optional, "AlgoConfig": object, "register_adv_est": lambda name: (lambda f: f),
+             "AdvantageEstimator": estimators, "compute_grpo_outcome_advantage": self.grpo, "verl_F": types.SimpleNamespace(masked_whiten=functional["masked_whiten"])},
+        )["compute_gdpo_outcome_advantage"]
         abstract = source(repo, "verl/workers/reward_manager/abstract.py")
         base = compile_in(
             "class AbstractRewardManager:\n" + textwrap.indent(find(abstract, "AbstractRewardManager", "_extract_reward_from_rm_scores"), "    "),
@@ -314,6 +351,95 @@ def gen_v1(verl, root, setting, steps):
     return lines
 
 
+def gen_v1_multi(verl, root, setting, steps):
+    """V1 with sessions of several outputs: steps are (prompts, n, outputs,
+    scores), outputs[j] and scores[j] the number of outputs and the final
+    score of session j (prompt j // n, session j % n). Every output of a
+    session has the final's score (_agent_loop_postprocess sets
+    output.reward_score = final_output.reward_score). Keys are
+    f"{uid}_{session_id}_{i}" in completion order; PPOTrainer._log_rollout_data
+    sorts them. The advantage is compute_advantage_for_multi_trajectories's."""
+    rng = random.Random(setting)
+    dump = os.path.join(root, setting, "dump")
+    lines = header(setting, "the uid field, under compute_advantage_for_multi_trajectories (only each session's final output in the group's mean and std)")
+    for step, (prompts, n, outputs, scores) in enumerate(steps, start=1):
+        uids = [seeded_uuid4(rng) for _ in prompts]
+        rows = [(prompts[j // n], uids[j // n], j % n, i, scores[j]) for j in range(len(prompts) * n) for i in range(outputs[j])]
+        order = list(range(len(rows)))
+        rng.shuffle(order)  # completion order
+        rows = [rows[i] for i in order]
+        keys = [f"{u}_{sess}_{i}" for _, u, sess, i, _ in rows]
+        r_rows = responses_of(rng, [3] * len(rows))
+        r_ids, r_mask = pad_rows(r_rows, left=False)
+        row_scores = [s for *_, s in rows]
+        rm_scores = outcome_tensor(row_scores, r_mask)
+
+        class Nested(list):
+            def to_padded_tensor(self, padding):
+                return self
+
+        data = {
+            "uid": np.array([u for _, u, *_ in rows], dtype=object),
+            "prompts": Nested([prompt_ids(p) for p, *_ in rows]),
+            "responses": Nested(r_rows),
+            "rm_scores": rm_scores,
+            "reward_model": np.array([{"ground_truth": "42"} for _ in rows], dtype=object),
+        }
+        verl.v1_tq.kv_batch_get = lambda keys, partition_id, select_fields: dict((f, data[f]) for f in select_fields)
+        trainer = types.SimpleNamespace(tokenizer=Tokenizer())
+        trainer._dump_generations = lambda inputs, outputs, gts, scores, reward_extra_infos_dict, dump_path: verl.v1_write(
+            inputs, outputs, gts, scores, reward_extra_infos_dict, dump_path, step
+        )
+        verl.v1_log(trainer, types.SimpleNamespace(keys=keys, partition_id="train"), {}, dump)
+        # PPOTrainer._compute_advantage's data: uid the prompt's (the
+        # field AgentLoopWorkerTQ puts), rm_scores as token_level_rewards.
+        batch = Data(
+            {"token_level_rewards": rm_scores.double(), "response_mask": r_mask.double()},
+            {"uid": np.array([u for _, u, *_ in rows], dtype=object)},
+        )
+        adv = verl.multi(batch, batch_keys=keys, adv_estimator="grpo").batch["advantages"][:, 0].tolist()
+        with open(os.path.join(dump, f"{step}.jsonl")) as f:
+            dumped = [json.loads(line)["uid"] for line in f]
+        lines += expected_lines(step, [adv[keys.index(k)] for k in dumped])
+    return lines
+
+
+def gen_gdpo(verl, root, setting, steps):
+    """The legacy trainer with a reward function returning {"score",
+    "accuracy_reward", "format_reward"}, score their sum: steps are
+    (prompts, n, lengths, accuracy, format), n samples a prompt but 1 for
+    the first prompt when single. The advantage is
+    compute_gdpo_outcome_advantage's, on gdpo_reward_keys accuracy_reward
+    and format_reward (placed on the last response token as verl does),
+    the first response token's."""
+    rng = random.Random(setting)
+    dump = os.path.join(root, setting, "dump")
+    lines = [
+        f"# {setting}: verl's GDPO advantage of each dump line, compute_gdpo_outcome_advantage\n",
+        f"# (verl/trainer/ppo/core_algos.py) at verl-project/verl {COMMIT},\n",
+        "# gdpo_reward_keys accuracy_reward, format_reward, masked_whiten over the response tokens;\n",
+        "# written by scripts/gen_verl_fixtures.py.\n",
+        "# STEP LINE ADVANTAGE\n",
+    ]
+    for step, (prompts, n, lengths, accuracy, fmt) in enumerate(steps, start=1):
+        uids = [seeded_uuid4(rng) for _ in prompts]
+        rows = [(p, u) for k, (p, u) in enumerate(zip(prompts, uids)) for _ in range(1 if k == 0 else n)]
+        p_ids, p_mask = pad_rows([prompt_ids(p) for p, _ in rows], left=True)
+        r_ids, r_mask = pad_rows(responses_of(rng, lengths), left=False)
+        batch = Data(
+            {"prompts": p_ids, "responses": r_ids, "attention_mask": torch.cat([p_mask, r_mask], dim=1)},
+            {"uid": np.array([u for _, u in rows], dtype=object), "accuracy_reward": np.array(accuracy), "format_reward": np.array(fmt)},
+        )
+        scores = [a + f for a, f in zip(accuracy, fmt)]
+        legacy_step(verl, dump, step, batch, outcome_tensor(scores, r_mask), {"accuracy_reward": list(accuracy), "format_reward": list(fmt)})
+        adv, _ = verl.gdpo(
+            outcome_tensor(scores, r_mask), r_mask.float(), batch.non_tensor_batch["uid"], epsilon=EPSILON,
+            config={"gdpo_reward_keys": ["accuracy_reward", "format_reward"]}, non_tensor_batch=batch.non_tensor_batch, batch=batch.batch,
+        )
+        lines += expected_lines(step, adv[:, 0].tolist())
+    return lines
+
+
 def gen_dapo(verl, root, setting, steps, returns, buffer_len=16):
     """DAPORewardManager(overlong_buffer enable, log) on each step; the
     reward function returns (returns) {"score", "acc", "pred"} as
@@ -417,6 +543,29 @@ def main():
             [(["What is 6 * 7?", "Name a prime."], 4, [1.0, float("nan"), 0.0, 1.0, 1.0, 0.0, 0.0, 0.5])],
         ),
     }
+    settings["v1_multi"] = gen_v1_multi(
+        verl,
+        root,
+        "v1_multi",
+        [
+            (["Find the file.", "List the tests.", "Fix the bug."], 4, [1, 3, 1, 2, 1, 1, 1, 1, 2, 1, 1, 3], [1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0]),
+            (["Find the file.", "Run the build."], 4, [2, 1, 1, 1, 1, 1, 1, 1], [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 1.0]),
+        ],
+    )
+    settings["gdpo"] = gen_gdpo(
+        verl,
+        root,
+        "gdpo",
+        [
+            (
+                ["What is 6 * 7?", "Name a prime.", "What is 2 ** 10?"],
+                4,
+                [4, 2, 9, 3, 7, 5, 2, 8, 6],
+                [1.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 0.0],
+                [0.0, 0.5, 1.0, 0.0, 1.0, 0.5, 0.5, 1.0, 0.0],
+            ),
+        ],
+    )
     for setting, lines in settings.items():
         with open(os.path.join(root, setting, "expected_advantage.txt"), "w") as f:
             f.writelines(lines)

@@ -400,12 +400,14 @@ def gdpo_constant_format(n, fmt_value):
     return build
 
 
-def rloo_tied(n):
-    """num_generations=n, every prompt's completions tied (all right or all
-    wrong, a format reward constant at 0.2): the leave-one-out baselines
-    are off by TRL's float32 residue, which normalize_advantages divides by
-    an std of its own size."""
-    acc = [1.0] * n + [0.0] * n + [1.0] * n + [0.0] * n
+def rloo_tied(n, last=None):
+    """num_generations=n, the first three prompts' completions tied (all
+    right or all wrong, a format reward constant at 0.2), the fourth's too
+    or graded as last: the leave-one-out baselines of a tie are off by
+    TRL's float32 residue, which normalize_advantages divides by the
+    batch's std: of the residue's size when every group ties, far above it
+    otherwise."""
+    acc = [1.0] * n + [0.0] * n + [1.0] * n + (last or [0.0] * n)
 
     def build(trainer, logs):
         prompts = [prompt(q) for q in QUESTIONS[:4] for _ in range(n)]
@@ -522,6 +524,9 @@ FIXTURES = [
             build=gdpo_constant_format(8, 0.2), generation_batch_size=32),
     fixture("rloo_whitened_tied_7", "RLOOTrainer, num_generations=7, normalize_advantages=True, every prompt's "
             "completions tied", RLOO(2, normalize_advantages=True), build=rloo_tied(7), generation_batch_size=28),
+    fixture("rloo_whitened_7", "RLOOTrainer, num_generations=7, normalize_advantages=True, three prompts' "
+            "completions tied, the fourth's graded", RLOO(2, normalize_advantages=True),
+            build=rloo_tied(7, last=[1, 0, 0, 1, 1, 0, 1]), generation_batch_size=28),
     fixture("reward_model_20", "num_generations=8, one reward model's score near 20 with a within-group std of "
             "about 0.01 (TRL's defaults otherwise)", Trainer(1), build=reward_model_20, generation_batch_size=64),
     fixture("reward_model_200_batch", "scale_rewards='batch', num_generations=8, one reward model's score near 200 "

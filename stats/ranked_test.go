@@ -291,5 +291,5 @@ func benchmarkInversions(b *testing.B, fill func(v []uint32)) {
 		Inversions(v, buf)
 		cpu += testkit.CPUTime() - before
 	}
-	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	testkit.ReportCPU(b, cpu)
 }

@@ -33,7 +33,7 @@ func benchmarkFirstVisit(b *testing.B, title string) {
 		_ = m.View()
 		cpu += testkit.CPUTime() - before
 	}
-	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+	testkit.ReportCPU(b, cpu)
 }
 
 func BenchmarkCompareFirstVisit1M(b *testing.B) { benchmarkFirstVisit(b, "Compare") }
@@ -74,5 +74,5 @@ func BenchmarkCompareSwitch1M(b *testing.B) {
 			b.StartTimer()
 		}
 	}
-	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+	testkit.ReportCPU(b, cpu)
 }

@@ -1,17 +1,15 @@
 package ui
 
 import (
-	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
-	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/testkit"
 	"github.com/rewardlens/rewardlens/layouts"
+	"github.com/rewardlens/rewardlens/layouts/layoutstest"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -23,27 +21,12 @@ import (
 // it, saying why, which stays as the run grows: the note never goes
 // unsaid.
 func TestFollowOpenInstructFilteredWithdrawn(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "run_rollouts_000000.jsonl")
-	if err := os.WriteFile(path, []byte(testkit.OpenInstructSteps(1, 2, 0)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, sentence, _, err := layouts.Apply(context.Background(), setup.Config{From: "open-instruct"}, []string{dir}, loaders.Options{}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fields, err := scoring.NewRecordFields(cfg.GroupBy, cfg.BatchBy, cfg.IDBy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	note := layouts.RunNoteOf(cfg)
-	if note == nil {
-		t.Fatal("the open-instruct layout has no note of the run")
-	}
+	run := layoutstest.OpenInstruct(t)
+	dir, path, cfg, fields, note := run.Dir, run.Path, run.Config, run.Fields, run.Note
 	// The follow source reads the file, then gives only the updates the
 	// test hands the dashboard.
 	var pick func(*scoring.Trajectory) *scoring.Pick
-	in := Input{Source: dir, Config: cfg, Layout: sentence,
+	in := Input{Source: dir, Config: cfg, Layout: run.Sentence,
 		LayoutWarnings: func(rowCap scoring.RowCap) func(*engine.Result, []int) []string {
 			return layouts.StepWarnings(cfg, rowCap)
 		},

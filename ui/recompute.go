@@ -107,8 +107,10 @@ func (m *Model) recompute() tea.Cmd {
 // only reads what it is given: the options are a copy (changeWeight
 // replaces the weights slice, never writes into it) and an Evaluation is
 // safe for concurrent Compute calls. It computes the batch on screen and
-// its statistics; the other batches are computed once the result is
-// shown (background.go).
+// its counts, with its statistics when the tab shown shows them
+// (common.StatsShower); the other batches, and the statistics the tab
+// shown did not need, are computed once the result is shown
+// (background.go).
 func (m *Model) startRecompute() tea.Cmd {
 	s := m.common.Session
 	gen, ev, opts, batch := m.rc.gen, s.Evaluation, s.Options, s.Batch
@@ -128,6 +130,7 @@ func (m *Model) startRecompute() tea.Cmd {
 	}
 	layout := s.LayoutNotesJob()
 	preparer, _ := m.tabs[m.active].(common.Preparer)
+	_, showsStats := m.tabs[m.active].(common.StatsShower)
 	var prepareJob func(*engine.Result, func() *engine.Result)
 	jobPreparer := -1
 	if p, ok := m.tabs[m.active].(common.JobPreparer); ok {
@@ -142,9 +145,10 @@ func (m *Model) startRecompute() tea.Cmd {
 		if reuse == nil {
 			msg.result = ev.Prepare(opts, spare)
 		}
-		// What the tabs will ask of the batch shown, computed for them to
-		// find: its statistics, and beside them, where the statistics leave
-		// a core idle, the shown tab's work and method B's result.
+		// What the tab shown will ask of the batch shown, computed for it
+		// to find: its counts and statistics (only the counts when it shows
+		// no statistics: the cores go to its own work), and beside them the
+		// shown tab's work and method B's result.
 		var wg sync.WaitGroup
 		wg.Go(func() { msg.layout = layout.Of(msg.result) })
 		if preparer != nil {
@@ -167,7 +171,11 @@ func (m *Model) startRecompute() tea.Cmd {
 				})
 			})
 		}
-		session.ShownStats(msg.result, batch)
+		if showsStats {
+			session.ShownStats(msg.result, batch)
+		} else {
+			session.ShownCounts(msg.result, batch)
+		}
 		wg.Wait()
 		return msg
 	}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
@@ -164,5 +166,40 @@ func TestResizeStormDoesNotRecompute(t *testing.T) {
 	m.Settle()
 	if m.rc.started > 2 || m.Session().Result != result || m.Session().CompareResult() == nil {
 		t.Errorf("a resize storm started %d recomputes (B computed: %v)", m.rc.started, m.Session().CompareResult() != nil)
+	}
+}
+
+// TestRecomputeComputesStatsForTheirTabs: a method switch computes the
+// shown batch's statistics off the event loop while a tab that shows them
+// is shown (Rewards, Objectives); on another (Groups, Compare) only the
+// counts the header shows, the cores going to the tab's own work. The
+// statistics are then computed when the Rewards tab, visited next, asks
+// for them, and are StatsOf's.
+func TestRecomputeComputesStatsForTheirTabs(t *testing.T) {
+	for _, c := range []struct {
+		tab   string
+		stats bool
+	}{{"1", true}, {"3", true}, {"2", false}, {"7", false}} {
+		m := newTestModel(t, 120, 40)
+		press(m, c.tab)
+		m.Update(uitest.KeyPress("m"))
+		for m.rc.next != nil {
+			m.Update(m.rc.next())
+		}
+		s := m.Session()
+		res, b := s.Result, s.CurrentBatch()
+		if res.Options.Method != engine.ParetoCrowding {
+			t.Fatalf("tab %s: the switch's result is not shown: method %s", c.tab, res.Options.Method)
+		}
+		if _, computed := res.Cache().Get(engine.CacheKey{Of: engine.OfBatchStats, Step: b.Step}); computed != c.stats {
+			t.Errorf("tab %s: the recompute computed the statistics: %v, want %v", c.tab, computed, c.stats)
+		}
+		if got, want := fmt.Sprint(s.Counts()), fmt.Sprint(diagnose.StatsOf(res, b).Counts); got != want {
+			t.Errorf("tab %s: counts %s, want %s", c.tab, got, want)
+		}
+		press(m, "1")
+		if got, want := fmt.Sprint(s.BatchStats()), fmt.Sprint(diagnose.StatsOf(res, b)); got != want {
+			t.Errorf("tab %s then Rewards: statistics\n%s\nwant\n%s", c.tab, got, want)
+		}
 	}
 }

@@ -35,13 +35,17 @@ type BatchTie struct {
 // normalisation: A = (v + c - mean(v + c)) / divisor, v the exact values
 // (rewardlens's, centred), c_g the residue of group g, |c_g| <= Bound.
 // That is, the differences are one value d_g within each group (within
-// Reproduces), and some shift m (the residues' mean) gives every group
-// |d_g divisor + m| <= Bound (within Reproduces divisor), and some group
-// has a residue (Bound > 0). A wrong weight, scale or method changes the
-// advantages of a group with spread unevenly, which no residue does.
+// Reproduces), their mean over the rows is 0 (within Reproduces: both
+// sides are centred over the batch), some shift m (the residues' mean)
+// gives every group |d_g divisor + m| <= Bound (within Reproduces
+// divisor), and some group has a residue (Bound > 0). A wrong weight,
+// scale or method changes the advantages of a group with spread
+// unevenly, and a shift of every row moves their mean, which no residue
+// does.
 func BatchResidue(groups []BatchTie, divisor float64) bool {
 	lo, hi := math.Inf(-1), math.Inf(1)
 	tied := false
+	sum, rows := 0.0, 0
 	for _, g := range groups {
 		if len(g.Diff) == 0 {
 			continue
@@ -50,12 +54,16 @@ func BatchResidue(groups []BatchTie, divisor float64) bool {
 		if dhi-dlo > Reproduces || math.IsNaN(dhi-dlo) {
 			return false
 		}
+		for _, d := range g.Diff {
+			sum += d
+		}
+		rows += len(g.Diff)
 		c := (dlo + dhi) / 2 * divisor
 		slack := Reproduces * divisor
 		lo, hi = max(lo, -g.Bound-c-slack), min(hi, g.Bound-c+slack)
 		tied = tied || g.Bound > 0
 	}
-	return tied && lo <= hi
+	return tied && lo <= hi && math.Abs(sum/float64(rows)) <= Reproduces
 }
 
 // BatchDivisor returns what a trainer's normalisation over the batch
@@ -93,13 +101,21 @@ func overBatch(o engine.Options) bool {
 // the batch last (overBatch): when the differences of batch b's rows
 // are the float32 residue of its tied groups (BatchResidue; every group
 // whole, every row the trainer normalised over with a logged value)
-// and some differ beyond Reproduces, it marks every compared row of b's
-// groups in rows and returns the number of groups with a residue whose
-// rows differ beyond Reproduces. A batch without groups (a subset of a
-// step's rows) or with sources is left alone.
+// and some differ beyond Reproduces, it marks in rows every row of the
+// groups checked (all compared; not a group of one RLOOTrainer leaves
+// out) and returns the number of groups with a residue whose rows
+// differ beyond Reproduces. A batch without groups (a subset of a step's
+// rows) or with sources is left alone.
 func batchTieResidues(res *engine.Result, b *engine.Batch, rows *rowSet) int {
 	if len(b.Groups) == 0 || res.Evaluation.HasSources() {
 		return 0 // with sources, each source's rows are normalised apart
+	}
+	beyond := slices.ContainsFunc(b.Members, func(i int) bool {
+		l := res.Evaluation.Logged[i]
+		return comparedRow(res.Evaluation, i) && math.Abs(l-res.Rewards[i]) > Reproduces*max(1, math.Abs(l))
+	})
+	if !beyond {
+		return 0
 	}
 	o := res.Options
 	eps := o.EpsilonOrDefault()
@@ -107,7 +123,6 @@ func batchTieResidues(res *engine.Result, b *engine.Batch, rows *rowSet) int {
 	ties := make([]BatchTie, len(b.Groups))
 	var computed, logged []float64
 	var g TieGroup
-	beyond := false
 	for gi, m := range b.Groups {
 		tieGroup(&g, res, m, usual)
 		if !g.Whole() {
@@ -121,15 +136,10 @@ func batchTieResidues(res *engine.Result, b *engine.Batch, rows *rowSet) int {
 			if !comparedRow(res.Evaluation, i) {
 				return 0
 			}
-			d := res.Evaluation.Logged[i] - res.Rewards[i]
-			ties[gi].Diff = append(ties[gi].Diff, d)
-			beyond = beyond || math.Abs(d) > Reproduces*max(1, math.Abs(res.Evaluation.Logged[i]))
+			ties[gi].Diff = append(ties[gi].Diff, res.Evaluation.Logged[i]-res.Rewards[i])
 			logged = append(logged, res.Evaluation.Logged[i])
 			computed = append(computed, res.Rewards[i])
 		}
-	}
-	if !beyond {
-		return 0
 	}
 	divisor := 1.0
 	if o.Normalize {
@@ -155,7 +165,7 @@ func batchTieResidues(res *engine.Result, b *engine.Batch, rows *rowSet) int {
 	residueGroups := 0
 	for gi, m := range b.Groups {
 		for _, i := range m.Members {
-			if comparedRow(res.Evaluation, i) {
+			if len(ties[gi].Diff) > 0 { // not a group RLOOTrainer leaves out
 				rows.marked[i-rows.first] = true
 			}
 		}

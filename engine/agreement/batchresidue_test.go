@@ -57,8 +57,9 @@ func TestBatchTieBoundsHold(t *testing.T) {
 // gdpo_constant_format_6's kind (three groups with a constant reward,
 // whose residue c the batch's normalisation shifts by its mean 3c/4, a
 // fourth without) is a residue; not when a group's differences are
-// uneven (a wrong weight), a group without a tie differs alone, the
-// shift exceeds the bounds, or no group ties.
+// uneven (a wrong weight), a group without a tie differs alone, every
+// row is shifted alike (the differences' mean not 0), the shift exceeds
+// the bounds, or no group ties.
 func TestBatchResidue(t *testing.T) {
 	const c, divisor = 6e-4, 1.0 // the residue, the batch's std + eps
 	bound := TieResidueBound(8, 0.9, 1e-4)
@@ -70,12 +71,13 @@ func TestBatchResidue(t *testing.T) {
 		residue bool
 	}{
 		{"three tied, shifted", []BatchTie{tied(c/4, c/4), tied(c/4, c/4), tied(c/4, c/4), free(-3*c/4, -3*c/4)}, true},
-		{"float32 noise within a group", []BatchTie{tied(c/4+1e-7, c/4-1e-7), tied(c / 4), tied(c / 4), free(-3 * c / 4)}, true},
-		{"no row compared in a group", []BatchTie{tied(c / 4), tied(), tied(c / 4), free(-3 * c / 4)}, true},
+		{"float32 noise within a group", []BatchTie{tied(c/4+1e-7, c/4-1e-7), tied(c/4, c/4), tied(c/4, c/4), free(-3*c/4, -3*c/4)}, true},
+		{"a group left out (RLOOTrainer's of one)", []BatchTie{tied(c/3, c/3), tied(), tied(c/3, c/3), free(-2*c/3, -2*c/3)}, true},
 		{"uneven in a group", []BatchTie{tied(c/4, 0.01), tied(c / 4), tied(c / 4), free(-3 * c / 4)}, false},
-		{"two untied groups apart", []BatchTie{tied(c / 4), free(-3 * c / 4), free(3 * c / 4)}, false},
-		{"beyond the bound", []BatchTie{tied(3 * bound), free(-bound)}, false},
-		{"no tie", []BatchTie{free(c), free(c)}, false},
+		{"two untied groups apart", []BatchTie{tied(0), free(-c), free(c)}, false},
+		{"beyond the bound", []BatchTie{tied(1.5*bound, 1.5*bound), free(-1.5*bound, -1.5*bound)}, false},
+		{"every row shifted alike", []BatchTie{tied(c), tied(c), free(c)}, false},
+		{"no tie", []BatchTie{free(c), free(-c)}, false},
 		{"NaN", []BatchTie{tied(math.NaN()), free(0)}, false},
 	} {
 		if got := BatchResidue(x.groups, divisor); got != x.residue {

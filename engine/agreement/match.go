@@ -417,7 +417,9 @@ func MatchLoggedFrom(ev *engine.Evaluation, opts engine.Options, layout string, 
 	if m.Found == nil && m.Base.Overall.Rows > 0 && ev.M > 1 && !m.allZero {
 		// Unequal weights, fitted under each of grpo's scales, gdpo
 		// (TRL's normalize_then_sum with reward_weights) and rloo (TRL's
-		// RLOOTrainer with reward_weights).
+		// RLOOTrainer with reward_weights). The groups that logged one
+		// value are the same under each of grpo's scales: found once.
+		equalLogged := equalLoggedGroups(reuse)
 		for _, value := range []settingValue{grpoScaleGroup, grpoScaleBatch, grpoScaleNone, gdpoValue, rlooValue} {
 			if !m.tries(value) {
 				continue
@@ -428,7 +430,7 @@ func MatchLoggedFrom(ev *engine.Evaluation, opts engine.Options, layout string, 
 			// The weights are fitted to the raw objectives, as the
 			// trainers weight them.
 			withoutObjectiveNorm(&o, ev.Objectives)
-			fitted, ok := fitWeights(reuse, o, m.leftOut)
+			fitted, ok := fitWeights(reuse, o, m.leftOut, equalLogged)
 			if !ok {
 				continue
 			}

@@ -34,7 +34,8 @@ const float32Noise = 4 * 0x1p-24
 // fitWeights returns the weights of res's objectives under which grpo (or
 // gdpo or rloo, as o.Method says), with o's scale, std and epsilon, reproduces the
 // logged advantages of res's valid rows but those leftOut marks (nil for
-// none: the rows the trainer grouped otherwise); ok is false when there are fewer
+// none: the rows the trainer grouped otherwise) and, under grpo, those
+// equalLogged marks (equalLoggedGroups of res, nil for none); ok is false when there are fewer
 // logged rows than objectives, the system is singular, or a scaled fit is
 // nearly unscaled. Reward weights that are not all equal (TRL's
 // reward_weights=[1.0, 0.5]) are not among the trainers' settings that
@@ -70,7 +71,7 @@ const float32Noise = 4 * 0x1p-24
 // nearly unscaled (a log of scale none mimicked by tiny weights): none. A
 // t fitted at or under 0 is epsilon lost in the noise: the factor is
 // then only tried as 1.
-func fitWeights(res *engine.Result, o engine.Options, leftOut []bool) (fittedWeights, bool) {
+func fitWeights(res *engine.Result, o engine.Options, leftOut, equalLogged []bool) (fittedWeights, bool) {
 	var sys fitSystem
 	switch o.Method {
 	case engine.GDPO:
@@ -83,14 +84,12 @@ func fitWeights(res *engine.Result, o engine.Options, leftOut []bool) (fittedWei
 	if leftOut != nil {
 		sys.rows = slices.DeleteFunc(sys.rows, func(i int) bool { return leftOut[i] })
 	}
-	if o.Method == engine.GRPO {
+	if o.Method == engine.GRPO && equalLogged != nil {
 		// A whole group that logged one value, not 0, is a float32 tie
 		// whose residue no weights fit (TieGroup.LoggedOneValue): the
 		// candidates are measured against it by the comparison, not
 		// the fit.
-		if equal := equalLoggedGroups(res); equal != nil {
-			sys.rows = slices.DeleteFunc(sys.rows, func(i int) bool { return equal[i] })
-		}
+		sys.rows = slices.DeleteFunc(sys.rows, func(i int) bool { return equalLogged[i] })
 	}
 	sys.indexRows()
 	m := res.Evaluation.M

@@ -13,6 +13,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/engine/setup"
+	"github.com/rewardlens/rewardlens/internal/testkit"
 )
 
 // trlAdvantages32 returns the advantages of a batch as TRL's
@@ -329,6 +330,45 @@ func TestMatchLoggedScaleFree(t *testing.T) {
 // prompts of 8 completions logged by TRL with reward_weights [3, 1]: the
 // settings tried, then the weights fitted.
 func BenchmarkMatchLoggedFitsWeights(b *testing.B) {
+	c, ev := weightedTRLRun(b)
+	for b.Loop() {
+		if m := MatchLogged(ev, c.Options); m.Found == nil {
+			b.Fatal("nothing found")
+		}
+	}
+}
+
+// BenchmarkFitWeightsGRPOScales is the fit of BenchmarkMatchLoggedFitsWeights's
+// weights under each of grpo's three scales, as MatchLogged does when no
+// setting tried reproduces the log. cpu-ms/op is the process's CPU
+// time, steadier than the wall time on a shared machine.
+func BenchmarkFitWeightsGRPOScales(b *testing.B) {
+	c, ev := weightedTRLRun(b)
+	res := ev.Prepare(c.Options, nil)
+	res.Finish()
+	var scales []engine.Options
+	for _, value := range []settingValue{grpoScaleGroup, grpoScaleBatch, grpoScaleNone} {
+		o := effectiveSettings(c.Options, ev.Objectives)
+		value.set(&o, ev.Objectives)
+		withoutObjectiveNorm(&o, ev.Objectives)
+		scales = append(scales, o)
+	}
+	cpu := testkit.CPUTime()
+	for b.Loop() {
+		equalLogged := equalLoggedGroups(res)
+		for _, o := range scales {
+			if _, ok := fitWeights(res, o, nil, equalLogged); !ok {
+				b.Fatalf("no fit under scale %s", o.Scale)
+			}
+		}
+	}
+	testkit.ReportCPU(b, testkit.CPUTime()-cpu)
+}
+
+// weightedTRLRun returns a computer of grpo with objectives a and b
+// weighted alike and its evaluation of two steps of 2048 prompts of 8
+// completions logged by TRL with reward_weights [3, 1].
+func weightedTRLRun(b *testing.B) (*engine.RewardComputer, *engine.Evaluation) {
 	ts := trlLogged(trlRewardBatchesOf(1, 1, 2048, 8), []float64{3, 1}, engine.ScaleGroup)
 	c, err := engine.New(setup.Config{
 		Method:          "grpo",
@@ -338,12 +378,7 @@ func BenchmarkMatchLoggedFitsWeights(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ev := evaluateWith(c, ts)
-	for b.Loop() {
-		if m := MatchLogged(ev, c.Options); m.Found == nil {
-			b.Fatal("nothing found")
-		}
-	}
+	return c, evaluateWith(c, ts)
 }
 
 // BenchmarkMatchLoggedRefinesWeights is MatchLogged on two steps of 2048

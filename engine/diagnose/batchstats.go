@@ -23,15 +23,31 @@ type ObjectiveStats struct {
 	Missing int
 }
 
-// BatchStats are the statistics of one batch (docs/CONTRACT.md,
-// Statistics), over its valid
-// trajectories.
-type BatchStats struct {
+// Counts are a batch's counts of trajectories and the shares of the
+// valid ones that meet the constraints: what a dashboard's header shows of
+// a batch, counted without a pass over its rewards and objectives
+// (CountsOf).
+type Counts struct {
 	Step int64
 	// Trajectories counts the batch's trajectories: the valid, the
 	// Invalid and the Dropped (the group filter's, engine.Evaluation.
 	// Dropped, which are not invalid data).
 	Trajectories, Invalid, Dropped int
+	// Feasible is the share of the valid trajectories that meet every
+	// constraint (1 without constraints, NaN without valid trajectories),
+	// ConstraintFeasible the share that meets each (nil without
+	// constraints).
+	Feasible           float64
+	ConstraintFeasible []float64
+}
+
+// Valid returns how many of the batch's trajectories are valid.
+func (c *Counts) Valid() int { return c.Trajectories - c.Invalid - c.Dropped }
+
+// BatchStats are the statistics of one batch (docs/CONTRACT.md,
+// Statistics), over its valid trajectories.
+type BatchStats struct {
+	Counts
 	// Groups counts the comparison groups that hold a valid trajectory.
 	Groups     int
 	Objectives []ObjectiveStats
@@ -54,16 +70,7 @@ type BatchStats struct {
 	// frac_reward_zero_std.
 	ZeroStdGroups     int
 	FracZeroStdGroups float64
-	// Feasible is the share of the valid trajectories that meet every
-	// constraint (1 without constraints, NaN without valid trajectories),
-	// ConstraintFeasible the share that meets each (nil without
-	// constraints).
-	Feasible           float64
-	ConstraintFeasible []float64
 }
-
-// Valid returns how many of the batch's trajectories are valid.
-func (st *BatchStats) Valid() int { return st.Trajectories - st.Invalid - st.Dropped }
 
 // Stats returns the statistics of every batch, in ascending step order.
 func Stats(res *engine.Result) []BatchStats {
@@ -96,16 +103,44 @@ func StatsOf(res *engine.Result, b *engine.Batch) BatchStats {
 	return out
 }
 
-// batchStats computes the statistics of batch b.
-func batchStats(res *engine.Result, b *engine.Batch) BatchStats {
-	valid := res.ValidOf(b)
+// CountsOf returns the counts of batch b of res, StatsOf's Counts,
+// without the rest of its statistics, which take a pass over the rewards
+// and the objectives. They depend on the evaluation alone, computed once
+// per evaluation and batch; each call returns its own copy.
+func CountsOf(res *engine.Result, b *engine.Batch) Counts {
+	c := *cachedCounts(res, b)
+	c.ConstraintFeasible = slices.Clone(c.ConstraintFeasible)
+	return c
+}
+
+// cachedCounts returns the counts of batch b of res, kept in its
+// evaluation's cache: not to be modified.
+func cachedCounts(res *engine.Result, b *engine.Batch) *Counts {
+	return engine.Cached(res.Evaluation.Cache(), engine.CacheKey{Of: engine.OfBatchCounts, Step: b.Step}, func(c *Counts) bool { return c.Trajectories == len(b.Members) },
+		func() *Counts {
+			c := countsOf(res, b, res.ValidOf(b))
+			return &c
+		})
+}
+
+// countsOf counts batch b, whose valid members are valid.
+func countsOf(res *engine.Result, b *engine.Batch, valid []int) Counts {
 	dropped := res.Evaluation.DroppedIn(b.Members)
-	st := BatchStats{
+	c := Counts{
 		Step:         b.Step,
 		Trajectories: len(b.Members),
 		Invalid:      len(b.Members) - len(valid) - dropped,
 		Dropped:      dropped,
 	}
+	feasibleShares(res, &c, valid)
+	return c
+}
+
+// batchStats computes the statistics of batch b.
+func batchStats(res *engine.Result, b *engine.Batch) BatchStats {
+	valid := res.ValidOf(b)
+	st := BatchStats{Counts: *cachedCounts(res, b)}
+	st.ConstraintFeasible = slices.Clone(st.ConstraintFeasible)
 	// The objectives' statistics, the scores' and the rewards' on both
 	// cores: a dashboard waits for them before its first frame.
 	var (
@@ -136,7 +171,6 @@ func batchStats(res *engine.Result, b *engine.Batch) BatchStats {
 	} else {
 		st.FracZeroStdGroups = math.NaN()
 	}
-	structureStats(res, &st, b, valid)
 	return st
 }
 

@@ -49,8 +49,7 @@ func sourceBatchStats(res *engine.Result, b *engine.Batch, src int) (BatchStats,
 	ev := res.Evaluation
 	part := SourceBatch(res, b, src)
 	valid := engine.ValidMembers(nil, part.Members, ev.Valid)
-	dropped := ev.DroppedIn(part.Members)
-	st := BatchStats{Step: b.Step, Trajectories: len(part.Members), Invalid: len(part.Members) - len(valid) - dropped, Dropped: dropped}
+	st := BatchStats{Counts: countsOf(res, &part, valid)}
 	cols := ev.SourceObjectives(src)
 	columns := make([][]float64, len(cols))
 	for c, k := range cols {
@@ -76,7 +75,6 @@ func sourceBatchStats(res *engine.Result, b *engine.Batch, src int) (BatchStats,
 	if st.Groups > 0 {
 		st.FracZeroStdGroups = float64(st.ZeroStdGroups) / float64(st.Groups)
 	}
-	structureStats(res, &st, &part, valid)
 	return st, scores
 }
 

@@ -9,9 +9,9 @@ import (
 	"github.com/rewardlens/rewardlens/internal/parallel"
 )
 
-// structureStats sets st's feasible shares for batch b, whose valid
-// members are valid (docs/CONTRACT.md, Statistics).
-func structureStats(res *engine.Result, st *BatchStats, b *engine.Batch, valid []int) {
+// feasibleShares sets st's feasible shares of the valid trajectories
+// valid (docs/CONTRACT.md, Statistics).
+func feasibleShares(res *engine.Result, st *Counts, valid []int) {
 	// Without constraints every valid trajectory meets them all.
 	st.Feasible = 1
 	if len(valid) == 0 {

@@ -127,3 +127,43 @@ func TestCollapseAgainstPairs(t *testing.T) {
 		}
 	}
 }
+
+// CountsOf are StatsOf's counts, the same for every result of an
+// evaluation (they are kept per evaluation): on batches holding invalid
+// trajectories (an objective not a number), trajectories the group filter
+// dropped and constraints, counted by hand.
+func TestCountsOfAreStatsCounts(t *testing.T) {
+	ts := enginetest.StructureData(3, 200)
+	invalid := map[int64]int{}
+	for i := range ts {
+		if i%9 == 0 {
+			ts[i].Metadata["a"] = "not a number"
+			invalid[ts[i].Batch]++
+		}
+	}
+	ev := evaluateWith(structureComputer(t, setup.Config{Constraints: enginetest.StructureConstraints}), ts)
+	dropped := map[int64]int{}
+	ev = ev.Without(func(i int) bool {
+		if i%4 == 1 {
+			dropped[ts[i].Batch]++
+			return true
+		}
+		return false
+	})
+	other := engine.DefaultOptions()
+	other.Method = engine.Absolute
+	for _, opts := range []engine.Options{engine.DefaultOptions(), other} {
+		res := ev.Compute(opts)
+		for bi := range res.Ranking.Batches {
+			b := &res.Ranking.Batches[bi]
+			counts := CountsOf(res, b)
+			if counts.Invalid != invalid[b.Step] || counts.Dropped != dropped[b.Step] || counts.Trajectories != len(b.Members) {
+				t.Fatalf("%s batch %d: %d trajectories, %d invalid, %d dropped; want %d, %d, %d", opts.Method, b.Step,
+					counts.Trajectories, counts.Invalid, counts.Dropped, len(b.Members), invalid[b.Step], dropped[b.Step])
+			}
+			if got, want := fmt.Sprint(counts), fmt.Sprint(StatsOf(res, b).Counts); got != want {
+				t.Fatalf("%s batch %d: counts %s, statistics' counts %s", opts.Method, b.Step, got, want)
+			}
+		}
+	}
+}

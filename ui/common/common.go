@@ -176,6 +176,15 @@ type Preparer interface {
 	Prepare(res *engine.Result, batch int)
 }
 
+// StatsShower is a tab that shows the shown batch's statistics
+// (session.Session.BatchStats): while it is shown, a recompute computes
+// them off the event loop, beside its other work. For another tab it
+// computes only the counts the header shows, and the statistics wait
+// for a tab to ask, or for the health job, which computes every batch's.
+type StatsShower interface {
+	ShowsStats()
+}
+
 // JobPreparer is a tab whose job on a recompute's result can start with
 // the recompute, beside the statistics: PrepareJob, called on the event
 // loop as a recompute of the options shown starts, returns the work to

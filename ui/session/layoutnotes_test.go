@@ -1,18 +1,15 @@
 package session
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
-	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/testkit"
 	"github.com/rewardlens/rewardlens/layouts"
+	"github.com/rewardlens/rewardlens/layouts/layoutstest"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -23,24 +20,12 @@ import (
 // same warnings, the note shown or not alike, the same withdrawal; the
 // job judging the run once.
 func TestLayoutNotesJobJudgesTheRunOnce(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "run_rollouts_000000.jsonl")
-	if err := os.WriteFile(path, []byte(testkit.OpenInstructSteps(1, 2, 0)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, _, _, err := layouts.Apply(context.Background(), setup.Config{From: "open-instruct"}, []string{dir}, loaders.Options{}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fields, err := scoring.NewRecordFields(cfg.GroupBy, cfg.BatchBy, cfg.IDBy)
-	if err != nil {
-		t.Fatal(err)
-	}
+	run := layoutstest.OpenInstruct(t)
+	cfg, path, fields, note := run.Config, run.Path, run.Fields, run.Note
 	c, err := engine.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	note := layouts.RunNoteOf(cfg)
 	for _, tc := range []struct {
 		name           string
 		from, to, zero int

@@ -120,8 +120,10 @@ type Session struct {
 	// it.
 	compare *engine.Result
 
-	// stats are BatchStats, of Result and Batch.
-	stats diagnose.BatchStats
+	// counts are Counts, of Result and Batch; stats are BatchStats, nil
+	// until a tab asks for them.
+	counts diagnose.Counts
+	stats  *diagnose.BatchStats
 
 	// logged is the logged-advantage warning as last said
 	// (LoggedWarning); loggedDue, the count a followed update left to do
@@ -259,9 +261,21 @@ func (s *Session) CurrentBatch() *engine.Batch {
 	return &s.Result.Ranking.Batches[s.Batch]
 }
 
-// BatchStats returns the statistics of the shown batch, computed when it
-// was set (SetResult, SetBatch). Callers must not modify them.
-func (s *Session) BatchStats() diagnose.BatchStats { return s.stats }
+// Counts returns the counts of the shown batch, computed when it was set
+// (SetResult, SetBatch). Callers must not modify them.
+func (s *Session) Counts() diagnose.Counts { return s.counts }
+
+// BatchStats returns the statistics of the shown batch: a recompute for a
+// tab that shows them (common.StatsShower) computed them off the event
+// loop, as the health job does for every batch; else they are computed at
+// the first call, on the event loop. Callers must not modify them.
+func (s *Session) BatchStats() diagnose.BatchStats {
+	if s.stats == nil {
+		st := ShownStats(s.Result, s.Batch)
+		s.stats = &st
+	}
+	return *s.stats
+}
 
 // Weights returns the weights in use, one per objective.
 func (s *Session) Weights() []float64 {
@@ -277,8 +291,8 @@ func (s *Session) Weights() []float64 {
 
 // SetResult shows result, and the Compare tab's result of method B when
 // not nil (else the one held stays if it is still B's), clamping the shown
-// batch and computing its rewards and statistics unless they are (a
-// recompute computed them off the event loop: ShownStats).
+// batch and computing its rewards and counts unless they are (a recompute
+// computed them off the event loop: ShownCounts).
 func (s *Session) SetResult(result, compare *engine.Result) {
 	s.Result = result
 	if compare != nil {
@@ -288,14 +302,24 @@ func (s *Session) SetResult(result, compare *engine.Result) {
 }
 
 // SetBatch shows batch bi of the result, clamped, computing its rewards
-// and statistics unless they are.
+// and counts unless they are; its statistics wait for a tab to ask
+// (BatchStats).
 func (s *Session) SetBatch(bi int) {
 	s.Batch = min(max(bi, 0), len(s.Result.Ranking.Batches)-1)
-	s.stats = ShownStats(s.Result, s.Batch)
+	s.counts, s.stats = ShownCounts(s.Result, s.Batch), nil
 }
 
-// ShownStats computes batch bi's rewards (clamped) and statistics, for a
-// command to compute before SetResult or SetBatch show them.
+// ShownCounts computes batch bi's rewards (clamped) and counts, for a
+// command to compute before SetResult or SetBatch show them; ShownStats
+// computes its statistics too, for a tab that shows them.
+func ShownCounts(res *engine.Result, bi int) diagnose.Counts {
+	b := &res.Ranking.Batches[min(max(bi, 0), len(res.Ranking.Batches)-1)]
+	res.ComputeBatchOf(b)
+	return diagnose.CountsOf(res, b)
+}
+
+// ShownStats computes batch bi's rewards (clamped) and statistics
+// (ShownCounts).
 func ShownStats(res *engine.Result, bi int) diagnose.BatchStats {
 	bi = min(max(bi, 0), len(res.Ranking.Batches)-1)
 	return diagnose.StatsOf(res, &res.Ranking.Batches[bi])

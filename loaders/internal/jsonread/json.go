@@ -207,7 +207,7 @@ func (j jsonReader) fail(err error) error {
 		off, bad := j.syntaxErrorOffset()
 		return j.errorAt(off, "invalid JSON: "+jsonscan.ReadableSyntax(syntax.Error(), bad))
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-		return j.errorAt(j.rw.Written(), "invalid JSON: unexpected end of input")
+		return &CutShortError{j.errorAt(j.rw.Written(), "invalid JSON: unexpected end of input")}
 	}
 	line, _ := j.rw.Locate(j.rw.Written())
 	return &input.ReadError{Path: j.l.Name, Line: line, Err: err}
@@ -231,6 +231,15 @@ func (j jsonReader) syntaxErrorOffset() (int64, []byte) {
 	}
 	return start, rest
 }
+
+// CutShortError is the error of a JSON array or W&B table whose text
+// ends inside its top-level value, with no syntax error before that end
+// (a gzip stream cut short ends it too): what a run still writing the
+// file leaves. A follower reading the file again takes it for that
+// rather than for an error.
+type CutShortError struct{ *input.LineError }
+
+func (e *CutShortError) Unwrap() error { return e.LineError }
 
 // errorAt returns the error msg at the output offset off.
 func (j jsonReader) errorAt(off int64, msg string) *input.LineError {

@@ -94,6 +94,9 @@ func ReadWandbTable(l *input.Loader, br *bufio.Reader) error {
 			}
 		}
 	}
+	if err := t.endError(); err != nil {
+		return t.fail(err) // the table cut short, as an array ending inside it is
+	}
 	if !seen[wandbColumns] || !seen[wandbData] {
 		return t.errorAt(t.dec.InputOffset(), `not a W&B table: it needs "columns" and "data"`)
 	}
@@ -113,6 +116,9 @@ type wandbReader struct {
 // open reads the "{" that opens the table.
 func (t *wandbReader) open() error {
 	if !t.dec.More() {
+		if err := t.endError(); err != nil && err != io.EOF {
+			return t.fail(err) // a gzip stream cut short before any text, or a read error
+		}
 		return t.errorAt(0, "empty input: expected a W&B table, a JSON object with columns and data")
 	}
 	tok, err := t.dec.Token()
@@ -123,6 +129,19 @@ func (t *wandbReader) open() error {
 		return t.errorAt(0, "expected a W&B table, a JSON object with columns and data")
 	}
 	return nil
+}
+
+// endError returns, when the decoder's More was false at no bracket
+// (the decoder holds nothing but white space), the error the text ended
+// with: io.EOF at its end, io.ErrUnexpectedEOF where a gzip stream was
+// cut short, or a read error; nil at a bracket.
+func (t *wandbReader) endError() error {
+	rest, _ := io.ReadAll(t.dec.Buffered()) // reading bytes cannot fail
+	if jsonscan.SkipSpace(rest) < len(rest) {
+		return nil
+	}
+	_, err := t.dec.Token()
+	return err
 }
 
 // key reads the key of the next member.

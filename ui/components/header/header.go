@@ -84,9 +84,9 @@ func (h *Header) Refresh(st *common.Styles, s *session.Session) {
 	if h.updating = !s.HealthReady(); !h.updating {
 		h.findings = s.Findings()
 	}
-	stats := s.BatchStats()
-	h.valid, h.invalid, h.dropped = stats.Valid(), stats.Invalid, stats.Dropped
-	h.feasible, h.constrained = stats.Feasible, s.Result.Evaluation.HasConstraints()
+	counts := s.Counts()
+	h.valid, h.invalid, h.dropped = counts.Valid(), counts.Invalid, counts.Dropped
+	h.feasible, h.constrained = counts.Feasible, s.Result.Evaluation.HasConstraints()
 	if key := (widestKey{s.Result, s.Options.Method, engine.MethodsFor(s.Options)}); !key.same(h.widestFor) {
 		h.widest, h.widestFor = widestOf(st, s), key
 	}

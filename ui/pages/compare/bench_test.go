@@ -92,7 +92,7 @@ func BenchmarkRankSwitch1M(b *testing.B) {
 			last = next
 		}
 	}
-	b.ReportMetric(float64(cpu.Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+	testkit.ReportCPU(b, cpu)
 	b.ReportMetric(cpu.Seconds()/wall.Seconds(), "cores")
 }
 
@@ -112,10 +112,6 @@ func switchBench(b *testing.B) (results map[engine.Method]*engine.Result, result
 	return results, resultB, ranked(compare(s.Result, resultB, 0, engine.GRPO, known{}, buf, benchGrid), buf), buf
 }
 
-// appSwitchMethods are the methods bench-dashboard.sh cycles A through
-// on a file of two objectives, B grpo.
-var appSwitchMethods = []engine.Method{engine.ParetoCrowding, engine.GDPO, engine.RPPBaseline, engine.RLOOWhitened}
-
 // BenchmarkSwitchPath1M measures what a switch of method A while the
 // Compare tab is shown computes off the event loop after A's rewards, on
 // 1M trajectories in one batch, B grpo: the comparison (compare, with the
@@ -129,7 +125,11 @@ func BenchmarkSwitchPath1M(b *testing.B) {
 	s := uitest.SyntheticSession(b, 1_000_000)
 	opts := s.Result.Options
 	results := map[engine.Method]*engine.Result{}
-	for _, m := range append(slices.Clone(appSwitchMethods), engine.GRPO) {
+	methods := []engine.Method{engine.GRPO}
+	for _, m := range testkit.SwitchMethods {
+		methods = append(methods, engine.Method(m))
+	}
+	for _, m := range methods {
 		opts.Method = m
 		results[m] = s.Evaluation.Compute(opts)
 	}
@@ -140,7 +140,7 @@ func BenchmarkSwitchPath1M(b *testing.B) {
 	b.ReportAllocs()
 	var compared, ranking, rankingWall time.Duration
 	for b.Loop() {
-		for _, m := range appSwitchMethods {
+		for _, m := range methods[1:] {
 			before := testkit.CPUTime()
 			v := compare(results[m], resultB, 0, engine.GRPO, last.known, buf, benchGrid)
 			buf.Recycle(nil, last.cmp.ByA, last.cmp.ByB)
@@ -152,7 +152,7 @@ func BenchmarkSwitchPath1M(b *testing.B) {
 		}
 	}
 	perOp := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 / float64(b.N) }
-	b.ReportMetric(perOp(compared+ranking), "cpu-ms/op")
+	testkit.ReportCPU(b, compared+ranking)
 	b.ReportMetric(perOp(compared), "cpu-ms-compare/op")
 	b.ReportMetric(perOp(ranking), "cpu-ms-rank/op")
 	b.ReportMetric(ranking.Seconds()/rankingWall.Seconds(), "cores-rank")

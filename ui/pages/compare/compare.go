@@ -1134,7 +1134,7 @@ func (t *compareTab) panelView() string {
 // compared with the logged advantages, valid with none logged.
 func (t *compareTab) leftOut() string {
 	s, st := t.common.Session, t.common.Styles
-	batch := s.BatchStats()
+	batch := s.Counts()
 	notLogged := len(s.CurrentBatch().Members) - t.cmp.N - batch.Invalid - batch.Dropped
 	var lines []string
 	if n := batch.Invalid; n > 0 {

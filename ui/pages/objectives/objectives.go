@@ -109,6 +109,9 @@ func (t *objectivesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	return t, nil
 }
 
+// ShowsStats implements common.StatsShower.
+func (t *objectivesTab) ShowsStats() {}
+
 // View implements Component.
 func (t *objectivesTab) View() string {
 	if t.pending && t.width > 0 {

@@ -77,6 +77,9 @@ func (t *rewardsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	return t, nil
 }
 
+// ShowsStats implements common.StatsShower.
+func (t *rewardsTab) ShowsStats() {}
+
 // View implements Component.
 func (t *rewardsTab) View() string { return t.view }
 

@@ -1,0 +1,161 @@
+package loaders
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
+)
+
+// countTextReadings counts, until the test ends, the readings of an
+// input's text (openText) and the bytes they read.
+func countTextReadings(t *testing.T) (readings, bytes *atomic.Int64) {
+	readings, bytes = &atomic.Int64{}, &atomic.Int64{}
+	t.Cleanup(func() { openText = input.Open })
+	openText = func(r io.Reader) (input.Opened, error) {
+		readings.Add(1)
+		return input.Open(readerFunc(func(p []byte) (int, error) {
+			n, err := r.Read(p)
+			bytes.Add(int64(n))
+			return n, err
+		}))
+	}
+	return readings, bytes
+}
+
+// TestFollowJSONReadOnce: a check that finds a followed JSON array or
+// W&B table changed, plain or gzipped, reads its text once, whole,
+// whether it is cut short (left out) or complete (read).
+func TestFollowJSONReadOnce(t *testing.T) {
+	const array = `[{"id":"a","metadata":{"acc":1}},{"id":"b","metadata":{"acc":0}}]`
+	const table = `{"columns":["id","acc"],"data":[["a",1],["b",0]]}`
+	for _, c := range []struct {
+		name  string
+		whole string
+		zip   bool
+	}{
+		{"run.json", array, false},
+		{"run.json.gz", array, true},
+		{"run.table.json", table, false},
+		{"run.table.json.gz", table, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), c.name)
+			save := func(text string) int64 {
+				data := []byte(text)
+				if c.zip {
+					data = gzipped(text)
+				}
+				if err := os.WriteFile(path, data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return int64(len(data))
+			}
+			save(c.whole[:len(c.whole)/2])
+			ff := &followedFile{path: path}
+			if _, _, err := ff.load(Options{}, true, nil, nil, nil); err != nil {
+				t.Fatal(err)
+			}
+			readings, read := countTextReadings(t)
+			for _, text := range []string{c.whole[:len(c.whole)-3], c.whole} {
+				size := save(text)
+				readings.Store(0)
+				read.Store(0)
+				ch := ff.check(Options{})
+				if ch.err != nil {
+					t.Fatalf("%q: %v", text, ch.err)
+				}
+				if readings.Load() != 1 || read.Load() != size {
+					t.Errorf("%q: %d readings of its text, %d bytes read; want 1 of all its %d", text, readings.Load(), read.Load(), size)
+				}
+			}
+			if ff.count != 2 {
+				t.Errorf("completed: %d rows, want 2", ff.count)
+			}
+		})
+	}
+}
+
+// TestFollowJSONCutShortAsChecked: a followed JSON array or W&B table,
+// plain or gzipped, cut at each of its bytes, is found cut short by its
+// reading exactly when jsonCutShort, the check that Load makes of a
+// directory's newest file before reading it, finds it so; any other
+// reading of it gives its rows or its error.
+func TestFollowJSONCutShortAsChecked(t *testing.T) {
+	for _, c := range []struct{ name, whole string }{
+		{"run.json", "[\n{\"id\":\"a\",\"response\":\"x\\\"]}\",\"metadata\":{\"acc\":1}},\n5,\n{\"id\":\"b\",\"metadata\":{\"acc\":NaN}}\n]\n"},
+		{"run.table.json", `{"columns": ["id", "acc"], "data": [["a", 1], ["b]", 0]]}` + "\n"},
+	} {
+		for _, zip := range []bool{false, true} {
+			data := []byte(c.whole)
+			name := c.name
+			if zip {
+				data, name = gzipped(c.whole), name+".gz"
+			}
+			path := filepath.Join(t.TempDir(), name)
+			for cut := 1; cut <= len(data); cut++ {
+				if err := os.WriteFile(path, data[:cut], 0o644); err != nil {
+					t.Fatal(err)
+				}
+				ff := &followedFile{path: path}
+				res, _, err := ff.load(Options{}, true, nil, nil, nil)
+				want := jsonCutShort(func() io.Reader { return bytes.NewReader(data[:cut]) }, int64(cut))
+				if got := err == nil && len(res.Unfinished) == 1; got != want {
+					t.Errorf("%s cut at %d: left out %t (error %v), want %t", name, cut, got, err, want)
+				}
+			}
+		}
+	}
+}
+
+// TestFollowJSONCutShortSkipsLater: the records a reading of a JSON array
+// cut short skipped are said by the reading that delivers them, once the
+// array is complete, not counted by the one that left it out.
+func TestFollowJSONCutShortSkipsLater(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.json")
+	const whole = `[5, {"id":"a","metadata":{"acc":1}}]`
+	if err := os.WriteFile(path, []byte(whole[:10]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ff := &followedFile{path: path}
+	res, _, err := ff.load(Options{}, true, nil, nil, nil)
+	if err != nil || len(res.Unfinished) != 1 {
+		t.Fatalf("cut short: unfinished %v, error %v; want it left out", res, err)
+	}
+	if err := os.WriteFile(path, []byte(whole), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := ff.check(Options{})
+	if c.res == nil || len(c.res.Trajectories) != 1 || c.err == nil || !strings.Contains(c.err.Error(), path+":1:2:") {
+		t.Errorf("completed: %+v, error %v; want its row and the element skipped at %s:1:2", c.res, c.err, path)
+	}
+}
+
+// TestLoadNewestJSONReadings: Load reads the text of a directory's
+// newest JSON array, complete, plain or gzipped, twice: the check for a
+// cut end reads on from the opening that found its format, then the
+// reading reads it.
+func TestLoadNewestJSONReadings(t *testing.T) {
+	const array = `[{"id":"a","metadata":{"acc":1}},{"id":"b","metadata":{"acc":0}}]`
+	for _, zip := range []bool{false, true} {
+		dir := t.TempDir()
+		data, name := []byte(array), "run.json"
+		if zip {
+			data, name = gzipped(array), name+".gz"
+		}
+		writeFile(t, dir, name, data)
+		readings, read := countTextReadings(t)
+		res, err := Load([]string{dir}, Options{})
+		if err != nil || len(res.Trajectories) != 2 {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if readings.Load() != 2 || read.Load() != 2*int64(len(data)) {
+			t.Errorf("%s: %d readings of its text, %d bytes read; want 2 of all its %d", name, readings.Load(), read.Load(), len(data))
+		}
+	}
+}
