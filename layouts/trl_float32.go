@@ -58,22 +58,26 @@ func (t *trlTable) reproduces(k int, v trlVariant, w []float64) func(i int, a fl
 		return w[j]
 	})
 	_, batchStd := nanMeanStd(r, nil)
-	bound := map[int]agreement.GRPOFloat32{} // by group, once it is asked
+	type groupBound struct {
+		f  agreement.GRPOFloat32
+		ok bool // grpoFloat32's: no bound for a tie or fewer than two sums
+	}
+	bounds := map[int]groupBound{} // by group, once it is asked
 	return func(i int, a float64) bool {
 		if tolerance(i, a) || math.IsNaN(r[i]) {
 			return tolerance(i, a)
 		}
 		gi := t.groupOf[i]
-		f, ok := bound[gi]
-		if !ok {
+		b, asked := bounds[gi]
+		if !asked {
 			std := batchStd
 			if v.scale != "batch" {
 				_, std = nanMeanStd(r, t.groups[gi])
 			}
-			f, _ = t.grpoFloat32(t.groups[gi], r, v, std+1e-4)
-			bound[gi] = f
+			b.f, b.ok = t.grpoFloat32(t.groups[gi], r, v, std+1e-4)
+			bounds[gi] = b
 		}
-		return math.Abs(a-t.advantage[i]) <= f.Bound(a)
+		return b.ok && math.Abs(a-t.advantage[i]) <= b.f.Bound(a)
 	}
 }
 
