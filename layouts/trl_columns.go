@@ -517,8 +517,9 @@ func (t *trlTable) reproducedRows(k int, rows []int) []bool {
 	bestN := -1
 	for _, v := range trlVariants {
 		reproduced := make([]bool, len(t.advantage))
+		within := t.reproduces(k, v, nil)
 		for i, a := range t.advantages(k, v, nil) {
-			reproduced[i] = math.Abs(a-t.advantage[i]) <= trlTolerance
+			reproduced[i] = within(i, a)
 		}
 		n := 0
 		for _, i := range rows {

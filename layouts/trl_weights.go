@@ -51,8 +51,9 @@ func (t *trlTable) fitVariant(k int, rows []int, v trlVariant) ([]float64, bool)
 		return w, ok
 	}
 	a := t.advantages(k, v, w)
+	within := t.reproduces(k, v, w)
 	for _, i := range tied {
-		if !(math.Abs(a[i]-t.advantage[i]) <= trlTolerance) {
+		if !within(i, a[i]) {
 			return nil, false
 		}
 	}
@@ -153,17 +154,25 @@ func (t *trlTable) fitRows(k int, rows []int, v trlVariant) ([]float64, bool) {
 	}
 	fitted := make([]float64, len(rows))
 	missed := false
+	within := t.fitFloat32Bound(k, v, w)
 	for r, i := range rows {
 		sum := 0.0
 		for _, j := range cols {
 			sum += w[j] * x[j][i]
 		}
-		a := sum                       // unscaled; or a unit whose advantages are all 0: its sum must be 0
-		if u, ok := groupUnit(i); ok { // no unit when unscaled
-			a /= sol.AtVec(len(free) + u)
+		a := sum // unscaled; or a unit whose advantages are all 0: its sum must be 0
+		divisor := 1.0
+		u, ok := groupUnit(i) // no unit when unscaled
+		if ok {
+			divisor = sol.AtVec(len(free) + u)
+			a /= divisor
 		}
 		fitted[r] = a
-		missed = missed || !(math.Abs(a-t.advantage[i]) <= trlTolerance)
+		if ok || unscaled {
+			missed = missed || !within(i, a, divisor)
+		} else {
+			missed = missed || !(math.Abs(a-t.advantage[i]) <= trlTolerance)
+		}
 	}
 	if missed && !(len(unit) == 1 && t.batchResidueFit(k, rows, v, w, fitted, sol.AtVec(len(free)))) {
 		return nil, false

@@ -35,15 +35,15 @@ func (t *trlTable) scaledWeights(k int, ratios []float64, from int, rows []int) 
 		}
 		maxDiff := func(c float64) float64 { return t.weightedMaxDiff(k, v, c, ratios, rows) }
 		c := nearestFactor(maxDiff)
-		if maxDiff(c) > trlTolerance {
+		weights = make([]float64, k)
+		for j := range weights {
+			weights[j] = c * ratios[j]
+		}
+		if !t.reproducesRows(k, v, weights, rows) {
 			continue
 		}
 		if min(maxDiff(2*c), maxDiff(c/2)) < trlFactorTells*maxDiff(c) {
 			return ratios, true
-		}
-		weights = make([]float64, k)
-		for j := range weights {
-			weights[j] = c * ratios[j]
 		}
 		return weights, false
 	}

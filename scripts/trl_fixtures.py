@@ -31,6 +31,7 @@ then write the Parquet files from it with
 """
 
 import json
+import random
 import sys
 from collections import defaultdict, deque
 from types import SimpleNamespace
@@ -414,6 +415,48 @@ def rloo_tied(n, last=None):
     return build
 
 
+def reward_model_20(trainer, logs):
+    # num_generations=8, one reward model's score near 20 with a spread
+    # of about 0.01 within each prompt's group (0.03 between prompts):
+    # TRL's float32 mean and std of such values lose about 20 / 0.01
+    # ulps of the advantage, which differs from its exact value by up to
+    # some 2e-4.
+    rnd = random.Random(4)
+    scores = []
+    for _ in range(8):
+        offset = rnd.gauss(0, 0.03)
+        scores += [20.0 + offset + rnd.gauss(0, 0.01) for _ in range(8)]
+    prompts = [prompt(f"Rate answer {p}.") for p in range(8) for _ in range(8)]
+    logs.score(trainer, ["reward_model"], prompts, [(s,) for s in scores], 8)
+
+
+def reward_model_200(trainer, logs):
+    # num_generations=8, one reward model's score near 200 with a spread
+    # of about 0.01 within each prompt's group (0.003 between prompts):
+    # under scale_rewards batch or none TRL's float32 mean alone loses
+    # more than 1e-4 of the advantage.
+    rnd = random.Random(4)
+    scores = []
+    for _ in range(8):
+        offset = rnd.gauss(0, 0.003)
+        scores += [200.0 + offset + rnd.gauss(0, 0.01) for _ in range(8)]
+    prompts = [prompt(f"Rate answer {p}.") for p in range(8) for _ in range(8)]
+    logs.score(trainer, ["reward_model"], prompts, [(s,) for s in scores], 8)
+
+
+def reward_models_20(trainer, logs):
+    # num_generations=8, two reward models: one near 20 as above, one
+    # near 3 with a spread of about 0.005; their sum's std within a group
+    # is about 0.011, and TRL's float32 rounding is as large.
+    rnd = random.Random(5)
+    rewards = []
+    for _ in range(8):
+        offset = rnd.gauss(0, 0.03)
+        rewards += [(20.0 + offset + rnd.gauss(0, 0.01), 3.0 + rnd.gauss(0, 0.005)) for _ in range(8)]
+    prompts = [prompt(f"Rate answer {p}.") for p in range(8) for _ in range(8)]
+    logs.score(trainer, ["reward_model", "judge_model"], prompts, rewards, 8)
+
+
 def relogged(name, what):
     """num_iterations=2 (or steps_per_generation above
     gradient_accumulation_steps) with logging_steps=1: _prepare_inputs
@@ -484,6 +527,18 @@ FIXTURES = [
     fixture("rloo_whitened_7", "RLOOTrainer, num_generations=7, normalize_advantages=True, three prompts' "
             "completions tied, the fourth's graded", RLOO(2, normalize_advantages=True),
             build=rloo_tied(7, last=[1, 0, 0, 1, 1, 0, 1]), generation_batch_size=28),
+    fixture("reward_model_20", "num_generations=8, one reward model's score near 20 with a within-group std of "
+            "about 0.01 (TRL's defaults otherwise)", Trainer(1), build=reward_model_20, generation_batch_size=64),
+    fixture("reward_model_200_batch", "scale_rewards='batch', num_generations=8, one reward model's score near 200 "
+            "with a within-group std of about 0.01", Trainer(1, scale_rewards="batch"), build=reward_model_200,
+            generation_batch_size=64),
+    fixture("reward_model_200_none", "scale_rewards='none', num_generations=8, one reward model's score near 200 "
+            "with a within-group std of about 0.01", Trainer(1, scale_rewards="none"), build=reward_model_200,
+            generation_batch_size=64),
+    fixture("reward_models_20", "num_generations=8, two reward models' scores near 20 and 3, their sum's within-group "
+            "std about 0.011 (TRL's defaults otherwise)", Trainer(2), build=reward_models_20, generation_batch_size=64),
+    fixture("reward_models_20_weights", "reward_models_20 with reward_weights=[1.0, 0.5]",
+            Trainer(2, reward_weights=[1.0, 0.5]), build=reward_models_20, generation_batch_size=64),
     *relogged("num_iterations_2", "num_iterations=2, logging_steps=1: each generation logged at two steps"),
 ]
 

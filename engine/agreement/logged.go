@@ -59,7 +59,9 @@ func CompareLogged(res *engine.Result, b *engine.Batch) (c Diff, ok bool) {
 
 // compareLogged is CompareLogged of a result with logged advantages,
 // marking b's rows of float32 ties in ties (tieResidues; tieRows(res),
-// shared with the caller), or in a set of its own when ties is nil.
+// shared with the caller), or in a set of its own when ties is nil, and
+// when a row is beyond Reproduces those within the float32 rounding's
+// bound (float32Agreeing), counted again.
 func compareLogged(res *engine.Result, b *engine.Batch, ties *rowSet) Diff {
 	c := newDiffCount()
 	if ties == nil {
@@ -76,6 +78,9 @@ func compareLogged(res *engine.Result, b *engine.Batch, ties *rowSet) Diff {
 		if res.Evaluation.Valid[i] {
 			c.add(comparedReward(res, ties, i), logged)
 		}
+	}
+	if c.MaxScaledDiff > Reproduces && float32Agreeing(res, b, ties) {
+		return compareLogged(res, b, ties)
 	}
 	return c.diff()
 }

@@ -273,6 +273,7 @@ func allTieResidues(res *engine.Result) *rowSet {
 	rows := tieRows(res)
 	for bi := range res.Ranking.Batches {
 		tieResidues(res, &res.Ranking.Batches[bi], rows)
+		float32Agreeing(res, &res.Ranking.Batches[bi], rows)
 	}
 	return rows
 }

@@ -1,0 +1,89 @@
+package cmd
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestTRLFloat32Rounding reads testdata/trl/reward_model_20 (TRL's own
+// advantage code, num_generations 8, one reward model's score near 20
+// with a within-group std of about 0.01): TRL's float32 mean and std
+// leave its advantage more than 1e-4 from the exact one in some rows,
+// within the float32 bound (agreement.GRPOFloat32). stats --health finds
+// no trainer_agreement, no row differs, no warning says a setting is
+// missing, and --match-logged keeps the settings; a wrong weight, scale
+// or epsilon still differs.
+func TestTRLFloat32Rounding(t *testing.T) {
+	dir := trlFixture("reward_model_20")
+	recs, _ := computeList(t, "", dir)
+	worst := 0.0
+	for _, r := range recs {
+		worst = max(worst, math.Abs(r.Reward-*r.Logged))
+	}
+	if len(recs) != 64 || !(worst > 1e-4) {
+		t.Fatalf("%d records, max |reward - logged| %.3g: want 64, TRL's float32 rounding beyond 1e-4", len(recs), worst)
+	}
+	out, errOut, code := run(t, "", "stats", "--health", dir)
+	if code != 0 || strings.Contains(out+errOut, "trainer_agreement") || strings.Contains(errOut, "differ from the logged advantage") || !strings.Contains(out, "reward vs logged advantage: 64 rows, ") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
+		t.Errorf("stats --health finds a disagreement in TRL's float32 rounding (status %d):\n%s%s", code, errOut, out)
+	}
+	out, errOut, code = run(t, "", "stats", "--match-logged", dir)
+	if code != 0 || strings.Contains(errOut, "none of") || !strings.Contains(out, "method grpo, scope group, scale group, epsilon 0.0001") {
+		t.Errorf("stats --match-logged (status %d):\n%s%s", code, errOut, out)
+	}
+	for _, wrong := range [][]string{{"--weight", "reward_model=2"}, {"--scale", "batch"}, {"--scale", "none"}, {"--epsilon", "1e-6"}} {
+		out, errOut, code := run(t, "", append([]string{"stats", "--health"}, append(wrong, dir)...)...)
+		if code != 3 || !strings.Contains(out, "ALERT  step 1  trainer_agreement") {
+			t.Errorf("%v: status %d, not found to differ:\n%s%s", wrong, code, errOut, out)
+		}
+	}
+}
+
+// TestTRLFloat32RoundingColumns reads testdata/trl/reward_models_20 and
+// reward_models_20_weights (TRL's own code: two reward models near 20
+// and 3, their sum's within-group std about 0.011; reward_weights [1,
+// 0.5] in the second): the layout reads both columns as rewards, weight 1
+// in the first, not the weights unknown, and fits [1, 0.5] in the
+// second, TRL's float32 rounding within its bound; --match-logged
+// computes with the settings as given, and with the weights [1, 0.5]
+// found, no row differing.
+func TestTRLFloat32RoundingColumns(t *testing.T) {
+	for _, c := range []struct {
+		fixture, readAs, match string
+	}{
+		{"reward_models_20", "objectives reward_model, judge_model, a null reward adds nothing, logged advantage = advantage; method grpo",
+			"rewardlens: --match-logged: grpo, scale group, epsilon 0.0001 reproduces the logged advantage to "},
+		{"reward_models_20_weights", "whose sum with weights other than 1 (fitted reward_model 1, judge_model 0.501; --match-logged fits them) reproduces the logged advantage",
+			"rewardlens: --match-logged: `--weight reward_model=1 --weight judge_model=0.5` (grpo, scale group, epsilon 0.0001) reproduces the logged advantage to "},
+	} {
+		out, errOut, _ := run(t, "", "stats", "--health", "--match-logged", trlFixture(c.fixture))
+		if !strings.Contains(errOut, c.readAs) || strings.Contains(errOut, "unknown") {
+			t.Errorf("%s: the read as line does not say %q:\n%s", c.fixture, c.readAs, errOut)
+		}
+		if !strings.Contains(errOut, c.match) || strings.Contains(out+errOut, "trainer_agreement") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
+			t.Errorf("%s: stats --health --match-logged does not say %q, or finds a disagreement:\n%s%s", c.fixture, c.match, errOut, out)
+		}
+	}
+}
+
+// TestTRLFloat32RoundingScale reads testdata/trl/reward_model_200_batch
+// and reward_model_200_none (TRL's own code, scale_rewards batch and
+// none, one reward model's score near 200 with a within-group std of
+// about 0.01): TRL's float32 mean loses more than 1e-5 of the advantage,
+// within the float32 bound, so --match-logged finds the trainer's scale
+// (none of the settings before), and with it stats --health finds no
+// disagreement.
+func TestTRLFloat32RoundingScale(t *testing.T) {
+	for _, scale := range []string{"batch", "none"} {
+		dir := trlFixture("reward_model_200_" + scale)
+		out, errOut, _ := run(t, "", "stats", "--match-logged", dir)
+		if want := "rewardlens: --match-logged: `--scale " + scale + "` (grpo, scale " + scale; !strings.Contains(errOut, want) || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
+			t.Errorf("scale %s: stats --match-logged does not say %q:\n%s%s", scale, want, errOut, out)
+		}
+		out, errOut, code := run(t, "", "stats", "--health", "--scale", scale, dir)
+		if code != 0 || strings.Contains(out+errOut, "trainer_agreement") || strings.Contains(errOut, "differ from the logged advantage") {
+			t.Errorf("stats --health --scale %s (status %d):\n%s%s", scale, code, errOut, out)
+		}
+	}
+}

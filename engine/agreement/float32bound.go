@@ -1,0 +1,210 @@
+package agreement
+
+import (
+	"math"
+	"slices"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// GRPOFloat32 is what the float32 rounding of a trainer's grpo advantage
+// (TRL's _generate_and_score_completions, scale_rewards group, batch or
+// none; verl's compute_grpo_outcome_advantage, with the std or without)
+// depends on in one group: the values its mean is over and those its std
+// is over (the group's, or the batch's under scale batch).
+type GRPOFloat32 struct {
+	// N is the number of scores the mean is over (two or more), MaxAbs
+	// the largest |s| among them.
+	N      int
+	MaxAbs float64
+	// StdN is the number of scores the std is over, StdMaxAbs the
+	// largest |s| among them, Correction 1 for the sample std, 0 for the
+	// population std; StdN 0 when the advantage is not divided (scale
+	// none, normalize off).
+	StdN       int
+	StdMaxAbs  float64
+	Correction int
+	// Divisor is the exact std plus epsilon the advantage is divided by,
+	// 1 when it is not divided.
+	Divisor float64
+}
+
+// gamma32 is Higham's gamma(k) = k u / (1 - k u) of float32's unit
+// roundoff u: the relative error of k float32 roundings in a row.
+func gamma32(k int) float64 {
+	ku := float64(k) * unitRoundoff32
+	return ku / (1 - ku)
+}
+
+// Bound returns how far a trainer's float32 advantage of a row may be
+// from its exact value a = (s - mean) / D (D the Divisor, mean and std of
+// the same float32 scores s), the trainer's mean and std of those scores
+// being computed in float32 in any summation order. With u = 2^-24,
+// gamma(k) = k u / (1 - k u), n = N, M = MaxAbs, m = StdN, M' =
+// StdMaxAbs, c = Correction:
+//
+// The mean fl(fl(sum) / n) errs by at most gamma(n + 1) M (Higham,
+// Accuracy and Stability, 4.2: any summation tree, the division, the
+// score's own rounding to float32), so the numerator fl(s - mean) by
+// e_N = gamma(n + 3) M + u |a| D. The std is taken as the exact std of
+// the scores each perturbed by at most gamma(m + 1) |s| (torch's, in
+// float32 or accumulated in float64, is: a shifted mean changes the std
+// only to second order); the std is 1/sqrt(m - c)-Lipschitz in the
+// scores' 2-norm, so it errs by e_s = gamma(m + 1) M' sqrt(m / (m - c)),
+// and rounded, then plus epsilon rounded, the divisor errs by e_D = e_s
+// (1 + gamma(2)) + gamma(2) D. The quotient then errs by E = (e_N + |a|
+// e_D) / (D - e_D), and its own rounding adds u (|a| + E):
+//
+//	|A - a| <= E (1 + u) + u |a|     (scaled; e_N when not divided).
+//
+// It returns 0, no bound, when e_D > D / 2: the trainer's divisor is then
+// not known to within half of itself, its advantage float32 noise. The
+// bound grows with M / D: scores far from 0 with a small spread (a reward
+// model's column near 20, std 0.01: some 1e-3) lose digits in float32;
+// rewards in [0, 1] with an std near 0.3 stay some 1e-5.
+func (g GRPOFloat32) Bound(a float64) float64 {
+	u := unitRoundoff32
+	a = math.Abs(a)
+	eN := gamma32(g.N+3)*g.MaxAbs + u*a*g.Divisor
+	if g.StdN == 0 {
+		return eN
+	}
+	eStd := gamma32(g.StdN+1) * g.StdMaxAbs * math.Sqrt(float64(g.StdN)/float64(g.StdN-g.Correction))
+	eD := eStd*(1+gamma32(2)) + gamma32(2)*g.Divisor
+	if !(2*eD <= g.Divisor) {
+		return 0
+	}
+	e := (eN + a*eD) / (g.Divisor - eD)
+	return e*(1+u) + u*a
+}
+
+// float32GRPO reports whether o's rewards are grpo's of scores summed in
+// float32 (--score-precision float32, the TRL and verl layouts'), whose
+// trainer's advantage carries GRPOFloat32's rounding, and the scale in
+// force (engine's: none with normalize off, group for batch under scope
+// batch).
+func float32GRPO(o engine.Options) (engine.Scale, bool) {
+	if o.Method != engine.GRPO || o.ScorePrecision != engine.ScoreFloat32 {
+		return "", false
+	}
+	switch {
+	case !o.Normalize:
+		return engine.ScaleNone, true
+	case o.Scale == engine.ScaleBatch && o.Scope == engine.ScopeBatch:
+		return engine.ScaleGroup, true
+	case o.Scale == "":
+		return engine.ScaleGroup, true
+	}
+	return o.Scale, true
+}
+
+// float32Agreeing marks, in rows (made over b's batch's rows when it is
+// not made yet), the compared rows of batch b of res whose reward is
+// beyond Reproduces of the logged advantage, not marked yet, but within
+// its GRPOFloat32 bound, under grpo in float32 (float32GRPO), and reports
+// whether it marked one: such a row agrees, its difference the trainer's
+// float32 rounding. Groups of fewer than two
+// valid members, and ties (all valid scores equal: TieResidue's), are
+// left alone, and so is scale batch with sources (each normalised
+// apart). A batch without groups (a subset of a batch's rows) is taken
+// as the batch of its step in res.
+func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) (marked bool) {
+	scale, ok := float32GRPO(res.Options)
+	if !ok || scale == engine.ScaleBatch && len(res.Evaluation.SourceNames) > 0 {
+		return false
+	}
+	batch := b
+	if b.Groups == nil {
+		bi, found := res.Ranking.BatchIndex(b.Step)
+		if !found || len(b.Members) == 0 {
+			return false
+		}
+		batch = &res.Ranking.Batches[bi]
+	}
+	beyond := func(i int) bool { return beyondReproduces(res, rows, i) }
+	if !slices.ContainsFunc(b.Members, beyond) {
+		return false
+	}
+	var x []float64 // the scores of a group, or the batch
+	g := GRPOFloat32{Correction: 1, Divisor: 1}
+	if res.Options.Std == engine.StdPopulation {
+		g.Correction = 0
+	}
+	eps := res.Options.EpsilonOrDefault()
+	if scale == engine.ScaleBatch {
+		x = gatherValid(x, res, batch.Members)
+		g.StdN, g.StdMaxAbs = len(x), maxAbs(x)
+		g.Divisor = res.Options.StdOf(x) + eps
+	}
+	for _, m := range batch.Groups {
+		if !slices.ContainsFunc(m.Members, beyond) {
+			continue
+		}
+		x = gatherValid(x, res, m.Members)
+		if len(x) < 2 || !slices.ContainsFunc(x, func(s float64) bool { return s != x[0] }) {
+			continue
+		}
+		g.N, g.MaxAbs = len(x), maxAbs(x)
+		if scale == engine.ScaleGroup {
+			g.StdN, g.StdMaxAbs = len(x), g.MaxAbs
+			g.Divisor = res.Options.StdOf(x) + eps
+		}
+		if math.IsNaN(g.Divisor) {
+			continue
+		}
+		for _, i := range m.Members {
+			if !beyond(i) {
+				continue
+			}
+			a := res.Rewards[i]
+			if math.Abs(a-res.Evaluation.Logged[i]) <= g.Bound(a) {
+				if rows.marked == nil {
+					rows.cover(slices.Min(batch.Members), slices.Max(batch.Members))
+				}
+				rows.mark(i)
+				marked = true
+			}
+		}
+	}
+	return marked
+}
+
+// beyondReproduces reports whether row i of res is compared
+// (comparedRow), not marked in rows, and its reward is beyond Reproduces
+// of the logged advantage: a row within it keeps its difference,
+// float32Agreeing marking only those the bound decides.
+func beyondReproduces(res *engine.Result, rows *rowSet, i int) bool {
+	if !comparedRow(res.Evaluation, i) || rows.has(i) {
+		return false
+	}
+	l := res.Evaluation.Logged[i]
+	return math.Abs(res.Rewards[i]-l) > Reproduces*max(1, math.Abs(l))
+}
+
+// gatherValid returns the scores of res's valid rows among members, in
+// buf.
+func gatherValid(buf []float64, res *engine.Result, members []int) []float64 {
+	buf = buf[:0]
+	for _, i := range members {
+		if res.Evaluation.Valid[i] {
+			buf = append(buf, res.Scores[i])
+		}
+	}
+	return buf
+}
+
+// maxAbs returns the largest |v| of x, 0 for none.
+func maxAbs(x []float64) float64 {
+	top := 0.0
+	for _, v := range x {
+		top = max(top, math.Abs(v))
+	}
+	return top
+}
+
+// mark marks row i, when s covers it.
+func (s *rowSet) mark(i int) {
+	if j := i - s.first; j >= 0 && j < len(s.marked) {
+		s.marked[j] = true
+	}
+}
