@@ -371,10 +371,12 @@ func (t *paretoTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case t.oneObjective() && (slices.Contains(k.NextX.Keys(), msg.String()) || slices.Contains(k.NextY.Keys(), msg.String())):
 		return func() tea.Msg { return common.NoticeMsg{Text: oneObjectiveAxes, Holds: t.oneObjective} }
 	case key.Matches(msg, k.NextX):
-		t.points.xObj, t.points.axesChosen = t.nextObjective(t.points.xObj, t.points.yObj), true
+		t.points.xObj, t.points.yObj = t.nextAxis(t.points.xObj, t.points.yObj)
+		t.points.axesChosen = true
 		t.project()
 	case key.Matches(msg, k.NextY):
-		t.points.yObj, t.points.axesChosen = t.nextObjective(t.points.yObj, t.points.xObj), true
+		t.points.yObj, t.points.xObj = t.nextAxis(t.points.yObj, t.points.xObj)
+		t.points.axesChosen = true
 		t.project()
 	case key.Matches(msg, k.Prev):
 		t.stepInGroup(-1)
@@ -456,15 +458,19 @@ func (t *paretoTab) readChanged(change trajectory.Change, gone tea.Cmd) tea.Cmd 
 	return t.reader.Show(t.common, &t.reader.detail, t.width, func() { t.setReading(false) }, change, gone)
 }
 
-// nextObjective returns the objective after k, skipping the other axis'
-// unless it is the only other one.
-func (t *paretoTab) nextObjective(k, other int) int {
+// nextAxis returns the objective after k for its axis, skipping the
+// other axis' objective, and the other axis' objective then: with two
+// objectives the axes swap, so that no objective is on both.
+func (t *paretoTab) nextAxis(k, other int) (next, otherNext int) {
 	m := len(t.common.Session.Result.Objectives)
-	next := (k + 1) % m
-	if next == other && m > 2 {
-		next = (next + 1) % m
+	next = (k + 1) % m
+	if next != other {
+		return next, other
 	}
-	return next
+	if m == 2 {
+		return other, k
+	}
+	return (next + 1) % m, other
 }
 
 // project rebuilds what the plot derives from the session when it

@@ -573,3 +573,25 @@ func TestParetoSaysWhyAxesDoNotChange(t *testing.T) {
 		}
 	}
 }
+
+// TestParetoTwoObjectivesSwapAxes: with two objectives, x and y have no
+// third objective to skip to: they swap the axes, as x skips y's
+// objective with three, never plotting one objective against itself.
+func TestParetoTwoObjectivesSwapAxes(t *testing.T) {
+	cfg := setup.Config{Method: "pareto", Objectives: []setup.ObjectiveConfig{{Name: "acc", Expr: "metadata.a"}, {Name: "fmt", Expr: "metadata.b"}}}
+	s := uitest.TextSessionWith(t, `{"group": "g", "step": 1, "a": 1, "b": 0}`+"\n"+`{"group": "g", "step": 1, "a": 0, "b": 1}`+"\n", cfg)
+	tab := uitest.TabOn(s, New)
+	for _, step := range []struct{ key, title string }{
+		{"", "fmt (max) against acc (max)"},
+		{"x", "acc (max) against fmt (max)"},
+		{"y", "fmt (max) against acc (max)"},
+		{"y", "acc (max) against fmt (max)"},
+	} {
+		if step.key != "" {
+			uitest.PressKeys(tab, step.key)
+		}
+		if view := uitest.Plain(tab); !strings.Contains(view, "Pareto ranks: "+step.title) {
+			t.Errorf("after %q, want the axes %q:\n%s", step.key, step.title, view)
+		}
+	}
+}
