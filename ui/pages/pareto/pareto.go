@@ -354,6 +354,7 @@ func (t *paretoTab) handleReadingKey(msg tea.KeyPressMsg) {
 const (
 	onlyGroupUnderBatch = "a shows one group's points under scope group; under scope batch the batch is one group (g changes the scope)"
 	panUnzoomed         = "the whole plot is shown: zoom in (+) to pan"
+	resetUnzoomed       = "the whole plot is shown: 0 resets a zoomed or panned view"
 	oneObjectiveAxes    = "x and y choose the axes among the objectives: with one objective, the plot shows it against itself"
 )
 
@@ -368,6 +369,10 @@ func (t *paretoTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case t.view.zoom == 0 && key.Matches(msg, k.PanLeft, k.PanRight, k.PanUp, k.PanDown):
 		holds := func() bool { return t.view.zoom == 0 }
 		return func() tea.Msg { return common.NoticeMsg{Text: panUnzoomed, Holds: holds} }
+	case !t.zoomed() && key.Matches(msg, k.ResetView):
+		return func() tea.Msg {
+			return common.NoticeMsg{Text: resetUnzoomed, Holds: func() bool { return !t.zoomed() }}
+		}
 	case t.oneObjective() && (slices.Contains(k.NextX.Keys(), msg.String()) || slices.Contains(k.NextY.Keys(), msg.String())):
 		return func() tea.Msg { return common.NoticeMsg{Text: oneObjectiveAxes, Holds: t.oneObjective} }
 	case key.Matches(msg, k.NextX):
@@ -426,7 +431,7 @@ func (t *paretoTab) setReading(on bool) {
 	t.keys.Close.SetEnabled(on)
 	t.keys.Ends.SetEnabled(on)
 	for _, b := range []*key.Binding{&t.keys.NextX, &t.keys.NextY, &t.keys.Prev, &t.keys.Next, &t.keys.PrevGroup,
-		&t.keys.NextGroup, &t.keys.ZoomIn, &t.keys.ZoomOut, &t.keys.Open} {
+		&t.keys.NextGroup, &t.keys.ZoomIn, &t.keys.ZoomOut, &t.keys.ResetView, &t.keys.Open} {
 		b.SetEnabled(!on)
 	}
 	if on {
@@ -773,7 +778,6 @@ func (t *paretoTab) draw() {
 	t.drawn.frameView, t.drawn.frameDark, t.drawn.groupShared = "", st.IsDark, false
 	t.drawn.frame = newPlotFrame(t.width, t.height, t.view.ranges(t.points.full, t.points.data), t.points.data)
 	f := t.drawn.frame
-	t.keys.ResetView.SetEnabled(t.zoomed())
 	if len(t.points.proj.Index) == 0 {
 		f.DrawAxes(st.Axis, st.AxisLabel)
 		return
@@ -1171,9 +1175,13 @@ func (t *paretoTab) ShortHelp() []key.Binding {
 	if t.reader.reading {
 		return []key.Binding{k.Close}
 	}
-	// ResetView shows only when zoomed in, OnlyGroup with scope group;
-	// the zoom's two keys are one hint, which a narrow footer drops whole.
+	// ResetView shows only when zoomed in (the full help lists it
+	// always), OnlyGroup with scope group; the zoom's two keys are one
+	// hint, which a narrow footer drops whole.
 	keys := []key.Binding{k.Prev, k.Next, k.PrevGroup, k.NextGroup, k.Open, common.PairHelp(k.ZoomIn, "+/-", "zoom"), k.ResetView, k.OnlyGroup, k.NextX, k.NextY}
+	if !t.zoomed() {
+		keys = slices.Delete(keys, 6, 7)
+	}
 	if len(t.points.start)-1 <= 1 {
 		keys = slices.Delete(keys, 2, 4) // one group (scope batch): ↑/↓ would go nowhere
 	}

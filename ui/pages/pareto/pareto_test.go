@@ -303,7 +303,7 @@ func TestParetoZoomKeepsTheSelection(t *testing.T) {
 		t.Errorf("- does not zoom out: x range %v", got)
 	}
 	uitest.PressKeys(tab, "0")
-	if p.zoomed() || p.keys.ResetView.Enabled() || p.drawn.frame.Grid != full || strings.Contains(uitest.Plain(tab), "zoom ×") {
+	if p.zoomed() || p.drawn.frame.Grid != full || strings.Contains(uitest.Plain(tab), "zoom ×") {
 		t.Errorf("0 does not reset the view: %+v, want %+v", p.drawn.frame.Grid, full)
 	}
 	tab.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
@@ -550,6 +550,10 @@ func TestParetoSaysWhyAKeyDoesNothing(t *testing.T) {
 		if got := noticeOf(cmd); got != panUnzoomed || p.zoomed() || uitest.Plain(tab) != before {
 			t.Errorf("%s unzoomed: notice %q, want %q; zoomed %v; the screen changed: %v\n%s", k, got, panUnzoomed, p.zoomed(), uitest.Plain(tab) != before, uitest.Plain(tab))
 		}
+	}
+	_, cmd = tab.Update(uitest.KeyPress("0"))
+	if got := noticeOf(cmd); got != resetUnzoomed || uitest.Plain(tab) != before {
+		t.Errorf("0 unzoomed: notice %q, want %q; the screen changed: %v", got, resetUnzoomed, uitest.Plain(tab) != before)
 	}
 	uitest.PressKeys(tab, "+")
 	_, cmd = tab.Update(uitest.KeyPress("j"))
