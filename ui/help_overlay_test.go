@@ -216,8 +216,9 @@ func TestHelpLeavesOutAnEmptyTabSection(t *testing.T) {
 // modes (a trajectory or a group opened, a chart full screen, zoomed in,
 // the weights edited), the help lists the keys enabled, tab's and
 // global, and none disabled: the weights' keys only while editing them,
-// "esc back to the plot" only while reading, "0 reset the view" only
-// when zoomed in, the keyless "click" only where a click selects.
+// "esc back to the plot" only while reading, the keyless "click" only
+// where a click selects; "0 reset the view" zoomed in or not (the title
+// says "0 resets" once zoomed), not while reading.
 func TestHelpListsOnlyEnabledKeys(t *testing.T) {
 	for _, state := range [][]string{{"1"}, {"2"}, {"2", "enter"}, {"3"}, {"4"}, {"4", "+"}, {"4", "enter"}, {"5"}, {"5", "enter"},
 		{"6"}, {"6", "enter"}, {"7"}, {"7", "enter"}, {"8"}, {"4", "w"}, {"5", "w"}} {
@@ -259,9 +260,9 @@ func TestHelpListsOnlyEnabledKeys(t *testing.T) {
 		keys              []string
 		listed, notListed []string
 	}{
-		{[]string{"4"}, []string{"click select the nearest point", "w weights"}, []string{"previous objective", "back to the plot", "reset the view", "follow the newest batch"}},
+		{[]string{"4"}, []string{"click select the nearest point", "w weights", "0 reset the view"}, []string{"previous objective", "back to the plot", "follow the newest batch"}},
 		{[]string{"4", "+"}, []string{"0 reset the view"}, nil},
-		{[]string{"4", "enter"}, []string{"esc back to the plot"}, []string{"click select the nearest point", "next x objective"}},
+		{[]string{"4", "enter"}, []string{"esc back to the plot"}, []string{"click select the nearest point", "next x objective", "reset the view"}},
 		{[]string{"7", "enter"}, []string{"esc back to the plot"}, []string{"click select the nearest point"}},
 		{[]string{"4", "w"}, []string{"↑ previous objective", "esc done"}, []string{"w weights", "edit the constraint or gate"}},
 	} {

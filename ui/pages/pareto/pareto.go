@@ -354,6 +354,7 @@ func (t *paretoTab) handleReadingKey(msg tea.KeyPressMsg) {
 const (
 	onlyGroupUnderBatch = "a shows one group's points under scope group; under scope batch the batch is one group (g changes the scope)"
 	panUnzoomed         = "the whole plot is shown: zoom in (+) to pan"
+	resetUnzoomed       = "the whole plot is shown: 0 resets a zoomed or panned view"
 	oneObjectiveAxes    = "x and y choose the axes among the objectives: with one objective, the plot shows it against itself"
 )
 
@@ -368,13 +369,19 @@ func (t *paretoTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case t.view.zoom == 0 && key.Matches(msg, k.PanLeft, k.PanRight, k.PanUp, k.PanDown):
 		holds := func() bool { return t.view.zoom == 0 }
 		return func() tea.Msg { return common.NoticeMsg{Text: panUnzoomed, Holds: holds} }
+	case !t.zoomed() && key.Matches(msg, k.ResetView):
+		return func() tea.Msg {
+			return common.NoticeMsg{Text: resetUnzoomed, Holds: func() bool { return !t.zoomed() }}
+		}
 	case t.oneObjective() && (slices.Contains(k.NextX.Keys(), msg.String()) || slices.Contains(k.NextY.Keys(), msg.String())):
 		return func() tea.Msg { return common.NoticeMsg{Text: oneObjectiveAxes, Holds: t.oneObjective} }
 	case key.Matches(msg, k.NextX):
-		t.points.xObj, t.points.axesChosen = t.nextObjective(t.points.xObj, t.points.yObj), true
+		t.points.xObj, t.points.yObj = t.nextAxis(t.points.xObj, t.points.yObj)
+		t.points.axesChosen = true
 		t.project()
 	case key.Matches(msg, k.NextY):
-		t.points.yObj, t.points.axesChosen = t.nextObjective(t.points.yObj, t.points.xObj), true
+		t.points.yObj, t.points.xObj = t.nextAxis(t.points.yObj, t.points.xObj)
+		t.points.axesChosen = true
 		t.project()
 	case key.Matches(msg, k.Prev):
 		t.stepInGroup(-1)
@@ -424,7 +431,7 @@ func (t *paretoTab) setReading(on bool) {
 	t.keys.Close.SetEnabled(on)
 	t.keys.Ends.SetEnabled(on)
 	for _, b := range []*key.Binding{&t.keys.NextX, &t.keys.NextY, &t.keys.Prev, &t.keys.Next, &t.keys.PrevGroup,
-		&t.keys.NextGroup, &t.keys.ZoomIn, &t.keys.ZoomOut, &t.keys.Open} {
+		&t.keys.NextGroup, &t.keys.ZoomIn, &t.keys.ZoomOut, &t.keys.ResetView, &t.keys.Open} {
 		b.SetEnabled(!on)
 	}
 	if on {
@@ -456,15 +463,19 @@ func (t *paretoTab) readChanged(change trajectory.Change, gone tea.Cmd) tea.Cmd 
 	return t.reader.Show(t.common, &t.reader.detail, t.width, func() { t.setReading(false) }, change, gone)
 }
 
-// nextObjective returns the objective after k, skipping the other axis'
-// unless it is the only other one.
-func (t *paretoTab) nextObjective(k, other int) int {
+// nextAxis returns the objective after k for its axis, skipping the
+// other axis' objective, and the other axis' objective then: with two
+// objectives the axes swap, so that no objective is on both.
+func (t *paretoTab) nextAxis(k, other int) (next, otherNext int) {
 	m := len(t.common.Session.Result.Objectives)
-	next := (k + 1) % m
-	if next == other && m > 2 {
-		next = (next + 1) % m
+	next = (k + 1) % m
+	if next != other {
+		return next, other
 	}
-	return next
+	if m == 2 {
+		return other, k
+	}
+	return (next + 1) % m, other
 }
 
 // project rebuilds what the plot derives from the session when it
@@ -767,7 +778,6 @@ func (t *paretoTab) draw() {
 	t.drawn.frameView, t.drawn.frameDark, t.drawn.groupShared = "", st.IsDark, false
 	t.drawn.frame = newPlotFrame(t.width, t.height, t.view.ranges(t.points.full, t.points.data), t.points.data)
 	f := t.drawn.frame
-	t.keys.ResetView.SetEnabled(t.zoomed())
 	if len(t.points.proj.Index) == 0 {
 		f.DrawAxes(st.Axis, st.AxisLabel)
 		return
@@ -960,10 +970,13 @@ func (t *paretoTab) View() string {
 	if t.view.zoom > 0 {
 		title += st.Muted.Render(fmt.Sprintf(" · zoom ×%d (0 resets)", 1<<t.view.zoom))
 	}
+	// The axes' labels within the canvas' width: wider, they would push
+	// the panel past the tab's edge.
+	cw := t.drawn.frame.Canvas.Width()
 	plot := lipgloss.JoinVertical(lipgloss.Left,
-		st.AxisLabel.Render("↑ "+t.axisLabel(t.points.yObj)),
+		st.AxisLabel.Render("↑ "+t.axisLabel(t.points.yObj, cw-2)),
 		t.renderedFrame(),
-		lipgloss.PlaceHorizontal(t.drawn.frame.Canvas.Width(), lipgloss.Right, st.AxisLabel.Render(t.axisLabel(t.points.xObj)+" →")))
+		lipgloss.PlaceHorizontal(cw, lipgloss.Right, st.AxisLabel.Render(t.axisLabel(t.points.xObj, cw-2)+" →")))
 	body := lipgloss.JoinHorizontal(lipgloss.Top, plot, " ", t.panelView())
 	return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, title, body), t.width, t.height)
 }
@@ -983,14 +996,17 @@ func (t *paretoTab) axisName(k int) string {
 	return common.FitLine(fmt.Sprintf("%s (%s)", o.Name, o.Goal), paretoPanelWidth)
 }
 
-// axisLabel labels objective k's axis: its name, and for a minimised one
-// that lower is better, which the axis's arrow (up, right) does not say.
-func (t *paretoTab) axisLabel(k int) string {
+// axisLabel labels objective k's axis in width cells: its name, and for a
+// minimised one that lower is better, which the axis's arrow (up, right)
+// does not say; where that does not fit, its name and goal, cut at a word.
+func (t *paretoTab) axisLabel(k, width int) string {
 	o := t.common.Session.Result.Objectives[k]
-	if o.Goal != scoring.Minimize {
-		return t.axisName(k)
+	if o.Goal == scoring.Minimize {
+		if label := common.FitLine(o.Name+" (min: lower is better)", paretoPanelWidth); ansi.StringWidth(label) <= width {
+			return label
+		}
 	}
-	return common.FitLine(o.Name+" (min: lower is better)", paretoPanelWidth)
+	return common.FitWords(t.axisName(k), width)
 }
 
 // panelView shows the selected trajectory, the legend and what the plot
@@ -1052,13 +1068,13 @@ func (t *paretoTab) detailsView() string {
 	// takes those a short value leaves; else it is cut at a word.
 	row := func(label, value string) string {
 		cells := max(10, min(ansi.StringWidth(label), paretoPanelWidth-1-ansi.StringWidth(value)))
-		return st.Label.Render(common.PadRight(common.FitWords(textsafe.Line(label), cells), 10)) + " " + ansi.Truncate(value, paretoPanelWidth-1-cells, "…")
+		return st.Label.Render(common.PadRight(common.FitWords(textsafe.Line(label), cells), 10)) + " " + common.FitWords(value, paretoPanelWidth-1-cells)
 	}
 	points := t.groupPoints(t.selectedGroup())
 	k := slices.Index(points, int32(t.selected))
-	groups := len(t.points.start) - 1
-	lines := []string{
-		st.Title.Render(common.FitLine(fmt.Sprintf("point %d of %d · group %d of %d", k+1, len(points), t.selectedGroup()+1, groups), paretoPanelWidth)),
+	var lines []string
+	for _, l := range positionLines(k+1, len(points), int(t.selectedGroup())+1, len(t.points.start)-1) {
+		lines = append(lines, st.Title.Render(l))
 	}
 	label := "id" // on the first of the lines the id wraps over
 	for _, l := range common.WrapKey(tr.ID, panelValueWidth, common.MaxIDLines) {
@@ -1082,6 +1098,19 @@ func (t *paretoTab) detailsView() string {
 		row("score", common.FormatValue(res.Scores[sel])),
 		row("reward", common.FormatValue(res.ShownReward(sel))))
 	return strings.Join(lines, "\n")
+}
+
+// positionLines says which point of its group the selection is and
+// which group, in the panel's width: on one line, its numbers short when
+// the words do not fit ("point 1/8 · group 49478/125000"), else on two,
+// so that no number is cut.
+func positionLines(point, points, group, groups int) []string {
+	for _, format := range []string{"point %d of %d · group %d of %d", "point %d/%d · group %d/%d"} {
+		if line := fmt.Sprintf(format, point, points, group, groups); ansi.StringWidth(line) <= paretoPanelWidth {
+			return []string{line}
+		}
+	}
+	return []string{fmt.Sprintf("point %d/%d", point, points), fmt.Sprintf("group %d/%d", group, groups)}
 }
 
 func (t *paretoTab) legendView() string {
@@ -1122,26 +1151,27 @@ func (t *paretoTab) legendView() string {
 	return strings.Join(lines, "\n")
 }
 
-// notes says what the plot cannot show, a line each in short (for a
-// panel the long wording does not fit). Ranks over more objectives than
-// the axes are said only of the points drawn: with sources, a source
-// ranked on the two axes alone is drawn whole.
+// notes says what the plot cannot show, wrapped to the panel's width,
+// or in short (for a panel the long wording does not fit) a line each,
+// cut at a word. Ranks over more objectives than the axes are said only
+// of the points drawn: with sources, a source ranked on the two axes
+// alone is drawn whole.
 func (t *paretoTab) notes(short bool) []string {
 	st := t.common.Styles
 	p := t.points.proj
-	var notes []string
+	type note struct {
+		long, short string
+		style       lipgloss.Style
+	}
+	var notes []note
 	if m := p.Ranked; m > 2 {
-		if short {
-			notes = append(notes, fmt.Sprintf("ranked on %d objectives, 2 drawn", m))
-		} else {
-			notes = append(notes, fmt.Sprintf("ranks are over %d objectives: this", m), "plot projects them on two")
-		}
+		notes = append(notes, note{fmt.Sprintf("ranks are over %d objectives: this plot projects them on two", m), fmt.Sprintf("ranked on %d objectives, 2 drawn", m), lipgloss.NewStyle()})
 	}
 	if n := p.Hidden; n > 0 {
-		notes = append(notes, st.Warning.Render(common.FitWords(common.Count(n, "invalid trajectory", "invalid trajectories")+" hidden", paretoPanelWidth)))
+		notes = append(notes, note{common.Count(n, "invalid trajectory", "invalid trajectories") + " hidden", fmt.Sprintf("%d invalid hidden", n), st.Warning})
 	}
 	if n := p.Dropped; n > 0 { // by the group filter: not invalid data
-		notes = append(notes, st.Muted.Render(common.FitWords(fmt.Sprintf("%d dropped by the filter, hidden", n), paretoPanelWidth)))
+		notes = append(notes, note{fmt.Sprintf("%d dropped by the filter, hidden", n), fmt.Sprintf("%d dropped by the filter", n), st.Muted})
 	}
 	if p.Lacking > 0 {
 		var lacks []string
@@ -1150,14 +1180,20 @@ func (t *paretoTab) notes(short bool) []string {
 				lacks = append(lacks, common.ObjectiveName(t.common.Session.Result.Objectives[axis.k].Name))
 			}
 		}
-		if short {
-			notes = append(notes, st.Warning.Render(common.FitWords(fmt.Sprintf("%d not drawn (no %s)", p.Lacking, strings.Join(lacks, "/")), paretoPanelWidth)))
-		} else {
-			notes = append(notes, st.Warning.Render(common.Count(p.Lacking, "trajectory", "trajectories")+" not drawn: their"),
-				st.Warning.Render(common.FitWords("source has no "+strings.Join(lacks, " or "), paretoPanelWidth)))
+		notes = append(notes, note{common.Count(p.Lacking, "trajectory", "trajectories") + " not drawn: their source has no " + strings.Join(lacks, " or "),
+			fmt.Sprintf("%d not drawn (no %s)", p.Lacking, strings.Join(lacks, "/")), st.Warning})
+	}
+	var lines []string
+	for _, n := range notes {
+		text := common.FitWords(n.short, paretoPanelWidth)
+		if !short {
+			text = common.WrapAtSpaces(n.long, paretoPanelWidth)
+		}
+		for _, l := range strings.Split(text, "\n") {
+			lines = append(lines, n.style.Render(l))
 		}
 	}
-	return notes
+	return lines
 }
 
 func (t *paretoTab) ShortHelp() []key.Binding {
@@ -1165,9 +1201,13 @@ func (t *paretoTab) ShortHelp() []key.Binding {
 	if t.reader.reading {
 		return []key.Binding{k.Close}
 	}
-	// ResetView shows only when zoomed in, OnlyGroup with scope group;
-	// the zoom's two keys are one hint, which a narrow footer drops whole.
+	// ResetView shows only when zoomed in (the full help lists it
+	// always), OnlyGroup with scope group; the zoom's two keys are one
+	// hint, which a narrow footer drops whole.
 	keys := []key.Binding{k.Prev, k.Next, k.PrevGroup, k.NextGroup, k.Open, common.PairHelp(k.ZoomIn, "+/-", "zoom"), k.ResetView, k.OnlyGroup, k.NextX, k.NextY}
+	if !t.zoomed() {
+		keys = slices.Delete(keys, 6, 7)
+	}
 	if len(t.points.start)-1 <= 1 {
 		keys = slices.Delete(keys, 2, 4) // one group (scope batch): ↑/↓ would go nowhere
 	}

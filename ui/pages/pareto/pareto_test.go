@@ -303,7 +303,7 @@ func TestParetoZoomKeepsTheSelection(t *testing.T) {
 		t.Errorf("- does not zoom out: x range %v", got)
 	}
 	uitest.PressKeys(tab, "0")
-	if p.zoomed() || p.keys.ResetView.Enabled() || p.drawn.frame.Grid != full || strings.Contains(uitest.Plain(tab), "zoom ×") {
+	if p.zoomed() || p.drawn.frame.Grid != full || strings.Contains(uitest.Plain(tab), "zoom ×") {
 		t.Errorf("0 does not reset the view: %+v, want %+v", p.drawn.frame.Grid, full)
 	}
 	tab.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
@@ -551,6 +551,10 @@ func TestParetoSaysWhyAKeyDoesNothing(t *testing.T) {
 			t.Errorf("%s unzoomed: notice %q, want %q; zoomed %v; the screen changed: %v\n%s", k, got, panUnzoomed, p.zoomed(), uitest.Plain(tab) != before, uitest.Plain(tab))
 		}
 	}
+	_, cmd = tab.Update(uitest.KeyPress("0"))
+	if got := noticeOf(cmd); got != resetUnzoomed || uitest.Plain(tab) != before {
+		t.Errorf("0 unzoomed: notice %q, want %q; the screen changed: %v", got, resetUnzoomed, uitest.Plain(tab) != before)
+	}
 	uitest.PressKeys(tab, "+")
 	_, cmd = tab.Update(uitest.KeyPress("j"))
 	if got := noticeOf(cmd); got != "" || !strings.Contains(uitest.Plain(tab), "zoom ×2") {
@@ -570,6 +574,28 @@ func TestParetoSaysWhyAxesDoNotChange(t *testing.T) {
 		_, cmd := tab.Update(uitest.KeyPress(k))
 		if got := noticeOf(cmd); got != oneObjectiveAxes || uitest.Plain(tab) != before {
 			t.Errorf("%s on one objective: notice %q, want %q; the screen changed: %v", k, got, oneObjectiveAxes, uitest.Plain(tab) != before)
+		}
+	}
+}
+
+// TestParetoTwoObjectivesSwapAxes: with two objectives, x and y have no
+// third objective to skip to: they swap the axes, as x skips y's
+// objective with three, never plotting one objective against itself.
+func TestParetoTwoObjectivesSwapAxes(t *testing.T) {
+	cfg := setup.Config{Method: "pareto", Objectives: []setup.ObjectiveConfig{{Name: "acc", Expr: "metadata.a"}, {Name: "fmt", Expr: "metadata.b"}}}
+	s := uitest.TextSessionWith(t, `{"group": "g", "step": 1, "a": 1, "b": 0}`+"\n"+`{"group": "g", "step": 1, "a": 0, "b": 1}`+"\n", cfg)
+	tab := uitest.TabOn(s, New)
+	for _, step := range []struct{ key, title string }{
+		{"", "fmt (max) against acc (max)"},
+		{"x", "acc (max) against fmt (max)"},
+		{"y", "fmt (max) against acc (max)"},
+		{"y", "acc (max) against fmt (max)"},
+	} {
+		if step.key != "" {
+			uitest.PressKeys(tab, step.key)
+		}
+		if view := uitest.Plain(tab); !strings.Contains(view, "Pareto ranks: "+step.title) {
+			t.Errorf("after %q, want the axes %q:\n%s", step.key, step.title, view)
 		}
 	}
 }

@@ -42,7 +42,7 @@ func TestPromptsAnalysisOffTheEventLoop(t *testing.T) {
 		t.Error("a second change of nothing started a second analysis")
 	}
 	tab.Update(cmd())
-	if v := uitest.Plain(tab); !strings.HasPrefix(v, "1 prompts") || !strings.Contains(v, "solved at  mean") {
+	if v := uitest.Plain(tab); !strings.HasPrefix(v, "1 prompt ") || !strings.Contains(v, "solved at  mean") {
 		t.Errorf("the analysis landed, the tab shows:\n%s", v)
 	}
 	if _, again := tab.Update(common.SessionChangedMsg{}); again != nil {
@@ -85,7 +85,7 @@ func TestPromptsAnalysisLandedElsewhere(t *testing.T) {
 	tab.SetSize(100, 30)
 	_, cmd := tab.Update(common.SessionChangedMsg{})
 	cmd() // its message goes to another tab
-	if v := uitest.Plain(tab); !strings.HasPrefix(v, "1 prompts") {
+	if v := uitest.Plain(tab); !strings.HasPrefix(v, "1 prompt ") {
 		t.Errorf("the analysis done is not drawn:\n%s", v)
 	}
 }

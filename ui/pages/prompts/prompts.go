@@ -401,12 +401,18 @@ func (t *promptsTab) statusLine() string {
 			counts = append(counts, fmt.Sprintf("%s %d", c.Status, c.Count))
 		}
 	}
-	listed := fmt.Sprintf("%d prompts", len(t.analysis.Prompts))
+	listed := common.Count(len(t.analysis.Prompts), "prompt", "prompts")
 	if len(t.rows) < len(t.analysis.Prompts) {
 		listed = fmt.Sprintf("%d of %d prompts", len(t.rows), len(t.analysis.Prompts))
 	}
+	listed = st.Title.Render(listed)
+	// Before the counts, which a narrow line cuts first: a prompt left out
+	// is never dropped silently (the CLI's warning, of the same analysis).
+	if n := t.analysis.WithoutMetric; n > 0 {
+		listed += " " + st.Warning.Render(fmt.Sprintf("(%d left out: no %s at any step)", n, textsafe.Line(t.common.Session.Prompts.TaskName)))
+	}
 	return t.list.Status(st, t.typing,
-		st.Title.Render(listed)+" "+strings.Join(counts, " "),
+		listed+" "+strings.Join(counts, " "),
 		st.Muted.Render("by ")+t.list.SortTitle(sortTitles[t.list.SortColumn]))
 }
 

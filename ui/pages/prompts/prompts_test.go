@@ -404,3 +404,23 @@ func TestPromptsChartLabelsBothEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptsSaysWhichAreLeftOut: a prompt whose completions never have
+// the task metric has no pass rate to list; the status line says it is
+// left out, as the prompts command warns, rather than drop it silently.
+func TestPromptsSaysWhichAreLeftOut(t *testing.T) {
+	var b strings.Builder
+	for step := range 2 {
+		for c := range 2 {
+			fmt.Fprintf(&b, `{"id":"s-%d-%d","group":"scored","batch":%d,"metadata":{"a":%d,"b":%d}}`+"\n", step, c, step, c, c)
+			fmt.Fprintf(&b, `{"id":"n-%d-%d","group":"unscored","batch":%d,"metadata":{"a":null,"b":%d}}`+"\n", step, c, step, c)
+		}
+	}
+	tab := settledTab(uitest.TextSession(t, b.String()))
+	if got := tab.listed(); !slices.Equal(got, []string{"scored"}) || tab.analysis.WithoutMetric != 1 {
+		t.Fatalf("listed %v, %d without the metric; want [scored], 1", got, tab.analysis.WithoutMetric)
+	}
+	if view := uitest.Plain(tab); !strings.Contains(view, "1 prompt (1 left out: no a at any step)") {
+		t.Errorf("the status line does not say a prompt is left out:\n%s", view)
+	}
+}
