@@ -75,7 +75,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	}
 	sayLayout(stdio.Stderr, layout, cfg)
 	sessions := layouts.NewVerlSessions(cfg)
-	f := &statsFollower{cfg: cfg, file: s.file, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
+	f := &statsFollower{cfg: cfg, file: s.file, sessions: sessions, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
 		warnings: follow.Warnings(sessions.With(layouts.StepWarnings(cfg, scoring.Uncapped)), cfg.EqualGroups), warned: map[givenWarning]bool{}, matchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged}
 	f.runNote = layouts.RunNoteOf(cfg)
 	// The first reading is evaluated as it streams: only the evaluation
@@ -176,13 +176,15 @@ func (f *statsFollower) withAlerts(err error) error {
 	return err
 }
 
-// take takes the update u: said on stderr, its skipped lines and
-// repeated IDs counted, then applied (update).
+// take takes the update u: said on stderr, its skipped lines, repeated
+// IDs and verl V1 sessions counted, then applied (update).
 func (f *statsFollower) take(ctx context.Context, u loaders.Update) error {
 	reportUpdate(f.errOut, u)
 	f.malformed += f.skips.Update(u)
 	f.repeats.Forget(u.Reloaded)
 	f.repeats.Add(u.Trajectories)
+	f.sessions.Forget(u.Reloaded)
+	f.sessions.Add(u.Trajectories)
 	f.sayRepeats()
 	return f.update(ctx, u)
 }
@@ -267,6 +269,10 @@ type statsFollower struct {
 	errOut io.Writer // the warnings' (stderr)
 	// file is settings.file, for newComputer and the prompts' columns.
 	file *configFile
+	// sessions finds a verl V1 dump's sessions of more than one output
+	// in the rows read, the first reading's (checkedEach) and each
+	// update's (take), for warnings (nil: not such a dump).
+	sessions *layouts.VerlSessions
 
 	// mu guards computer and buildErr until the computer is built, and
 	// fields: the loader's Pick, which builds the computer and notes the

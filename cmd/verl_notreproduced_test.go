@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -92,6 +94,33 @@ func TestVerlV1MultiOutputSessionsFollowed(t *testing.T) {
 	f := startFollowing(t, "stats", "--follow", verlSetting("v1_multi"))
 	f.awaitErr(t, "verl V1 multi-output sessions: 4 sessions with more than one output (step 1, session ")
 	f.awaitErr(t, "verl V1 multi-output sessions: 1 session with more than one output (step 2, session ")
+}
+
+// TestVerlV1MultiOutputSessionsFollowedAsWritten: a step written while
+// stats --follow runs gets the warning of its sessions with its line, as
+// one of the first reading does (the rows of the updates were not looked
+// at).
+func TestVerlV1MultiOutputSessionsFollowedAsWritten(t *testing.T) {
+	shortQuiet(t)
+	dir := t.TempDir()
+	copyVerlDump(t, "v1_multi", "1.jsonl", dir)
+	f := startFollowing(t, "stats", "--follow", dir)
+	f.awaitErr(t, "verl V1 multi-output sessions: 4 sessions with more than one output (step 1, session ")
+	copyVerlDump(t, "v1_multi", "2.jsonl", dir)
+	f.awaitErr(t, "verl V1 multi-output sessions: 1 session with more than one output (step 2, session ")
+}
+
+// copyVerlDump writes the file name of the verl fixture setting's dump
+// into dir, whole.
+func copyVerlDump(t *testing.T, setting, name, dir string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(verlSetting(setting), name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestVerlV1MultiOutputSessionsShown: the dashboard's layout warnings,
