@@ -195,7 +195,8 @@ func (f *statsFollower) take(ctx context.Context, u loaders.Update) error {
 // (status 128 + the signal's number); after, with the end it would have
 // had at the interrupt, every trajectory read computed and its lines
 // printed: the parts said to be followed by more (stale), an update whose
-// compute the interrupt stopped, and the one update the follower may
+// compute the interrupt stopped, one it stopped before it was applied
+// (pending), and the one update the follower may
 // still send as it closes (at most one: it sends one at a time), only
 // the batches they touch computed (all after a file read again, as
 // following would have). The followed files whose last line
@@ -204,6 +205,12 @@ func (f *statsFollower) take(ctx context.Context, u loaders.Update) error {
 // --skip-invalid-lines.
 func (f *statsFollower) interrupted(ctx context.Context, err error, updates <-chan loaders.Update) error {
 	atEnd := context.WithoutCancel(ctx)
+	if u := f.pending; u != nil {
+		f.pending = nil
+		if err := f.update(atEnd, *u); err != nil {
+			return f.withAlerts(err)
+		}
+	}
 	for u := range updates { // the follower says the unended lines as it closes them
 		if f.res == nil {
 			continue // stopped before its first lines: at once
@@ -294,6 +301,10 @@ type statsFollower struct {
 	// run, once, or once followQuiet has passed in a long run.
 	stale      bool
 	staleSince time.Time
+	// pending is an update of files read again that an interrupt stopped
+	// before it was applied, as the result caught up before they leave
+	// (update): interrupted applies it.
+	pending *loaders.Update
 	// written holds the steps to which trajectories came while following
 	// (not in the first reading): their files are being written.
 	written map[int64]bool
@@ -401,6 +412,13 @@ func (f *statsFollower) update(ctx context.Context, u loaders.Update) error {
 		// The trajectories of the files read again leave: whether the
 		// objectives fit is asked of what replaces them.
 		if err := f.catchUp(ctx); err != nil {
+			if ctx.Err() != nil {
+				// Stopped (an interrupt) before u was applied:
+				// interrupted applies it, its arrays kept till then
+				// (u, which the deferred Recycle gives back, emptied).
+				pending := u
+				f.pending, u = &pending, loaders.Update{}
+			}
 			return err
 		}
 		if err := f.printFinal(); err != nil {
