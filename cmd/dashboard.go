@@ -3,15 +3,15 @@ package cmd
 import (
 	"context"
 	"errors"
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"io"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
-
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/configfile"
 	"github.com/rewardlens/rewardlens/internal/gcpace"
@@ -96,11 +96,18 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
+		// Closed as the dashboard quits, before the follower stops.
+		quit := make(chan struct{})
+		defer close(quit)
 		// The first reading streams too.
 		in.Follow = func(hooks ui.StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
 			fo := loaders.FollowOptions{Options: opts, Each: checkedEach(rowsCheck, sessions, hooks.Each), UnendedWait: unendedWait}
 			fo.Progress, fo.Pick = hooks.Progress, hooks.Pick
-			return loaders.Follow(ctx, args, fo)
+			first, updates, err := loaders.Follow(ctx, args, fo)
+			if err != nil {
+				return first, updates, err
+			}
+			return first, checkedUpdates(sessions, updates, quit), nil
 		}
 	}
 	// Once loaded, the dashboard holds its data for long: the collector
@@ -129,6 +136,43 @@ func checkedEach(check *layouts.RowsCheck, sessions *layouts.VerlSessions, each 
 		sessions.Add(ts)
 		return each(ts)
 	}
+}
+
+// checkedUpdates is updates, each passed on once its rows are added to
+// sessions (layouts.VerlSessions), as checkedEach adds the first
+// reading's: the dashboard applies the updates in its own loop. A file
+// read again forgets its sessions when its new rows come, as the
+// dashboard keeps an emptied file's rows until then (ui's refilled).
+// Once quit is closed (the dashboard quit) the updates are taken and
+// dropped until the follower closes them. sessions nil: updates itself.
+func checkedUpdates(sessions *layouts.VerlSessions, updates <-chan loaders.Update, quit <-chan struct{}) <-chan loaders.Update {
+	if sessions == nil {
+		return updates
+	}
+	checked := make(chan loaders.Update)
+	go func() {
+		defer close(checked)
+		var emptied []string
+		for u := range updates {
+			reloaded := append(emptied, u.Reloaded...)
+			emptied = nil
+			for _, path := range reloaded {
+				switch {
+				case slices.ContainsFunc(u.Trajectories, func(t scoring.Trajectory) bool { return t.Source == path }):
+					sessions.Forget([]string{path})
+				case !slices.Contains(emptied, path):
+					emptied = append(emptied, path)
+				}
+			}
+			sessions.Add(u.Trajectories)
+			select {
+			case checked <- u:
+			case <-quit:
+				u.Recycle()
+			}
+		}
+	}()
+	return checked
 }
 
 // runUI is ui.Run, a variable for the tests, which have no terminal.

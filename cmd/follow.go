@@ -91,7 +91,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	}
 	sayLayout(stdio.Stderr, layout, cfg)
 	sessions := layouts.NewVerlSessions(cfg)
-	f := &statsFollower{cfg: cfg, file: s.file, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
+	f := &statsFollower{cfg: cfg, file: s.file, sessions: sessions, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
 		warnings: follow.Warnings(sessions.With(layouts.StepWarnings(cfg, scoring.Uncapped)), cfg.EqualGroups), warned: map[givenWarning]bool{}, matchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged}
 	f.runNote = layouts.RunNoteOf(cfg)
 	// The first reading is evaluated as it streams: only the evaluation
@@ -192,13 +192,15 @@ func (f *statsFollower) withAlerts(err error) error {
 	return err
 }
 
-// take takes the update u: said on stderr, its skipped lines and
-// repeated IDs counted, then applied (update).
+// take takes the update u: said on stderr, its skipped lines, repeated
+// IDs and verl V1 sessions counted, then applied (update).
 func (f *statsFollower) take(ctx context.Context, u loaders.Update) error {
 	reportUpdate(f.errOut, u)
 	f.malformed += f.skips.Update(u)
 	f.repeats.Forget(u.Reloaded)
 	f.repeats.Add(u.Trajectories)
+	f.sessions.Forget(u.Reloaded)
+	f.sessions.Add(u.Trajectories)
 	f.sayRepeats()
 	return f.update(ctx, u)
 }
@@ -209,7 +211,8 @@ func (f *statsFollower) take(ctx context.Context, u loaders.Update) error {
 // (status 128 + the signal's number); after, with the end it would have
 // had at the interrupt, every trajectory read computed and its lines
 // printed: the parts said to be followed by more (stale), an update whose
-// compute the interrupt stopped, and the one update the follower may
+// compute the interrupt stopped, one it stopped before it was applied
+// (pending), and the one update the follower may
 // still send as it closes (at most one: it sends one at a time), only
 // the batches they touch computed (all after a file read again, as
 // following would have). The followed files whose last line
@@ -218,6 +221,12 @@ func (f *statsFollower) take(ctx context.Context, u loaders.Update) error {
 // --skip-invalid-lines.
 func (f *statsFollower) interrupted(ctx context.Context, err error, updates <-chan loaders.Update) error {
 	atEnd := context.WithoutCancel(ctx)
+	if u := f.pending; u != nil {
+		f.pending = nil
+		if err := f.update(atEnd, *u); err != nil {
+			return f.withAlerts(err)
+		}
+	}
 	for u := range updates { // the follower says the unended lines as it closes them
 		if f.res == nil {
 			continue // stopped before its first lines: at once
@@ -283,6 +292,10 @@ type statsFollower struct {
 	errOut io.Writer // the warnings' (stderr)
 	// file is settings.file, for newComputer and the prompts' columns.
 	file *configFile
+	// sessions finds a verl V1 dump's sessions of more than one output
+	// in the rows read, the first reading's (checkedEach) and each
+	// update's (take), for warnings (nil: not such a dump).
+	sessions *layouts.VerlSessions
 
 	// mu guards computer and buildErr until the computer is built, and
 	// fields: the loader's Pick, which builds the computer and notes the
@@ -304,6 +317,10 @@ type statsFollower struct {
 	// run, once, or once followQuiet has passed in a long run.
 	stale      bool
 	staleSince time.Time
+	// pending is an update of files read again that an interrupt stopped
+	// before it was applied, as the result caught up before they leave
+	// (update): interrupted applies it.
+	pending *loaders.Update
 	// written holds the steps to which trajectories came while following
 	// (not in the first reading): their files are being written.
 	written map[int64]bool
@@ -411,6 +428,13 @@ func (f *statsFollower) update(ctx context.Context, u loaders.Update) error {
 		// The trajectories of the files read again leave: whether the
 		// objectives fit is asked of what replaces them.
 		if err := f.catchUp(ctx); err != nil {
+			if ctx.Err() != nil {
+				// Stopped (an interrupt) before u was applied:
+				// interrupted applies it, its arrays kept till then
+				// (u, which the deferred Recycle gives back, emptied).
+				pending := u
+				f.pending, u = &pending, loaders.Update{}
+			}
 			return err
 		}
 		if err := f.printFinal(); err != nil {

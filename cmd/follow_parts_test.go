@@ -168,3 +168,59 @@ func TestStatsFollowInterruptComputesWhatWasRead(t *testing.T) {
 		t.Errorf("interrupted as an update was computed:\n%s\nwant:\n%s", gotOut.String(), wantOut.String())
 	}
 }
+
+// TestStatsFollowInterruptBeforeAFileReadAgain: an interrupt that stops
+// the catch-up of the parts read (stale) before a file read again
+// (loaders.Update.Reloaded) leaves takes that file's new reading into the
+// end's compute: every trajectory read computed, the lines those of a
+// follower that was interrupted after it applied the update. They were
+// left out, without an error: the update returned before its rows reached
+// the live evaluation.
+func TestStatsFollowInterruptBeforeAFileReadAgain(t *testing.T) {
+	res, err := loaders.Load([]string{samplePath}, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const perStep = 128
+	first, stale, again := res.Trajectories[:10*perStep], res.Trajectories[10*perStep:12*perStep], res.Trajectories[:13*perStep]
+	reloaded := []string{first[0].Source}
+	interrupt, stop := context.WithCancel(context.Background())
+	stop()
+	// follow feeds a follower the first reading, steps 10 and 11 said
+	// to be followed by more, then the file read again as steps 0 to
+	// 12 under ctx, and interrupts it.
+	follow := func(ctx context.Context) (*statsFollower, string) {
+		out := &strings.Builder{}
+		f := &statsFollower{health: &healthFlags{health: true, baseline: health.DefaultBaseline}, out: out, errOut: &strings.Builder{}, printed: map[int64]printedLine{}, warned: map[givenWarning]bool{}}
+		if err := f.evaluate(slices.Clone(first)); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.compute(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.update(context.Background(), loaders.Update{Trajectories: slices.Clone(stale), Behind: true}); err != nil {
+			t.Fatal(err)
+		}
+		err := f.update(ctx, loaders.Update{Reloaded: reloaded, Trajectories: slices.Clone(again)})
+		if ctx.Err() != nil && !errors.Is(err, context.Canceled) || ctx.Err() == nil && err != nil {
+			t.Fatalf("the file read again, ctx's error %v: %v", ctx.Err(), err)
+		}
+		updates := make(chan loaders.Update)
+		close(updates)
+		if err := f.interrupted(interrupt, interrupt.Err(), updates); err != nil {
+			t.Fatal(err)
+		}
+		return f, out.String()
+	}
+	_, wantOut := follow(context.Background())
+	if !strings.Contains(wantOut, "step 12 ") {
+		t.Fatalf("no line of step 12:\n%s", wantOut)
+	}
+	got, gotOut := follow(interrupt)
+	if n := got.res.Evaluation.N(); n != len(again) {
+		t.Errorf("%d trajectories computed at the end, want the %d of the file read again", n, len(again))
+	}
+	if gotOut != wantOut {
+		t.Errorf("interrupted before the file read again was applied:\n%s\nwant:\n%s", gotOut, wantOut)
+	}
+}

@@ -4,11 +4,21 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"go.uber.org/goleak"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/live"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
+	"github.com/rewardlens/rewardlens/layouts"
+	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -94,6 +104,33 @@ func TestVerlV1MultiOutputSessionsFollowed(t *testing.T) {
 	f.awaitErr(t, "verl V1 multi-output sessions: 1 session with more than one output (step 2, session ")
 }
 
+// TestVerlV1MultiOutputSessionsFollowedAsWritten: a step written while
+// stats --follow runs gets the warning of its sessions with its line, as
+// one of the first reading does (the rows of the updates were not looked
+// at).
+func TestVerlV1MultiOutputSessionsFollowedAsWritten(t *testing.T) {
+	shortQuiet(t)
+	dir := t.TempDir()
+	copyVerlDump(t, "v1_multi", "1.jsonl", dir)
+	f := startFollowing(t, "stats", "--follow", dir)
+	f.awaitErr(t, "verl V1 multi-output sessions: 4 sessions with more than one output (step 1, session ")
+	copyVerlDump(t, "v1_multi", "2.jsonl", dir)
+	f.awaitErr(t, "verl V1 multi-output sessions: 1 session with more than one output (step 2, session ")
+}
+
+// copyVerlDump writes the file name of the verl fixture setting's dump
+// into dir, whole.
+func copyVerlDump(t *testing.T, setting, name, dir string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(verlSetting(setting), name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestVerlV1MultiOutputSessionsShown: the dashboard's layout warnings,
 // the status line's, hold the sessions of the rows its load read.
 func TestVerlV1MultiOutputSessionsShown(t *testing.T) {
@@ -121,6 +158,59 @@ func TestVerlV1MultiOutputSessionsShown(t *testing.T) {
 	}
 }
 
+// TestVerlV1MultiOutputSessionsShownAsWritten: following, the
+// dashboard's layout warnings (the status line's) hold the sessions of a
+// step written after it opened, as applied from its updates.
+func TestVerlV1MultiOutputSessionsShownAsWritten(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	dir := t.TempDir()
+	copyVerlDump(t, "v1_multi", "1.jsonl", dir)
+	const bothSteps = "verl V1 multi-output sessions: 5 sessions with more than one output"
+	var before, after []string
+	defer func(saved func(context.Context, ui.Input) error) { runUI = saved }(runUI)
+	runUI = func(_ context.Context, in ui.Input) error {
+		b := session.NewBuilder(in.Config, true)
+		b.Follow()
+		res, updates, err := in.Follow(ui.StreamHooks{Pick: b.Pick, Each: b.Add})
+		if err != nil {
+			return err
+		}
+		s := b.Session(in.Source, res, nil)
+		followed := live.NewOf(s.Computer.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
+		warnings := func() []string {
+			all := make([]int, len(s.Result.Ranking.Batches))
+			for i := range all {
+				all[i] = i
+			}
+			return in.LayoutWarnings(scoring.Uncapped)(s.Result, all)
+		}
+		before = warnings()
+		copyVerlDump(t, "v1_multi", "2.jsonl", dir)
+		for deadline := time.After(10 * time.Second); s.Trajectories.Len() < 27; {
+			select {
+			case u := <-updates:
+				s.ApplyUpdate(followed, u)
+			case <-deadline:
+				return fmt.Errorf("%d rows read after 10 s, want the dump's 27", s.Trajectories.Len())
+			}
+		}
+		after = warnings()
+		return nil
+	}
+	if _, errOut, code := run(t, "", "--follow", dir); code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	hasPrefix := func(ws []string, prefix string) bool {
+		return slices.ContainsFunc(ws, func(w string) bool { return strings.HasPrefix(w, prefix) })
+	}
+	if !hasPrefix(before, "verl V1 multi-output sessions: 4 sessions") {
+		t.Errorf("step 1 read: the layout warnings %q lack step 1's sessions", before)
+	}
+	if !hasPrefix(after, bothSteps) {
+		t.Errorf("step 2 written: the layout warnings %q lack %q", after, bothSteps)
+	}
+}
+
 // TestVerlGDPOWarned: gdpo on a verl dump is warned of in compute and
 // stats, naming verl's group of one and its whitening over tokens; the
 // fixture's rewards are not verl's (its group of one, 0 here, is not 0
@@ -145,5 +235,45 @@ func TestVerlGDPOWarned(t *testing.T) {
 	}
 	if _, errOut := computeList(t, "", verlSetting("gdpo")); strings.Contains(errOut, "verl's gdpo") {
 		t.Errorf("under grpo: %s", errOut)
+	}
+}
+
+// TestCheckedUpdatesFileReadAgain: the dashboard's sessions of a followed
+// file read again are those of its new rows once they come; an update
+// that empties it keeps the old ones meanwhile, as the dashboard keeps
+// its rows (ui's refilled).
+func TestCheckedUpdatesFileReadAgain(t *testing.T) {
+	sessions := layouts.NewVerlSessions(setup.Config{From: "verl", IDBy: "uid"})
+	if sessions == nil {
+		t.Fatal("no VerlSessions for verl's layout with the V1 key as the id")
+	}
+	row := func(id string) scoring.Trajectory {
+		r := scoring.Trajectory{ID: id, Batch: 1}
+		r.Source = "a.jsonl"
+		return r
+	}
+	updates := make(chan loaders.Update)
+	quit := make(chan struct{})
+	defer close(quit)
+	checked := checkedUpdates(sessions, updates, quit)
+	res := &engine.Result{Options: engine.Options{Method: engine.GRPO}, Ranking: &engine.Ranking{Batches: []engine.Batch{{Step: 1}}}}
+	for _, c := range []struct {
+		name string
+		u    loaders.Update
+		want bool
+	}{
+		{"a session of two outputs read", loaders.Update{Trajectories: []scoring.Trajectory{row("u_0_0"), row("u_0_1")}}, true},
+		{"the file emptied", loaders.Update{Reloaded: []string{"a.jsonl"}}, true},
+		{"the file refilled with one output", loaders.Update{Trajectories: []scoring.Trajectory{row("u_0_0")}}, false},
+	} {
+		updates <- c.u
+		<-checked
+		if got := len(sessions.With(nil)(res, []int{0})) > 0; got != c.want {
+			t.Errorf("%s: warned %v, want %v", c.name, got, c.want)
+		}
+	}
+	close(updates)
+	if _, ok := <-checked; ok {
+		t.Error("the checked updates go on once the follower's end")
 	}
 }

@@ -26,16 +26,18 @@ const verlMaxSessionsNamed = 3
 // (the highest index) into compute_grpo_outcome_advantage's group mean and
 // std, and gives every output of the session that final output's
 // advantage; here each output is a member of its prompt's group. A nil
-// VerlSessions finds nothing. Add and With's warnings may be called from
-// different goroutines.
+// VerlSessions finds nothing. Add, Forget and With's warnings may be
+// called from different goroutines.
 type VerlSessions struct {
 	mu sync.Mutex
-	// outputs holds, per step, the sessions of more than one output and
-	// the number of their outputs, as the highest index read plus one:
-	// verl numbers a session's outputs from 0 (enumerate(outputs),
-	// _agent_loop_postprocess), so a row of index 1 or more says its
-	// session has more. A file read again adds nothing new.
-	outputs map[int64]map[string]int
+	// outputs holds, per file (the rows' Source) and step, the sessions
+	// of more than one output and the number of their outputs, as the
+	// highest index read plus one: verl numbers a session's outputs from
+	// 0 (enumerate(outputs), _agent_loop_postprocess), so a row of index
+	// 1 or more says its session has more. Kept per file so that a file
+	// read again (Forget) takes its sessions with it; the same rows read
+	// again add nothing new.
+	outputs map[string]map[int64]map[string]int
 }
 
 // NewVerlSessions returns the finder of a verl V1 dump's sessions of more
@@ -45,7 +47,7 @@ func NewVerlSessions(cfg setup.Config) *VerlSessions {
 	if cfg.From != string(engine.TrainerVerl) || cfg.IDBy != verlUID {
 		return nil
 	}
-	return &VerlSessions{outputs: map[int64]map[string]int{}}
+	return &VerlSessions{outputs: map[string]map[int64]map[string]int{}}
 }
 
 // verlSessionOf parses a V1 key "{uid}_{session}_{index}" as verl does
@@ -75,12 +77,31 @@ func (v *VerlSessions) Add(ts []scoring.Trajectory) {
 		if !ok || index == 0 {
 			continue
 		}
-		step := v.outputs[ts[i].Batch]
+		file := v.outputs[ts[i].Source]
+		if file == nil {
+			file = map[int64]map[string]int{}
+			v.outputs[ts[i].Source] = file
+		}
+		step := file[ts[i].Batch]
 		if step == nil {
 			step = map[string]int{}
-			v.outputs[ts[i].Batch] = step
+			file[ts[i].Batch] = step
 		}
 		step[session] = max(step[session], index+1)
+	}
+}
+
+// Forget drops the sessions read of the files sources, as a followed file
+// read again from the start (loaders.Update.Reloaded) replaces its rows:
+// those read again are then added.
+func (v *VerlSessions) Forget(sources []string) {
+	if v == nil {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for _, source := range sources {
+		delete(v.outputs, source)
 	}
 }
 
@@ -121,7 +142,15 @@ func (v *VerlSessions) warning(res *engine.Result, batches []int) string {
 	v.mu.Lock()
 	for _, bi := range batches {
 		step := res.Ranking.Batches[bi].Step
-		for session, outputs := range v.outputs[step] {
+		// A session's rows may be in more than one file: counted once,
+		// with its most outputs.
+		merged := map[string]int{}
+		for _, file := range v.outputs {
+			for session, outputs := range file[step] {
+				merged[session] = max(merged[session], outputs)
+			}
+		}
+		for session, outputs := range merged {
 			sessions = append(sessions, named{step, session, outputs})
 		}
 	}
