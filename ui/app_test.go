@@ -243,6 +243,19 @@ func TestNormalizeStepsThroughTRLScales(t *testing.T) {
 	}
 }
 
+// TestGDPOTitleUnderScopeBatch: g under gdpo makes the batch the group,
+// so the Rewards title says the objectives are z-scored over the batch,
+// not per group, as the values are.
+func TestGDPOTitleUnderScopeBatch(t *testing.T) {
+	m := newTestModel(t, 160, 40)
+	setMethod(t, m, engine.GDPO)
+	press(m, "g")
+	title := strings.SplitN(screen(m), "\n", 4)[2]
+	if !strings.Contains(title, "Rewards: gdpo, per batch, objectives z-scored, then their weighted sum z-scored") || strings.Contains(title, "per group") {
+		t.Errorf("gdpo under scope batch: the Rewards title is %q; want the objectives and their sum z-scored over the batch", title)
+	}
+}
+
 // TestNormalizeUnderScopeBatch: under scope batch the group is the batch,
 // so grpo's n steps through on and off only (the batch's std would give
 // the rewards of on), and the Rewards title names the batch's std; the
