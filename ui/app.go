@@ -678,9 +678,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	case key.Matches(msg, k.FilterGroups):
 		return m.toggleFilter(), true
 	case key.Matches(msg, k.PrevBatch):
-		return m.moveBatch(-1), true
+		return m.stepBatch(-1), true
 	case key.Matches(msg, k.NextBatch):
-		return m.moveBatch(1), true
+		return m.stepBatch(1), true
 	case key.Matches(msg, k.Follow):
 		return m.resumeFollow(), true
 	case msg.String() == "f" && !k.FilterGroups.Enabled():
