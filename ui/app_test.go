@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -63,6 +64,32 @@ func TestGoldenWeightEdit(t *testing.T) {
 
 func TestGoldenTooSmall(t *testing.T) {
 	golden.RequireEqual(t, screen(newTestModel(t, 50, 12)))
+}
+
+// TestTooSmallNeverCutsAWord: at a terminal too small for the dashboard
+// the message is wrapped at its words, or said shorter, never cut
+// mid-word; it says the size needed while there is room for it.
+func TestTooSmallNeverCutsAWord(t *testing.T) {
+	for _, c := range []struct {
+		width, height int
+		wants         []string
+	}{
+		{20, 6, []string{"Terminal too small", "rewardlens", "60x16"}},
+		{59, 15, []string{"Terminal too small", "59x15; rewardlens needs at least 60x16.", "Enlarge the window, or press q to quit."}},
+		{30, 3, []string{"Terminal too small", "60x16"}},
+		{15, 3, []string{"needs 60x16"}},
+		{12, 1, []string{"too small"}},
+	} {
+		m := newTestModel(t, c.width, c.height)
+		v := screen(m)
+		words := strings.Fields(fmt.Sprintf("Terminal too small %dx%d; rewardlens needs at least 60x16. Enlarge the window, or press q to quit. 60x16", c.width, c.height))
+		for _, w := range strings.Fields(v) {
+			if !slices.Contains(words, w) {
+				t.Errorf("at %dx%d the screen shows %q, not a word of the message:\n%s", c.width, c.height, w, v)
+			}
+		}
+		checkScreen(t, fmt.Sprintf("the screen at %dx%d", c.width, c.height), v, c.wants, nil)
+	}
 }
 
 // setMethod presses m until the method is method.
