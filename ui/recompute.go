@@ -290,12 +290,13 @@ func (m *Model) runForeground() {
 // keepsFrame reports whether msg leaves the screen as it is: a key that
 // changes the method, the scope or the normalisation changes what is shown
 // only once its recompute lands, since the header and the tabs read the
-// options of the result they show. Not drawing a frame for such keys is
-// what lets a burst of them be handled faster than recomputes. It only
-// looks at msg; Update then handles it.
+// options of the result they show, once the header's badge says a
+// recompute runs (the first key of a burst draws it). Not drawing a frame
+// for the others is what lets a burst of them be handled faster than
+// recomputes. It only looks at msg and the badge; Update then handles it.
 func (m *Model) keepsFrame(msg tea.Msg) bool {
 	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
+	if !ok || !m.header.Recomputing {
 		return false
 	}
 	if t, ok := m.tabs[m.active].(common.KeyCapturer); ok && t.CapturesKeys() {

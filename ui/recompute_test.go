@@ -32,6 +32,7 @@ func settle(m tea.Model) {
 func TestRecomputeIsAsynchronous(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	before := m.Session().Result
+	_ = screen(m) // a frame drawn before the key, as the program does
 	m.Update(uitest.KeyPress("m"))
 	s := m.Session()
 	if s.Options.Method != engine.ParetoCrowding || s.Result != before || m.rc.next == nil {
@@ -40,11 +41,16 @@ func TestRecomputeIsAsynchronous(t *testing.T) {
 	if h := headerLine(m); !strings.Contains(h, "method: pareto ") || !strings.Contains(h, "◌ recomputing…") {
 		t.Errorf("while the recompute runs, the header is %q; want the result's method, pareto, and the badge recomputing", h)
 	}
-	// More keys while it runs start nothing.
+	// More keys while it runs start nothing and draw no frame: the one
+	// drawn says the recompute already.
+	m.frame = "kept"
 	m.Update(uitest.KeyPress("m"))
 	m.Update(uitest.KeyPress("g"))
 	if m.rc.started != 1 {
 		t.Errorf("%d recomputes started, want 1 in flight", m.rc.started)
+	}
+	if v := screen(m); v != "kept" {
+		t.Errorf("m and g while the recompute runs drew a frame:\n%s", v)
 	}
 	settle(m)
 	if m.rc.started != 2 || s.Result.Options.Method != engine.GDPO || s.Result.Options.Scope != engine.ScopeBatch {
@@ -61,6 +67,7 @@ func TestRecomputeIsAsynchronous(t *testing.T) {
 // leaves the result shown, does not say it.
 func TestRecomputingBadgeStaysUntilTheLast(t *testing.T) {
 	m := newTestModel(t, 120, 40)
+	_ = screen(m)
 	m.Update(uitest.KeyPress("m"))
 	first := m.rc.next
 	m.Update(uitest.KeyPress("g"))
