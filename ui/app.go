@@ -708,6 +708,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 		return m.stepBatch(-1), true
 	case key.Matches(msg, k.NextBatch):
 		return m.stepBatch(1), true
+	case (msg.String() == "[" || msg.String() == "]") && !k.NextBatch.Enabled():
+		return m.status.SetInfo(msg.String() + ": the run has one batch"), true
 	case key.Matches(msg, k.Follow):
 		return m.resumeFollow(), true
 	case msg.String() == "f" && !k.FilterGroups.Enabled():
