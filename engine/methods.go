@@ -210,8 +210,15 @@ var methodSpecs = []MethodSpec{
 			std, _ := stdText(o)
 			return "g_k = (o'_k - mean) / (" + std + " + " + eps + ") per objective; R = sum_k w_k g_k; A = (R - mean) / (" + std + "(R) + " + eps + ") over the batch"
 		},
+		// Under scope batch the group is the batch: the objectives are
+		// z-scored over it, and so is their weighted sum after.
 		Note: func(o Options) string {
-			if o.Normalize {
+			switch {
+			case o.Scope == ScopeBatch && o.Normalize:
+				return perScope(o, "objectives z-scored, then their weighted sum z-scored")
+			case o.Scope == ScopeBatch:
+				return perScope(o, "objectives z-scored, then their weighted sum centred")
+			case o.Normalize:
 				return perScope(o, "objectives z-scored per group, then over the batch")
 			}
 			return perScope(o, "objectives z-scored per group, then centred over the batch")

@@ -96,6 +96,20 @@ func TestMethodNotesAndFormulas(t *testing.T) {
 			t.Errorf("grpo, scope batch, scale %s: note %q, want %q", scale, got, want)
 		}
 	}
+	// gdpo's objectives are z-scored over the batch, no group's.
+	for _, tc := range []struct {
+		normalize bool
+		want      string
+	}{
+		{true, "per batch, objectives z-scored, then their weighted sum z-scored"},
+		{false, "per batch, objectives z-scored, then their weighted sum centred"},
+	} {
+		o.Normalize = tc.normalize
+		if got := Spec(GDPO).Note(o); got != tc.want {
+			t.Errorf("gdpo, scope batch, normalize %v: note %q, want %q", tc.normalize, got, tc.want)
+		}
+	}
+	o.Normalize = true
 	o.Epsilon = 1e-6
 	if got, want := Spec(GRPO).Formula(o), "A = (s - mean(s)) / (std1(s) + 1e-6)"; got[:len(want)] != want {
 		t.Errorf("grpo's formula %q, want it to start %q", got, want)

@@ -324,12 +324,39 @@ func (m *Model) bodySize() (width, height int) {
 	return m.common.Width, max(m.common.Height-chrome, 0)
 }
 
-// tooSmallView fills the screen with what size the dashboard needs.
+// tooSmallView fills the screen with what size the dashboard needs, each
+// sentence wrapped at its words, in the first of its wordings, longest
+// first, whose lines all fit: a terminal that small would otherwise cut
+// it mid-word. The last is cut only where a word is wider than the
+// screen.
 func tooSmallView(st *common.Styles, width, height int) string {
-	msg := st.Invalid.Render("Terminal too small") + "\n" +
-		fmt.Sprintf("%dx%d; rewardlens needs at least %dx%d.", width, height, minWidth, minHeight) + "\n" +
-		st.Muted.Render("Enlarge the window, or press q to quit.")
-	return common.FitBox(lipgloss.Place(width, height, lipgloss.Center, lipgloss.Center, msg), width, height)
+	type sentence struct {
+		text  string
+		style lipgloss.Style
+	}
+	title, plain := sentence{"Terminal too small", st.Invalid}, lipgloss.NewStyle()
+	wordings := [][]sentence{
+		{title, {fmt.Sprintf("%dx%d; rewardlens needs at least %dx%d.", width, height, minWidth, minHeight), plain},
+			{"Enlarge the window, or press q to quit.", st.Muted}},
+		{title, {fmt.Sprintf("%dx%d; rewardlens needs at least %dx%d.", width, height, minWidth, minHeight), plain}},
+		{title, {fmt.Sprintf("needs %dx%d", minWidth, minHeight), plain}},
+		{{"too small", st.Invalid}},
+	}
+	var lines []string
+	for _, wording := range wordings {
+		lines = lines[:0]
+		fits := true
+		for _, s := range wording {
+			for line := range strings.SplitSeq(ansi.Wordwrap(s.text, width, ""), "\n") {
+				fits = fits && ansi.StringWidth(line) <= width
+				lines = append(lines, s.style.Render(line))
+			}
+		}
+		if fits && len(lines) <= height {
+			break
+		}
+	}
+	return common.FitBox(lipgloss.Place(width, height, lipgloss.Center, lipgloss.Center, strings.Join(lines, "\n")), width, height)
 }
 
 // helpView renders the help, cut to the screen's width: the help bubble
@@ -678,9 +705,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	case key.Matches(msg, k.FilterGroups):
 		return m.toggleFilter(), true
 	case key.Matches(msg, k.PrevBatch):
-		return m.moveBatch(-1), true
+		return m.stepBatch(-1), true
 	case key.Matches(msg, k.NextBatch):
-		return m.moveBatch(1), true
+		return m.stepBatch(1), true
+	case (msg.String() == "[" || msg.String() == "]") && !k.NextBatch.Enabled():
+		return m.status.SetInfo(msg.String() + ": the run has one batch"), true
 	case key.Matches(msg, k.Follow):
 		return m.resumeFollow(), true
 	case msg.String() == "f" && !k.FilterGroups.Enabled():

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -63,6 +64,32 @@ func TestGoldenWeightEdit(t *testing.T) {
 
 func TestGoldenTooSmall(t *testing.T) {
 	golden.RequireEqual(t, screen(newTestModel(t, 50, 12)))
+}
+
+// TestTooSmallNeverCutsAWord: at a terminal too small for the dashboard
+// the message is wrapped at its words, or said shorter, never cut
+// mid-word; it says the size needed while there is room for it.
+func TestTooSmallNeverCutsAWord(t *testing.T) {
+	for _, c := range []struct {
+		width, height int
+		wants         []string
+	}{
+		{20, 6, []string{"Terminal too small", "rewardlens", "60x16"}},
+		{59, 15, []string{"Terminal too small", "59x15; rewardlens needs at least 60x16.", "Enlarge the window, or press q to quit."}},
+		{30, 3, []string{"Terminal too small", "60x16"}},
+		{15, 3, []string{"needs 60x16"}},
+		{12, 1, []string{"too small"}},
+	} {
+		m := newTestModel(t, c.width, c.height)
+		v := screen(m)
+		words := strings.Fields(fmt.Sprintf("Terminal too small %dx%d; rewardlens needs at least 60x16. Enlarge the window, or press q to quit. 60x16", c.width, c.height))
+		for _, w := range strings.Fields(v) {
+			if !slices.Contains(words, w) {
+				t.Errorf("at %dx%d the screen shows %q, not a word of the message:\n%s", c.width, c.height, w, v)
+			}
+		}
+		checkScreen(t, fmt.Sprintf("the screen at %dx%d", c.width, c.height), v, c.wants, nil)
+	}
 }
 
 // setMethod presses m until the method is method.
@@ -240,6 +267,19 @@ func TestNormalizeStepsThroughTRLScales(t *testing.T) {
 	press(m, "n")
 	if o := m.Session().Result.Options; o.Normalize || o.Scale != engine.ScaleGroup {
 		t.Errorf("n under pareto: normalize %v scale %s, want off, group", o.Normalize, o.Scale)
+	}
+}
+
+// TestGDPOTitleUnderScopeBatch: g under gdpo makes the batch the group,
+// so the Rewards title says the objectives are z-scored over the batch,
+// not per group, as the values are.
+func TestGDPOTitleUnderScopeBatch(t *testing.T) {
+	m := newTestModel(t, 160, 40)
+	setMethod(t, m, engine.GDPO)
+	press(m, "g")
+	title := strings.SplitN(screen(m), "\n", 4)[2]
+	if !strings.Contains(title, "Rewards: gdpo, per batch, objectives z-scored, then their weighted sum z-scored") || strings.Contains(title, "per group") {
+		t.Errorf("gdpo under scope batch: the Rewards title is %q; want the objectives and their sum z-scored over the batch", title)
 	}
 }
 

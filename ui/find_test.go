@@ -97,6 +97,29 @@ func TestUnavailableKeysSayWhy(t *testing.T) {
 	}
 }
 
+// TestBatchKeysSayTheEnds: [ at the first batch and ] at the last move
+// nowhere, and the status line says why.
+func TestBatchKeysSayTheEnds(t *testing.T) {
+	m := newTestModel(t, 140, 30)
+	press(m, "[")
+	checkScreen(t, "the screen after [ at the first batch", screen(m), []string{"batch 1/40", "[: already at the first batch"}, nil)
+	for m.Session().Batch < len(m.Session().Result.Ranking.Batches)-1 {
+		press(m, "]")
+	}
+	press(m, "]")
+	checkScreen(t, "the screen after ] at the last batch", screen(m), []string{"batch 40/40", "]: already at the last batch"}, nil)
+}
+
+// TestBatchKeysSayTheOnlyBatch: in a run of one batch, where the footer
+// offers no [/], [ and ] say why they move nowhere.
+func TestBatchKeysSayTheOnlyBatch(t *testing.T) {
+	m := openModel(uitest.SyntheticSession(t, 16), 140, 30)
+	for _, k := range []string{"[", "]"} {
+		press(m, k)
+		checkScreen(t, "the screen after "+k, screen(m), []string{"batch 1/1", k + ": the run has one batch"}, nil)
+	}
+}
+
 // TestHelpListsTheKeysThatWork: the help of Steps says the wheel, home
 // and end (which select the first and last chart); that of Trajectories
 // the table's page and home/end keys.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -325,6 +326,33 @@ func TestObjectivesHelpScrollsOnlyWhenItCan(t *testing.T) {
 		help := strings.Contains(screen(m), "scroll columns")
 		if footer != c.scroll || help != c.scroll {
 			t.Errorf("at %d cells: the footer lists ←/→ %v, the help %v; want %v:\n%s", c.width, footer, help, c.scroll, screen(m))
+		}
+	}
+}
+
+// TestTablesOfferColumnsOnlyWhenTheyScroll: the Groups tab (its list and
+// an open group) and the Trajectories tab offer ←/→ in the footer and the
+// help only when their table has columns off screen, which its status
+// line counts ("3 columns →"): with every column shown they do nothing.
+func TestTablesOfferColumnsOnlyWhenTheyScroll(t *testing.T) {
+	offScreen := regexp.MustCompile(`columns? →|← \d+ columns?`)
+	for _, c := range []struct {
+		keys   []string
+		width  int
+		scroll bool
+	}{
+		{[]string{"2"}, 160, false}, {[]string{"2"}, 60, true},
+		{[]string{"2", "enter"}, 160, false}, {[]string{"2", "enter"}, 60, true},
+		{[]string{"5"}, 160, false}, {[]string{"5"}, 60, true},
+	} {
+		m := newTestModel(t, c.width, 40)
+		press(m, c.keys...)
+		v := screen(m)
+		footer := v[strings.LastIndex(v, "\n")+1:]
+		press(m, "?")
+		help := strings.Contains(screen(m), "scroll columns")
+		if offScreen.MatchString(v) != c.scroll || help != c.scroll || !c.scroll && strings.Contains(footer, "←/→") {
+			t.Errorf("%v at %d cells: columns off screen %v, the help lists ←/→ %v, the footer %q; want %v:\n%s", c.keys, c.width, offScreen.MatchString(v), help, footer, c.scroll, v)
 		}
 	}
 }

@@ -132,6 +132,20 @@ func (m *Model) moveBatch(step int) tea.Cmd {
 	return m.sessionChanged()
 }
 
+// stepBatch is [ (step -1) and ] (1): the batch before or after the one
+// shown, or, at the first or the last, the status line saying so rather
+// than a key that seems ignored.
+func (m *Model) stepBatch(step int) tea.Cmd {
+	s := m.common.Session
+	switch {
+	case step < 0 && s.Batch == 0:
+		return m.status.SetInfo("[: already at the first batch")
+	case step > 0 && s.Batch == len(s.Result.Ranking.Batches)-1:
+		return m.status.SetInfo("]: already at the last batch")
+	}
+	return m.moveBatch(step)
+}
+
 // sessionChanged refreshes what the root derives from the session and
 // tells the tabs (see sessionChangedTabs).
 func (m *Model) sessionChanged() tea.Cmd {

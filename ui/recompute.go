@@ -95,8 +95,15 @@ func (m *Model) computeCompare() tea.Cmd {
 
 // recompute marks the session's options changed and starts a recompute
 // unless one is under way (which is followed by another when it lands).
+// When the result shown is to be replaced (not for method B alone, which
+// the Compare tab says it computes), the header's badge says so until the
+// last recompute lands: the header names the result's settings, not the
+// keys', and would otherwise stay still as if the key were ignored.
 func (m *Model) recompute() tea.Cmd {
 	m.rc.gen++
+	if s := m.common.Session; !s.Result.Options.Equal(s.Options) || s.Result.Evaluation != s.Evaluation {
+		m.header.Recomputing = true
+	}
 	if m.rc.next != nil {
 		return nil
 	}
@@ -192,6 +199,9 @@ func (m *Model) recomputed(msg recomputedMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	if msg.ev == s.Evaluation && msg.gen > m.rc.shown {
 		m.rc.shown = msg.gen
+		if m.rc.shown == m.rc.gen {
+			m.header.Recomputing = false
+		}
 		old := s.Result
 		s.SetResult(msg.result, msg.compare)
 		s.SetLayoutNotes(msg.layout)
@@ -280,12 +290,13 @@ func (m *Model) runForeground() {
 // keepsFrame reports whether msg leaves the screen as it is: a key that
 // changes the method, the scope or the normalisation changes what is shown
 // only once its recompute lands, since the header and the tabs read the
-// options of the result they show. Not drawing a frame for such keys is
-// what lets a burst of them be handled faster than recomputes. It only
-// looks at msg; Update then handles it.
+// options of the result they show, once the header's badge says a
+// recompute runs (the first key of a burst draws it). Not drawing a frame
+// for the others is what lets a burst of them be handled faster than
+// recomputes. It only looks at msg and the badge; Update then handles it.
 func (m *Model) keepsFrame(msg tea.Msg) bool {
 	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
+	if !ok || !m.header.Recomputing {
 		return false
 	}
 	if t, ok := m.tabs[m.active].(common.KeyCapturer); ok && t.CapturesKeys() {

@@ -26,30 +26,62 @@ func settle(m tea.Model) {
 
 // TestRecomputeIsAsynchronous presses m without running the recompute: the
 // keys' options change at once, while the header and the tabs keep showing
-// the result they have, with its own method, until it lands.
+// the result they have, with its own method, until it lands; the header's
+// badge says meanwhile that the result is being recomputed, so that the
+// key is not taken for ignored.
 func TestRecomputeIsAsynchronous(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	before := m.Session().Result
+	_ = screen(m) // a frame drawn before the key, as the program does
 	m.Update(uitest.KeyPress("m"))
 	s := m.Session()
 	if s.Options.Method != engine.ParetoCrowding || s.Result != before || m.rc.next == nil {
 		t.Fatalf("after m: options %s, result changed %v, job %v", s.Options.Method, s.Result != before, m.rc.next != nil)
 	}
-	if v := screen(m); !strings.Contains(v, "method: pareto ") {
-		t.Errorf("the header does not show the result's method, pareto, while the recompute runs:\n%s", v)
+	if h := headerLine(m); !strings.Contains(h, "method: pareto ") || !strings.Contains(h, "◌ recomputing…") {
+		t.Errorf("while the recompute runs, the header is %q; want the result's method, pareto, and the badge recomputing", h)
 	}
-	// More keys while it runs start nothing.
+	// More keys while it runs start nothing and draw no frame: the one
+	// drawn says the recompute already.
+	m.frame = "kept"
 	m.Update(uitest.KeyPress("m"))
 	m.Update(uitest.KeyPress("g"))
 	if m.rc.started != 1 {
 		t.Errorf("%d recomputes started, want 1 in flight", m.rc.started)
 	}
+	if v := screen(m); v != "kept" {
+		t.Errorf("m and g while the recompute runs drew a frame:\n%s", v)
+	}
 	settle(m)
 	if m.rc.started != 2 || s.Result.Options.Method != engine.GDPO || s.Result.Options.Scope != engine.ScopeBatch {
 		t.Errorf("after settling: %d recomputes, result %s %s; want 2, gdpo, batch", m.rc.started, s.Result.Options.Method, s.Result.Options.Scope)
 	}
-	if v := screen(m); !strings.Contains(v, "method: gdpo") || !strings.Contains(v, "scope: batch") {
-		t.Errorf("the header does not show the last result:\n%s", v)
+	if h := headerLine(m); !strings.Contains(h, "method: gdpo") || !strings.Contains(h, "scope: batch") || strings.Contains(h, "recomputing") {
+		t.Errorf("after settling, the header is %q; want the last result, gdpo with scope batch, and no recompute said", h)
+	}
+}
+
+// TestRecomputingBadgeStaysUntilTheLast: a key pressed while a recompute
+// runs keeps the badge recomputing when the first result lands, until the
+// one of the last key's options does; a change of method B alone, which
+// leaves the result shown, does not say it.
+func TestRecomputingBadgeStaysUntilTheLast(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	_ = screen(m)
+	m.Update(uitest.KeyPress("m"))
+	first := m.rc.next
+	m.Update(uitest.KeyPress("g"))
+	m.Update(first())
+	if h := headerLine(m); !strings.Contains(h, "method: pareto-crowding") || !strings.Contains(h, "◌ recomputing…") {
+		t.Errorf("the first of two recomputes landed: the header is %q; want pareto-crowding, still recomputing", h)
+	}
+	settle(m)
+	if h := headerLine(m); !strings.Contains(h, "scope: batch") || strings.Contains(h, "recomputing") {
+		t.Errorf("after the last recompute: the header is %q; want scope batch, not recomputing", h)
+	}
+	compareB := m.setCompareMethod(engine.GRPO)
+	if h := headerLine(m); compareB == nil || strings.Contains(h, "recomputing") {
+		t.Errorf("method B alone changed (recompute started %v): the header is %q; want no recompute said", compareB != nil, h)
 	}
 }
 

@@ -36,6 +36,11 @@ func healthCounts(findings []health.Finding) (warn, alert int) {
 // shown is computed in the background.
 func UpdatingBadge(st *Styles) string { return st.Muted.Render("◌ health updating…") }
 
+// RecomputingBadge is the header's badge from a change of the options
+// until the recompute's result is shown: the header names the settings of
+// the result on screen, so this is the sign that a key was taken.
+func RecomputingBadge(st *Styles) string { return st.Muted.Render("◌ recomputing…") }
+
 // HealthBadge sums the findings up for the header and the Steps panel
 // in one unit, the check (per objective), each counted at the worst level
 // it reached, said in words: "✓ healthy", "⚠ 2 checks warn", or "✖ 2

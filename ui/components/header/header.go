@@ -38,6 +38,10 @@ type Header struct {
 	// they are being computed (background.go).
 	findings []health.Finding
 	updating bool
+	// Recomputing says a recompute will replace the result shown (the
+	// root sets it from a change of the options until the result lands):
+	// the badge then reads "◌ recomputing…".
+	Recomputing bool
 	// Live is follow mode's tag ("LIVE", or why it is paused), "" without
 	// --follow.
 	Live string
@@ -183,8 +187,8 @@ type layout struct {
 // and beside a shorter method name). The method's name is always shown:
 // only when it would not fit otherwise is the source cut below
 // minSourceWidth. The health badge ends the line; its room is the widest
-// of the badge and the "health updating" one, so that nothing moves when
-// either replaces the other.
+// of the badge, the "health updating" one and the "recomputing" one, so
+// that nothing moves when one replaces another.
 //
 // compact is the last resort when neither the header nor the tab bar had
 // room for the goals, with the badge's counts alone: the goals' names
@@ -362,15 +366,20 @@ func changedSettings(st *common.Styles, o engine.Options) string {
 
 // badge returns the health badge as the header ends with it (compact:
 // its counts alone), and the cells to keep for it: those of the widest
-// of it and the "health updating" badge, which replaces it while the
-// health is computed.
+// of it, the "health updating" badge, which replaces it while the health
+// is computed, and the "recomputing" one, which replaces either while a
+// recompute runs.
 func (h Header) badge(st *common.Styles, compact bool) (string, int) {
-	shown, updating := common.HealthBadge(st, h.findings), common.UpdatingBadge(st)
+	shown, updating, recomputing := common.HealthBadge(st, h.findings), common.UpdatingBadge(st), common.RecomputingBadge(st)
 	if compact {
 		shown, updating = common.CompactHealthBadge(st, h.findings), st.Muted.Render("◌")
+		recomputing = updating
 	}
-	room := len(headerSeparator) + max(ansi.StringWidth(shown), ansi.StringWidth(updating))
-	if h.updating {
+	room := len(headerSeparator) + max(ansi.StringWidth(shown), ansi.StringWidth(updating), ansi.StringWidth(recomputing))
+	switch {
+	case h.Recomputing:
+		shown = recomputing
+	case h.updating:
 		shown = updating
 	}
 	return headerSeparator + shown, room

@@ -812,8 +812,21 @@ func (t *groupsTab) listStatus() string {
 		unread, zero, empty, dropped)
 }
 
+// columnsKey is ←/→, offered only when the table shown (the groups', or
+// an open group's) has columns off screen: with every column shown they
+// would do nothing.
+func (t *groupsTab) columnsKey() key.Binding {
+	columns, shown := t.keys.Columns, &t.list.Table
+	if t.mode == groupMembers {
+		shown = &t.group.table
+	}
+	columns.SetEnabled(columns.Enabled() && shown.ScrollHint() != "")
+	return columns
+}
+
 func (t *groupsTab) ShortHelp() []key.Binding {
 	k, lk := t.keys, t.list.Keys
+	k.Columns = t.columnsKey()
 	return []key.Binding{common.PairHelp(k.Open, "enter", "open"), common.PairHelp(k.OpenCompletion, "enter", "open"),
 		common.PairHelp(k.Back, "esc", "back"), common.PairHelp(k.BackToGroup, "esc", "back"), k.Scroll,
 		common.PairHelp(lk.Sort, "s/S", "sort"), common.PairHelp(lk.Filter, "/", "filter"), common.PairHelp(lk.ApplyFilter, "enter", "keep"),
@@ -822,6 +835,7 @@ func (t *groupsTab) ShortHelp() []key.Binding {
 
 func (t *groupsTab) FullHelp() [][]key.Binding {
 	k, lk, tk := t.keys, t.list.Keys, t.list.Table.Keys
+	k.Columns = t.columnsKey()
 	rows := []key.Binding{tk.Up, tk.Down, tk.PageUp, tk.PageDown, tk.Home, tk.End, k.Columns}
 	if t.mode == groupCompletion {
 		rows = nil // a completion is read, no table shown: home and end are the reader's

@@ -389,13 +389,23 @@ func (t *trajectoriesTab) sortPart() string {
 	return st.Muted.Render(of) + t.list.SortTitle(t.rows.sortedBy) + st.Muted.Render(" (s sorts)")
 }
 
+// columnsKey is ←/→, offered only when the table has columns off screen:
+// with every column shown they would do nothing.
+func (t *trajectoriesTab) columnsKey() key.Binding {
+	columns := t.keys.Columns
+	columns.SetEnabled(columns.Enabled() && t.list.Table.ScrollHint() != "")
+	return columns
+}
+
 func (t *trajectoriesTab) ShortHelp() []key.Binding {
 	k, lk := t.keys, t.list.Keys
+	k.Columns = t.columnsKey()
 	return []key.Binding{k.Move, k.Scroll, k.Open, k.Back, lk.Sort, lk.Reverse, lk.Filter, lk.ApplyFilter, lk.ClearFilter, k.Columns}
 }
 
 func (t *trajectoriesTab) FullHelp() [][]key.Binding {
 	k, lk := t.keys, t.list.Keys
+	k.Columns = t.columnsKey()
 	moves := []key.Binding{k.Move}
 	if t.mode == browsing {
 		tk := t.list.Table.Keys
