@@ -74,8 +74,7 @@ const maxColumnsLine = 64 << 20
 // read (the load says why) or has a "metadata" object, whose members are
 // fields of the record in no order among the others'.
 func JSONLColumns(br *bufio.Reader) (columns, integers []string) {
-	var scan *IntegerScan
-	index := map[string]int{}
+	var keys recordKeys
 	var long []byte
 	for rows := 0; rows < IntegerRows; {
 		line, _, err := readLine(br, &long, maxColumnsLine)
@@ -85,25 +84,15 @@ func JSONLColumns(br *bufio.Reader) (columns, integers []string) {
 				break
 			}
 			rows++
-			if scan == nil {
-				if columns = objectKeys(obj); columns == nil {
-					return nil, nil
-				}
-				for i, col := range columns {
-					index[col] = i
-				}
-				scan = NewIntegerScan(len(columns))
+			if !keys.add(obj) {
+				return nil, nil
 			}
-			scan.addObject(obj, index)
 		}
 		if err != nil {
 			break
 		}
 	}
-	if scan == nil {
-		return nil, nil
-	}
-	return columns, scan.Integers(columns)
+	return keys.result()
 }
 
 // JSONColumns is JSONLColumns of a JSON array of records (pandas'
@@ -117,8 +106,7 @@ func JSONColumns(br *bufio.Reader) (columns, integers []string) {
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
 		return nil, nil
 	}
-	var scan *IntegerScan
-	index := map[string]int{}
+	var keys recordKeys
 	for rows := 0; rows < IntegerRows && dec.More(); rows++ {
 		var raw json.RawMessage
 		if dec.Decode(&raw) != nil {
@@ -128,45 +116,65 @@ func JSONColumns(br *bufio.Reader) (columns, integers []string) {
 		if lineErr != nil {
 			break
 		}
-		if scan == nil {
-			if columns = objectKeys(obj); columns == nil {
-				return nil, nil
-			}
-			for i, col := range columns {
-				index[col] = i
-			}
-			scan = NewIntegerScan(len(columns))
+		if !keys.add(obj) {
+			return nil, nil
 		}
-		scan.addObject(obj, index)
 	}
-	if scan == nil {
+	return keys.result()
+}
+
+// recordKeys are the keys of the first record of JSONLColumns or
+// JSONColumns, in order, and the IntegerScan of the records added.
+type recordKeys struct {
+	columns []string
+	index   map[string]int
+	scan    *IntegerScan
+}
+
+// add adds the record obj, its keys the columns when it is the first;
+// false when that first record gives no order (objectKeys).
+func (k *recordKeys) add(obj jsonText) bool {
+	if k.scan == nil {
+		if k.columns = objectKeys(obj); k.columns == nil {
+			return false
+		}
+		k.index = make(map[string]int, len(k.columns))
+		for i, col := range k.columns {
+			k.index[col] = i
+		}
+		k.scan = NewIntegerScan(len(k.columns))
+	}
+	k.scan.addObject(obj, k.index)
+	return true
+}
+
+// result returns the columns and those of ints, nil when no record was
+// added.
+func (k *recordKeys) result() (columns, integers []string) {
+	if k.scan == nil {
 		return nil, nil
 	}
-	return columns, scan.Integers(columns)
+	return k.columns, k.scan.Integers(k.columns)
 }
 
 // addObject adds the values of obj, a record, to the scan, by the index of
 // each key among the table's columns (a key not among them left out).
 func (s *IntegerScan) addObject(obj jsonText, index map[string]int) {
 	obj.eachMember(func(key, value []byte) {
-		var name string
-		if json.Unmarshal(key, &name) != nil {
-			return
-		}
-		if i, ok := index[name]; ok {
+		if i, ok := index[unquote(key)]; ok {
 			s.Add(i, value)
 		}
 	})
 }
 
-// objectKeys returns the keys of obj in order, each once; nil when one
-// cannot be decoded or obj has a "metadata" object.
+// objectKeys returns the keys of obj, a record DecodeObject read, in
+// order, each once; nil when obj has a "metadata" object.
 func objectKeys(obj jsonText) []string {
 	var keys []string
 	ok := true
 	obj.eachMember(func(key, value []byte) {
-		var name string
-		if json.Unmarshal(key, &name) != nil || name == "metadata" && bytes.HasPrefix(bytes.TrimSpace(value), []byte("{")) {
+		name := unquote(key)
+		if name == "metadata" && bytes.HasPrefix(bytes.TrimSpace(value), []byte("{")) {
 			ok = false
 		}
 		if !slices.Contains(keys, name) {
