@@ -101,9 +101,7 @@ func (m *Model) computeCompare() tea.Cmd {
 // keys', and would otherwise stay still as if the key were ignored.
 func (m *Model) recompute() tea.Cmd {
 	m.rc.gen++
-	if s := m.common.Session; !s.Result.Options.Equal(s.Options) || s.Result.Evaluation != s.Evaluation {
-		m.header.Recomputing = true
-	}
+	m.header.Recomputing = !m.common.Session.ResultCurrent()
 	if m.rc.next != nil {
 		return nil
 	}
@@ -124,7 +122,7 @@ func (m *Model) startRecompute() tea.Cmd {
 	// Only method B changed: the result shown stays (unless the
 	// evaluation did: new constraints or gates).
 	var reuse, spare *engine.Result
-	if s.Result.Options.Equal(opts) && s.Result.Evaluation == ev {
+	if s.ResultCurrent() {
 		reuse = s.Result
 	} else {
 		spare, m.rc.spare = m.rc.spare, nil
@@ -199,11 +197,9 @@ func (m *Model) recomputed(msg recomputedMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	if msg.ev == s.Evaluation && msg.gen > m.rc.shown {
 		m.rc.shown = msg.gen
-		if m.rc.shown == m.rc.gen {
-			m.header.Recomputing = false
-		}
 		old := s.Result
 		s.SetResult(msg.result, msg.compare)
+		m.header.Recomputing = !s.ResultCurrent()
 		s.SetLayoutNotes(msg.layout)
 		if m.live != nil {
 			s.Result.Finish() // following recomputes from every batch of it

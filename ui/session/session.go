@@ -120,10 +120,8 @@ type Session struct {
 	// it.
 	compare *engine.Result
 
-	// counts are Counts, of Result and Batch; stats are BatchStats, nil
-	// until a tab asks for them.
+	// counts are Counts, of Result and Batch.
 	counts diagnose.Counts
-	stats  *diagnose.BatchStats
 
 	// logged is the logged-advantage warning as last said
 	// (LoggedWarning); loggedDue, the count a followed update left to do
@@ -261,6 +259,13 @@ func (s *Session) CurrentBatch() *engine.Batch {
 	return &s.Result.Ranking.Batches[s.Batch]
 }
 
+// ResultCurrent reports whether the result shown is of the session's
+// options and evaluation: no recompute is to replace it (one for method B
+// alone keeps it).
+func (s *Session) ResultCurrent() bool {
+	return s.Result.Options.Equal(s.Options) && s.Result.Evaluation == s.Evaluation
+}
+
 // Counts returns the counts of the shown batch, computed when it was set
 // (SetResult, SetBatch). Callers must not modify them.
 func (s *Session) Counts() diagnose.Counts { return s.counts }
@@ -269,21 +274,14 @@ func (s *Session) Counts() diagnose.Counts { return s.counts }
 // tab that shows them (common.StatsShower) computed them off the event
 // loop, as the health job does for every batch; else the tab computes
 // them off the event loop first (StatsJob), or they are computed here.
-// Callers must not modify them.
-func (s *Session) BatchStats() diagnose.BatchStats {
-	if s.stats == nil {
-		st := ShownStats(s.Result, s.Batch)
-		s.stats = &st
-	}
-	return *s.stats
-}
+func (s *Session) BatchStats() diagnose.BatchStats { return ShownStats(s.Result, s.Batch) }
 
 // StatsJob returns the computation of the shown batch's statistics, to run
 // off the event loop before BatchStats finds them, or nil when they are
 // computed. It reads the result only.
 func (s *Session) StatsJob() func() {
 	res, b := s.Result, s.CurrentBatch()
-	if s.stats != nil || diagnose.StatsComputed(res, b) {
+	if diagnose.StatsComputed(res, b) {
 		return nil
 	}
 	return func() { diagnose.StatsOf(res, b) }
@@ -318,7 +316,7 @@ func (s *Session) SetResult(result, compare *engine.Result) {
 // (BatchStats).
 func (s *Session) SetBatch(bi int) {
 	s.Batch = min(max(bi, 0), len(s.Result.Ranking.Batches)-1)
-	s.counts, s.stats = ShownCounts(s.Result, s.Batch), nil
+	s.counts = ShownCounts(s.Result, s.Batch)
 }
 
 // ShownCounts computes batch bi's rewards (clamped) and counts, for a
