@@ -43,8 +43,14 @@ func (w *StatsWait) Stop() {
 	w.pending, w.job = false, nil
 }
 
-// Pending reports whether the tab waits for the statistics.
-func (w *StatsWait) Pending() bool { return w.pending }
+// View returns what the tab shows while it waits, width x height, and
+// true; "" and false when it waits for nothing or has no size yet.
+func (w *StatsWait) View(st *Styles, width, height int) (string, bool) {
+	if !w.pending || width <= 0 {
+		return "", false
+	}
+	return FitBox(Computing(st, "the statistics", width), width, height), true
+}
 
 // Job returns the computation of the statistics waited for, once (the
 // tab's Worker.Job).

@@ -124,8 +124,8 @@ func (t *objectivesTab) View() string {
 	if t.pending && t.width > 0 {
 		return common.FitBox(common.Computing(t.common.Styles, "the source's statistics", t.width), t.width, t.height)
 	}
-	if t.wait.Pending() && t.width > 0 {
-		return common.FitBox(common.Computing(t.common.Styles, "the statistics", t.width), t.width, t.height)
+	if v, waits := t.wait.View(t.common.Styles, t.width, t.height); waits {
+		return v
 	}
 	return t.view
 }

@@ -94,8 +94,8 @@ func (t *rewardsTab) ShowsStats() {}
 
 // View implements Component.
 func (t *rewardsTab) View() string {
-	if t.wait.Pending() && t.width > 0 {
-		return common.FitBox(common.Computing(t.common.Styles, "the statistics", t.width), t.width, t.height)
+	if v, waits := t.wait.View(t.common.Styles, t.width, t.height); waits {
+		return v
 	}
 	return t.view
 }
