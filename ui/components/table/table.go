@@ -344,6 +344,14 @@ func (t *Table) maxLeft() int {
 	return max(left, 0)
 }
 
+// OnlyWhenScrolls returns columns, the key that scrolls the columns,
+// offered only when a column is off screen (ScrollHint): with every
+// column shown it would do nothing.
+func (t *Table) OnlyWhenScrolls(columns key.Binding) key.Binding {
+	columns.SetEnabled(columns.Enabled() && t.ScrollHint() != "")
+	return columns
+}
+
 // ScrollHint says which columns are off screen, "" when none is.
 func (t *Table) ScrollHint() string {
 	cols, _ := t.visible()

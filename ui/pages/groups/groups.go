@@ -816,12 +816,11 @@ func (t *groupsTab) listStatus() string {
 // an open group's) has columns off screen: with every column shown they
 // would do nothing.
 func (t *groupsTab) columnsKey() key.Binding {
-	columns, shown := t.keys.Columns, &t.list.Table
+	shown := &t.list.Table
 	if t.mode == groupMembers {
 		shown = &t.group.table
 	}
-	columns.SetEnabled(columns.Enabled() && shown.ScrollHint() != "")
-	return columns
+	return shown.OnlyWhenScrolls(t.keys.Columns)
 }
 
 func (t *groupsTab) ShortHelp() []key.Binding {

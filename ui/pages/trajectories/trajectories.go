@@ -392,9 +392,7 @@ func (t *trajectoriesTab) sortPart() string {
 // columnsKey is ←/→, offered only when the table has columns off screen:
 // with every column shown they would do nothing.
 func (t *trajectoriesTab) columnsKey() key.Binding {
-	columns := t.keys.Columns
-	columns.SetEnabled(columns.Enabled() && t.list.Table.ScrollHint() != "")
-	return columns
+	return t.list.Table.OnlyWhenScrolls(t.keys.Columns)
 }
 
 func (t *trajectoriesTab) ShortHelp() []key.Binding {
