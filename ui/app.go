@@ -335,10 +335,10 @@ func tooSmallView(st *common.Styles, width, height int) string {
 		style lipgloss.Style
 	}
 	title, plain := sentence{"Terminal too small", st.Invalid}, lipgloss.NewStyle()
+	size := sentence{fmt.Sprintf("%dx%d; rewardlens needs at least %dx%d.", width, height, minWidth, minHeight), plain}
 	wordings := [][]sentence{
-		{title, {fmt.Sprintf("%dx%d; rewardlens needs at least %dx%d.", width, height, minWidth, minHeight), plain},
-			{"Enlarge the window, or press q to quit.", st.Muted}},
-		{title, {fmt.Sprintf("%dx%d; rewardlens needs at least %dx%d.", width, height, minWidth, minHeight), plain}},
+		{title, size, {"Enlarge the window, or press q to quit.", st.Muted}},
+		{title, size},
 		{title, {fmt.Sprintf("needs %dx%d", minWidth, minHeight), plain}},
 		{{"too small", st.Invalid}},
 	}

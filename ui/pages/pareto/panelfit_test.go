@@ -105,6 +105,12 @@ func TestParetoNotesFitThePanel(t *testing.T) {
 			t.Errorf("the long notes lack %q: %q", want, ansi.Strip(long))
 		}
 	}
+	shortNotes := ansi.Strip(strings.Join(p.notes(true), " "))
+	for _, want := range []string{"ranked on 12 objectives, 2 drawn", "1000000 invalid hidden", "1000000 dropped by the filter"} {
+		if !strings.Contains(shortNotes, want) {
+			t.Errorf("the short notes lack %q: %q", want, shortNotes)
+		}
+	}
 	for _, short := range []bool{false, true} {
 		for _, l := range p.notes(short) {
 			if w := ansi.StringWidth(l); w > paretoPanelWidth {

@@ -1185,9 +1185,9 @@ func (t *paretoTab) notes(short bool) []string {
 	}
 	var lines []string
 	for _, n := range notes {
-		text := common.FitWords(n.short, paretoPanelWidth)
-		if !short {
-			text = common.WrapAtSpaces(n.long, paretoPanelWidth)
+		text := common.WrapAtSpaces(n.long, paretoPanelWidth)
+		if short {
+			text = common.FitWords(n.short, paretoPanelWidth)
 		}
 		for _, l := range strings.Split(text, "\n") {
 			lines = append(lines, n.style.Render(l))
@@ -1204,10 +1204,9 @@ func (t *paretoTab) ShortHelp() []key.Binding {
 	// ResetView shows only when zoomed in (the full help lists it
 	// always), OnlyGroup with scope group; the zoom's two keys are one
 	// hint, which a narrow footer drops whole.
-	keys := []key.Binding{k.Prev, k.Next, k.PrevGroup, k.NextGroup, k.Open, common.PairHelp(k.ZoomIn, "+/-", "zoom"), k.ResetView, k.OnlyGroup, k.NextX, k.NextY}
-	if !t.zoomed() {
-		keys = slices.Delete(keys, 6, 7)
-	}
+	reset := k.ResetView
+	reset.SetEnabled(reset.Enabled() && t.zoomed())
+	keys := []key.Binding{k.Prev, k.Next, k.PrevGroup, k.NextGroup, k.Open, common.PairHelp(k.ZoomIn, "+/-", "zoom"), reset, k.OnlyGroup, k.NextX, k.NextY}
 	if len(t.points.start)-1 <= 1 {
 		keys = slices.Delete(keys, 2, 4) // one group (scope batch): ↑/↓ would go nowhere
 	}
