@@ -33,11 +33,6 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	if follow && s.maxRows > 0 {
 		return usagef("--max-rows is not for --follow, which reads on as the run writes")
 	}
-	if follow {
-		if err := refuseFollowedStdin(args); err != nil {
-			return err
-		}
-	}
 	var fallback *setup.Config
 	source := strings.Join(args, ", ")
 	if len(args) == 0 {
@@ -96,9 +91,6 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
-		// Closed as the dashboard quits, before the follower stops.
-		quit := make(chan struct{})
-		defer close(quit)
 		// The first reading streams too.
 		in.Follow = func(hooks ui.StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
 			fo := loaders.FollowOptions{Options: opts, Each: checkedEach(rowsCheck, sessions, hooks.Each), UnendedWait: unendedWait}
@@ -107,7 +99,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 			if err != nil {
 				return first, updates, err
 			}
-			return first, checkedUpdates(sessions, updates, quit), nil
+			return first, checkedUpdates(ctx, sessions, updates), nil
 		}
 	}
 	// Once loaded, the dashboard holds its data for long: the collector
@@ -143,9 +135,9 @@ func checkedEach(check *layouts.RowsCheck, sessions *layouts.VerlSessions, each 
 // reading's: the dashboard applies the updates in its own loop. A file
 // read again forgets its sessions when its new rows come, as the
 // dashboard keeps an emptied file's rows until then (ui's refilled).
-// Once quit is closed (the dashboard quit) the updates are taken and
+// Once ctx is done (the dashboard quit) the updates are taken and
 // dropped until the follower closes them. sessions nil: updates itself.
-func checkedUpdates(sessions *layouts.VerlSessions, updates <-chan loaders.Update, quit <-chan struct{}) <-chan loaders.Update {
+func checkedUpdates(ctx context.Context, sessions *layouts.VerlSessions, updates <-chan loaders.Update) <-chan loaders.Update {
 	if sessions == nil {
 		return updates
 	}
@@ -167,7 +159,7 @@ func checkedUpdates(sessions *layouts.VerlSessions, updates <-chan loaders.Updat
 			sessions.Add(u.Trajectories)
 			select {
 			case checked <- u:
-			case <-quit:
+			case <-ctx.Done():
 				u.Recycle()
 			}
 		}

@@ -75,9 +75,6 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	if len(args) == 0 {
 		return usagef("no input files (give FILE... or directories; standard input cannot be followed)")
 	}
-	if err := refuseFollowedStdin(args); err != nil {
-		return err
-	}
 	// Following stops when this returns, on an error as at the interrupt.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

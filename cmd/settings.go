@@ -274,6 +274,9 @@ func (s *settings) resolve(ctx context.Context, flags *pflag.FlagSet, fallback *
 // not need the inputs is checked (precheck) before the paths that do not
 // exist yet are waited for (awaitInputs), said on followLog.
 func (s *settings) resolveFollowed(ctx context.Context, flags *pflag.FlagSet, fallback *setup.Config, args []string, stdin io.Reader, followLog io.Writer) (setup.Config, loaders.Options, string, *layouts.RowsCheck, error) {
+	if err := refuseFollowedStdin(args); err != nil {
+		return setup.Config{}, loaders.Options{}, "", nil, err
+	}
 	cfg, err := s.config(flags, fallback)
 	if err != nil {
 		return cfg, loaders.Options{}, "", nil, err
@@ -294,7 +297,7 @@ func (s *settings) resolveConfig(ctx context.Context, cfg setup.Config, args []s
 	if err != nil {
 		return cfg, loaders.Options{}, "", nil, err
 	}
-	stdinFirst, stdin := layouts.PeekStdin(cfg, args, plain, followLog != nil)
+	stdinFirst, stdin := layouts.PeekStdin(cfg, args, plain)
 	plain.Stdin = stdin
 	cfg, layout, check, err := applyLayout(ctx, cfg, args, plain, stdinFirst, followLog)
 	if err != nil {

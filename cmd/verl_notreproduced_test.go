@@ -253,9 +253,9 @@ func TestCheckedUpdatesFileReadAgain(t *testing.T) {
 		return r
 	}
 	updates := make(chan loaders.Update)
-	quit := make(chan struct{})
-	defer close(quit)
-	checked := checkedUpdates(sessions, updates, quit)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	checked := checkedUpdates(ctx, sessions, updates)
 	res := &engine.Result{Options: engine.Options{Method: engine.GRPO}, Ranking: &engine.Ranking{Batches: []engine.Batch{{Step: 1}}}}
 	for _, c := range []struct {
 		name string

@@ -201,7 +201,7 @@ func describeLayout(layout string) string {
 // from a file's (its check included): what they read of the records
 // (TRL's reward columns, verl's uid, open-instruct's normalisation) no
 // default can say. Standard input alone without a record there (nil:
-// none within its peek, or followed, which is not read ahead) is an
+// none within its peek) is an
 // error. cfg.From must be "" or one of Names. Every error is about the
 // inputs, but ctx's. The RowsCheck returned, nil for none, checks the
 // rows of the inputs' load against what the defaults read of the first
@@ -218,7 +218,7 @@ func Apply(ctx context.Context, cfg setup.Config, paths []string, opts loaders.O
 	opts.Context = ctx
 	var files []loaders.FileFields
 	var err error
-	if await != nil && !slices.Contains(paths, "-") {
+	if await != nil {
 		files, err = await.record(ctx, paths, opts)
 	} else {
 		files, err = loaders.Peek(paths, opts)
@@ -239,9 +239,6 @@ func Apply(ctx context.Context, cfg setup.Config, paths []string, opts loaders.O
 			// than the trainer did (TRL's logged advantage as a reward,
 			// verl's V1 dump grouped by input).
 			why := fmt.Sprintf("standard input: no record within its first %d MiB to take the defaults of --from %s from", loaders.MaxStdinPeek>>20, from)
-			if await != nil {
-				why = "standard input, followed, is not read ahead for the defaults of --from " + from
-			}
 			return cfg, "", nil, fmt.Errorf("%s (%s): give the file's path", why, l.fieldList())
 		}
 		if stdin == nil {
@@ -495,8 +492,8 @@ func (a *Awaiting) record(ctx context.Context, paths []string, opts loaders.Opti
 // its first peekRows; nil otherwise, or when it holds no record. It
 // returns them and the reader that gives standard input whole
 // (loaders.PeekStdin when it looked, else opts.Stdin).
-func PeekStdin(cfg setup.Config, paths []string, opts loaders.Options, follow bool) (*loaders.FileFields, io.Reader) {
-	if follow || !slices.Contains(paths, "-") {
+func PeekStdin(cfg setup.Config, paths []string, opts loaders.Options) (*loaders.FileFields, io.Reader) {
+	if !slices.Contains(paths, "-") {
 		return nil, opts.Stdin
 	}
 	switch l := findLayout(cfg.From); {

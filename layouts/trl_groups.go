@@ -2,14 +2,13 @@ package layouts
 
 import (
 	"fmt"
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"slices"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
-
 	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
