@@ -472,14 +472,12 @@ func writeLogged(w io.Writer, indent string, logged *loggedJSON, agree *agreemen
 			l.Differing, english.Verb(l.Differing, "differs", "differ"), agreement.Tolerance); err != nil {
 			return err
 		}
-		if g := l.TieResidueGroups; g > 0 && l.overBatch {
-			if _, err := fmt.Fprintf(w, "%s%d whole %s with a reward tied in float32 %s torch's float32 residue of its group's normalisation or baseline, which the batch's normalisation spreads to every row (trained on; its value depends on torch's summation order): the batch's logged advantages agree with its rewards here\n", indent,
-				g, english.Plural(g, "group"), english.Verb(g, "carries", "carry")); err != nil {
-				return err
+		if g := l.TieResidueGroups; g > 0 {
+			format := "%s%d whole %s of equal scores %s an equal non-zero logged advantage within torch's float32 residue of 0 (trained on; its value depends on torch's summation order): it agrees with their reward 0 here\n"
+			if l.overBatch {
+				format = "%s%d whole %s with a reward tied in float32 %s torch's float32 residue of its group's normalisation or baseline, which the batch's normalisation spreads to every row (trained on; its value depends on torch's summation order): the batch's logged advantages agree with its rewards here\n"
 			}
-		} else if g > 0 {
-			if _, err := fmt.Fprintf(w, "%s%d whole %s of equal scores %s an equal non-zero logged advantage within torch's float32 residue of 0 (trained on; its value depends on torch's summation order): it agrees with their reward 0 here\n", indent,
-				g, english.Plural(g, "group"), english.Verb(g, "carries", "carry")); err != nil {
+			if _, err := fmt.Fprintf(w, format, indent, g, english.Plural(g, "group"), english.Verb(g, "carries", "carry")); err != nil {
 				return err
 			}
 		}

@@ -143,11 +143,7 @@ func TestVerlV1MultiOutputSessionsShown(t *testing.T) {
 			return err
 		}
 		s := b.Session(in.Source, res, nil)
-		all := make([]int, len(s.Result.Ranking.Batches))
-		for i := range all {
-			all[i] = i
-		}
-		warnings = in.LayoutWarnings(scoring.Uncapped)(s.Result, all)
+		warnings = in.LayoutWarnings(scoring.Uncapped)(s.Result, allBatches(s.Result))
 		return nil
 	}
 	if _, errOut, code := run(t, "", verlSetting("v1_multi")); code != 0 {
@@ -177,13 +173,7 @@ func TestVerlV1MultiOutputSessionsShownAsWritten(t *testing.T) {
 		}
 		s := b.Session(in.Source, res, nil)
 		followed := live.NewOf(s.Computer.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
-		warnings := func() []string {
-			all := make([]int, len(s.Result.Ranking.Batches))
-			for i := range all {
-				all[i] = i
-			}
-			return in.LayoutWarnings(scoring.Uncapped)(s.Result, all)
-		}
+		warnings := func() []string { return in.LayoutWarnings(scoring.Uncapped)(s.Result, allBatches(s.Result)) }
 		before = warnings()
 		copyVerlDump(t, "v1_multi", "2.jsonl", dir)
 		for deadline := time.After(10 * time.Second); s.Trajectories.Len() < 27; {
