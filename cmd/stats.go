@@ -255,7 +255,7 @@ type loggedJSON struct {
 	// (agreement.Diff.TieResidueGroups).
 	TieResidueGroups int `json:"tie_residue_groups"`
 	// overBatch says that the method normalises over the batch last
-	// (agreement.Diff.OverBatch), which the groups' line says.
+	// (agreement.OverBatch), which the groups' line says.
 	overBatch bool
 	// logged counts the rows with a finite logged value, valid or not
 	// (agreement.Diff.Logged).
@@ -444,7 +444,7 @@ func newLoggedJSON(res *engine.Result, b *engine.Batch) *loggedJSON {
 	if !ok {
 		return nil
 	}
-	return &loggedJSON{c.Rows, number(c.MaxAbsDiff), number(c.MeanAbsDiff), c.Differing, agreement.Tolerance, c.TieResidueGroups, c.OverBatch, c.Logged}
+	return &loggedJSON{c.Rows, number(c.MaxAbsDiff), number(c.MeanAbsDiff), c.Differing, agreement.Tolerance, c.TieResidueGroups, agreement.OverBatch(res.Options), c.Logged}
 }
 
 // newAgreementJSON is match's comparison of the batch of step; nil when

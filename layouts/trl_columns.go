@@ -687,8 +687,7 @@ func (t *trlTable) weightedSums(k int, weight func(j int) float64) []float64 {
 func (t *trlTable) batchResidue(a []float64, std float64, bound func(g []int) float64) {
 	beyond := false
 	for i, x := range a {
-		l := t.advantage[i]
-		beyond = beyond || math.Abs(l-x) > agreement.Reproduces*max(1, math.Abs(l))
+		beyond = beyond || agreement.BeyondReproduces(x, t.advantage[i])
 	}
 	if !beyond {
 		return // nothing for the residue to explain

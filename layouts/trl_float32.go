@@ -108,12 +108,22 @@ func (t *trlTable) fitFloat32Bound(k int, v trlVariant, w []float64) func(i int,
 		return func(i int, a, _ float64) bool { return math.Abs(a-t.advantage[i]) <= trlTolerance }
 	}
 	r := t.weightedSums(k, func(j int) float64 { return w[j] })
+	type groupBound struct {
+		f  agreement.GRPOFloat32
+		ok bool
+	}
+	bounds := map[int]groupBound{} // by group: one fit's divisor is the group's
 	return func(i int, a, divisor float64) bool {
 		d := math.Abs(a - t.advantage[i])
 		if d <= trlTolerance {
 			return true
 		}
-		f, ok := t.grpoFloat32(t.groups[t.groupOf[i]], r, v, divisor)
-		return ok && d <= f.Bound(a)
+		gi := t.groupOf[i]
+		b, asked := bounds[gi]
+		if !asked {
+			b.f, b.ok = t.grpoFloat32(t.groups[gi], r, v, divisor)
+			bounds[gi] = b
+		}
+		return b.ok && d <= b.f.Bound(a)
 	}
 }

@@ -86,11 +86,11 @@ func BatchDivisor(computedStd, loggedStd, eps float64) (float64, bool) {
 	return 0, false
 }
 
-// overBatch reports whether o's method normalises over the batch last
+// OverBatch reports whether o's method normalises over the batch last
 // with float32's residue of a tie in it (BatchResidue): gdpo (TRL's
 // normalize_then_sum; its groups' residue stays under --no-normalize,
 // divided by nothing) and rloo-whitened, with the score in float32.
-func overBatch(o engine.Options) bool {
+func OverBatch(o engine.Options) bool {
 	if o.ScorePrecision != engine.ScoreFloat32 {
 		return false
 	}
@@ -98,7 +98,7 @@ func overBatch(o engine.Options) bool {
 }
 
 // batchTieResidues is tieResidues under a method that normalises over
-// the batch last (overBatch): when the differences of batch b's rows
+// the batch last (OverBatch): when the differences of batch b's rows
 // are the float32 residue of its tied groups (BatchResidue; every group
 // whole, every row the trainer normalised over with a logged value)
 // and some differ beyond Reproduces, it marks in rows every row of the
@@ -111,8 +111,7 @@ func batchTieResidues(res *engine.Result, b *engine.Batch, rows *rowSet) int {
 		return 0 // with sources, each source's rows are normalised apart
 	}
 	beyond := slices.ContainsFunc(b.Members, func(i int) bool {
-		l := res.Evaluation.Logged[i]
-		return comparedRow(res.Evaluation, i) && math.Abs(l-res.Rewards[i]) > Reproduces*max(1, math.Abs(l))
+		return comparedRow(res.Evaluation, i) && BeyondReproduces(res.Rewards[i], res.Evaluation.Logged[i])
 	})
 	if !beyond {
 		return 0
@@ -155,13 +154,7 @@ func batchTieResidues(res *engine.Result, b *engine.Batch, rows *rowSet) int {
 	if !BatchResidue(ties, divisor) {
 		return 0
 	}
-	if rows.marked == nil {
-		first, last := len(res.Scores), -1
-		for _, m := range b.Groups {
-			first, last = min(first, slices.Min(m.Members)), max(last, slices.Max(m.Members))
-		}
-		rows.cover(first, last)
-	}
+	rows.coverGroups(len(res.Scores), b.Groups)
 	residueGroups := 0
 	for gi, m := range b.Groups {
 		for _, i := range m.Members {

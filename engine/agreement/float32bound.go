@@ -87,15 +87,7 @@ func float32GRPO(o engine.Options) (engine.Scale, bool) {
 	if o.Method != engine.GRPO || o.ScorePrecision != engine.ScoreFloat32 {
 		return "", false
 	}
-	switch {
-	case !o.Normalize:
-		return engine.ScaleNone, true
-	case o.Scale == engine.ScaleBatch && o.Scope == engine.ScopeBatch:
-		return engine.ScaleGroup, true
-	case o.Scale == "":
-		return engine.ScaleGroup, true
-	}
-	return o.Scale, true
+	return o.MethodSettings().Scale, true
 }
 
 // float32Agreeing marks, in rows (made over b's batch's rows when it is
@@ -177,8 +169,13 @@ func beyondReproduces(res *engine.Result, rows *rowSet, i int) bool {
 	if !comparedRow(res.Evaluation, i) || rows.has(i) {
 		return false
 	}
-	l := res.Evaluation.Logged[i]
-	return math.Abs(res.Rewards[i]-l) > Reproduces*max(1, math.Abs(l))
+	return BeyondReproduces(res.Rewards[i], res.Evaluation.Logged[i])
+}
+
+// BeyondReproduces reports whether reward is beyond Reproduces of the
+// logged advantage, relative to it beyond 1 (Diff.MaxScaledDiff).
+func BeyondReproduces(reward, logged float64) bool {
+	return math.Abs(reward-logged) > Reproduces*max(1, math.Abs(logged))
 }
 
 // gatherValid returns the scores of res's valid rows among members, in

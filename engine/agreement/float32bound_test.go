@@ -18,16 +18,8 @@ import (
 // / (n - 1), square-rooted, then (x - mean) / (std + eps)), sum the
 // order torch sums in.
 func trlFloat32Advantages(xs []float32, eps float32, sum func([]float32) float32) []float64 {
-	n := len(xs)
-	mean := sum(xs) / float32(n)
-	sq := make([]float32, n)
-	for i, x := range xs {
-		d := x - mean
-		sq[i] = d * d
-	}
-	variance := sum(sq) / float32(n) * (float32(n) / float32(n-1))
-	std := float32(math.Sqrt(float64(variance)))
-	a := make([]float64, n)
+	mean, std := sum(xs)/float32(len(xs)), float32Std(xs, sum)
+	a := make([]float64, len(xs))
 	for i, x := range xs {
 		a[i] = float64((x - mean) / (std + eps))
 	}

@@ -40,9 +40,6 @@ type Diff struct {
 	// counts the groups of a float32 tie whose residue the batch's rows
 	// carry (BatchResidue), which then agree.
 	TieResidueGroups int
-	// OverBatch says that the method normalises over the batch last
-	// (gdpo, rloo-whitened: batchTieResidues), TieResidueGroups' sense.
-	OverBatch bool
 }
 
 // CompareLogged compares the rewards of batch b's valid trajectories
@@ -68,7 +65,7 @@ func compareLogged(res *engine.Result, b *engine.Batch, ties *rowSet) Diff {
 		ties = &rowSet{}
 	}
 	c.TieResidueGroups = tieResidues(res, b, ties)
-	c.OverBatch = overBatch(res.Options)
+	float32Agreeing(res, b, ties)
 	for _, i := range b.Members {
 		logged := res.Evaluation.Logged[i]
 		if math.IsNaN(logged) || math.IsInf(logged, 0) {
@@ -78,9 +75,6 @@ func compareLogged(res *engine.Result, b *engine.Batch, ties *rowSet) Diff {
 		if res.Evaluation.Valid[i] {
 			c.add(comparedReward(res, ties, i), logged)
 		}
-	}
-	if c.MaxScaledDiff > Reproduces && float32Agreeing(res, b, ties) {
-		return compareLogged(res, b, ties)
 	}
 	return c.diff()
 }

@@ -707,7 +707,6 @@ func compareLoggedBatches(res *engine.Result, n int, ties *rowSet) (Diff, []Diff
 		all.Rows += c.Rows
 		all.Differing += c.Differing
 		all.TieResidueGroups += c.TieResidueGroups
-		all.OverBatch = all.OverBatch || c.OverBatch
 	}
 	if all.Rows > 0 {
 		all.MeanAbsDiff = sum / float64(all.Rows)

@@ -174,6 +174,19 @@ func (s *rowSet) cover(first, last int) {
 	s.first, s.marked = first, make([]bool, last-first+1)
 }
 
+// coverGroups covers the rows of groups (cover), n the result's rows,
+// unless s is made.
+func (s *rowSet) coverGroups(n int, groups []engine.Group) {
+	if s.marked != nil {
+		return
+	}
+	first, last := n, -1
+	for _, m := range groups {
+		first, last = min(first, slices.Min(m.Members)), max(last, slices.Max(m.Members))
+	}
+	s.cover(first, last)
+}
+
 // tieResidues marks, in rows (made over the rows of b's groups when it
 // is not made yet; else it must cover them), the compared rows (comparedRow) of batch b of res whose
 // group is a tie rewarded 0 whose logged advantages are the trainer's
@@ -183,7 +196,7 @@ func (s *rowSet) cover(first, last int) {
 // its step in res, of which only the groups holding a row of the subset
 // count.
 func tieResidues(res *engine.Result, b *engine.Batch, rows *rowSet) int {
-	if overBatch(res.Options) {
+	if OverBatch(res.Options) {
 		return batchTieResidues(res, b, rows)
 	}
 	divisor, ok := tieResidueDivisor(res.Options)
@@ -214,13 +227,7 @@ func tieResidues(res *engine.Result, b *engine.Batch, rows *rowSet) int {
 		if !g.Residue(divisor) || slices.ContainsFunc(m.Members, func(i int) bool { return res.Rewards[i] != 0 }) {
 			continue
 		}
-		if rows.marked == nil {
-			first, last := len(res.Scores), -1
-			for _, m := range groups {
-				first, last = min(first, slices.Min(m.Members)), max(last, slices.Max(m.Members))
-			}
-			rows.cover(first, last)
-		}
+		rows.coverGroups(len(res.Scores), groups)
 		for _, i := range m.Members {
 			if comparedRow(res.Evaluation, i) {
 				rows.marked[i-rows.first] = true
@@ -262,7 +269,7 @@ func equalLoggedGroups(res *engine.Result) []bool {
 // not made.
 func tieRows(res *engine.Result) *rowSet {
 	rows := &rowSet{}
-	if _, ok := tieResidueDivisor(res.Options); ok || overBatch(res.Options) {
+	if _, ok := tieResidueDivisor(res.Options); ok || OverBatch(res.Options) {
 		rows.cover(0, len(res.Scores)-1)
 	}
 	return rows

@@ -158,7 +158,6 @@ func countsOf(res *engine.Result, b *engine.Batch, valid []int) Counts {
 func batchStats(res *engine.Result, b *engine.Batch) BatchStats {
 	valid := res.ValidOf(b)
 	st := BatchStats{Counts: *cachedCounts(res, b)}
-	st.ConstraintFeasible = slices.Clone(st.ConstraintFeasible)
 	// The objectives' statistics, the scores' and the rewards' on both
 	// cores: a dashboard waits for them before its first frame.
 	var (
