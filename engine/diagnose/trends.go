@@ -9,6 +9,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/parallel"
+	"github.com/rewardlens/rewardlens/internal/pause"
 	"github.com/rewardlens/rewardlens/pareto"
 	"github.com/rewardlens/rewardlens/stats"
 )
@@ -58,6 +59,8 @@ func Trends(res *engine.Result, ref []float64) []Trend {
 
 // TrendsContext is Trends stopped once ctx is done (an interrupt),
 // looked at before each batch: it then returns ctx's error and no trends.
+// With a pause.Gate in ctx, it waits at it before each batch and between
+// the steps of one (pause.Checkpoint).
 func TrendsContext(ctx context.Context, res *engine.Result, ref []float64) ([]Trend, error) {
 	if ref == nil {
 		ref = DefaultHVRef(res)
@@ -70,7 +73,7 @@ func TrendsContext(ctx context.Context, res *engine.Result, ref []float64) ([]Tr
 	nw := parallel.Workers(len(res.Ranking.Batches), 1)
 	parallel.Chunks(len(res.Ranking.Batches), 1, nw, func(_, lo, hi int) {
 		for bi := lo; bi < hi && ctx.Err() == nil; bi++ {
-			out[bi] = trend(res, &res.Ranking.Batches[bi], oriented)
+			out[bi] = trend(ctx, res, &res.Ranking.Batches[bi], oriented)
 		}
 	})
 	if err := ctx.Err(); err != nil {
@@ -93,13 +96,19 @@ func orientRef(res *engine.Result, ref []float64) []float64 {
 }
 
 // trend returns the trend point of batch b, with the oriented hypervolume
-// reference.
-func trend(res *engine.Result, b *engine.Batch, oriented []float64) Trend {
+// reference, waiting at ctx's gate before each of its steps (one batch
+// may be the whole run).
+func trend(ctx context.Context, res *engine.Result, b *engine.Batch, oriented []float64) Trend {
+	pause.Checkpoint(ctx)
 	stats := StatsOf(res, b)
+	pause.Checkpoint(ctx)
 	scores := scoreBatchOf(res, b, res.ValidOf(b))
+	pause.Checkpoint(ctx)
+	hv := cachedHypervolume(res, b, oriented)
+	pause.Checkpoint(ctx)
 	return Trend{
 		BatchStats:    stats,
-		Hypervolume:   cachedHypervolume(res, b, oriented),
+		Hypervolume:   hv,
 		MeanStepCount: meanStepCount(res, b),
 		ScoreGroupStd: scores.scoreGroupStd,
 		FracAtMax:     scores.fracAtMax,

@@ -1,8 +1,8 @@
 // Package testkit holds what the tests of several packages share: a
 // buffer a program writes while a test reads it, the comparison of floats
 // within a tolerance, values shaped like a dashboard's, a file copied
-// whole into a followed directory, open-instruct traces, and the
-// process's CPU time for benchmarks.
+// whole into a followed directory, open-instruct traces, the process's
+// CPU time for benchmarks, and work stopped at a pause.Gate.
 package testkit
 
 import (
