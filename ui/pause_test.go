@@ -45,7 +45,8 @@ func runBeside(cmd tea.Cmd, msgs chan<- tea.Msg) <-chan struct{} {
 // TestBackgroundStepsAsideForAVisit: the health of a new result and the
 // hidden tabs' prefetches, started with nothing on screen computing, are
 // running when the Compare tab is visited: while the visit's work is out
-// the root holds the gate, at which the health stops, and once that work
+// the root holds the gate, at which that work stops (the health's own
+// stop: session's TestHealthJobStepsAside), and once the visit's work
 // landed it releases it, and the health goes on to its end.
 func TestBackgroundStepsAsideForAVisit(t *testing.T) {
 	m := newTestModel(t, 120, 40)
