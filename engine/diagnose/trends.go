@@ -104,7 +104,7 @@ func trend(ctx context.Context, res *engine.Result, b *engine.Batch, oriented []
 	pause.Checkpoint(ctx)
 	scores := scoreBatchOf(res, b, res.ValidOf(b))
 	pause.Checkpoint(ctx)
-	hv := cachedHypervolume(res, b, oriented)
+	hv := cachedHypervolume(ctx, res, b, oriented)
 	pause.Checkpoint(ctx)
 	return Trend{
 		BatchStats:    stats,
@@ -216,8 +216,10 @@ func NoHypervolume(res *engine.Result) string {
 // hypervolume returns the hypervolume of b's rank-0 points against the
 // oriented reference point ref: the points of the valid trajectories
 // whose source has every objective (all of them without sources); NaN
-// when there are none.
-func hypervolume(res *engine.Result, b *engine.Batch, ref []float64) float64 {
+// when there are none. It waits at ctx's gate every hypervolumeStride
+// members and before the volume (pause.Checkpoint): a batch may be the
+// whole run.
+func hypervolume(ctx context.Context, res *engine.Result, b *engine.Batch, ref []float64) float64 {
 	ev := res.Evaluation
 	if ev.M < 2 || ev.M > 3 || !allFinite(ref) {
 		return math.NaN()
@@ -232,7 +234,10 @@ func hypervolume(res *engine.Result, b *engine.Batch, ref []float64) float64 {
 	}
 	var points []float64
 	valid := 0
-	for _, i := range b.Members {
+	for j, i := range b.Members {
+		if j%hypervolumeStride == hypervolumeStride-1 {
+			pause.Checkpoint(ctx)
+		}
 		if !ev.Valid[i] || !hasAll(i) {
 			continue
 		}
@@ -246,11 +251,16 @@ func hypervolume(res *engine.Result, b *engine.Batch, ref []float64) float64 {
 	if valid == 0 {
 		return math.NaN()
 	}
+	pause.Checkpoint(ctx)
 	if ev.M == 2 {
 		return pareto.Hypervolume2D(points, [2]float64{ref[0], ref[1]})
 	}
 	return pareto.Hypervolume3D(points, [3]float64{ref[0], ref[1], ref[2]})
 }
+
+// hypervolumeStride is how many members hypervolume goes through between
+// two checkpoints.
+const hypervolumeStride = 1 << 16
 
 // allFinite reports whether every value of x is a finite number.
 func allFinite(x []float64) bool {
