@@ -10,6 +10,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/parallel"
+	"github.com/rewardlens/rewardlens/internal/pause"
 )
 
 // A result can be computed batch by batch. Prepare computes the scores,
@@ -120,7 +121,8 @@ func (res *Result) Finish() {
 
 // FinishContext is Finish stopped, with ctx's error, once ctx is done,
 // looked at before each batch: the batches computed keep their rewards,
-// the others are computed when asked.
+// the others are computed when asked. With a pause.Gate in ctx, it waits
+// at it before each batch (pause.Checkpoint).
 func (res *Result) FinishContext(ctx context.Context) error {
 	if res.Finished() {
 		return nil
@@ -131,6 +133,7 @@ func (res *Result) FinishContext(ctx context.Context) error {
 	}
 	parallel.Chunks(len(res.Ranking.Batches), 1, nw, func(_, lo, hi int) {
 		for bi := lo; bi < hi && ctx.Err() == nil; bi++ {
+			pause.Checkpoint(ctx)
 			res.ComputeBatch(bi)
 		}
 	})

@@ -64,7 +64,8 @@ type backgroundDueMsg struct{ job *session.HealthJob }
 // startBackground runs job in a command, unless its result was replaced
 // meanwhile, and beside the session's first one the hidden tabs'
 // prefetch (prefetch_tabs.go); while the screen waits for work, it
-// defers them until that work ends (foreground.go).
+// defers them until that work ends, and once started they wait at the
+// Background gate while the screen waits for work (foreground.go).
 func (m *Model) startBackground(j *session.HealthJob) tea.Cmd {
 	m.rc.deferred = nil
 	if !j.Computes(m.common.Session.Result) {
@@ -75,8 +76,9 @@ func (m *Model) startBackground(j *session.HealthJob) tea.Cmd {
 		return nil
 	}
 	j.Start()
+	gate := m.common.Background
 	return tea.Batch(m.prefetchTabsOnce(), func() tea.Msg {
-		j.Run()
+		j.RunPausing(gate)
 		return healthDoneMsg{j}
 	})
 }

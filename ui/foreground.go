@@ -22,6 +22,13 @@ import (
 // a core the work needs, and make the goroutine that allocates next (often
 // the event loop) help it. Once idle, what the work left is collected at
 // once (background.go's idle).
+//
+// Background work already running when the screen starts waiting (the
+// first health, the hidden tabs' prefetches, started once the first frame
+// is drawn: a visit soon after) cannot be deferred; it steps aside
+// instead: it waits at the Background gate between its steps
+// (internal/pause), which the root holds for as long as the screen waits
+// for work, unless that work may wait for what the gate holds.
 
 // foregroundBusy reports whether the screen waits for work: a recompute
 // under way or due, the group filter's toggle or a change of constraints
@@ -44,11 +51,31 @@ func (m *Model) foregroundBusy() bool {
 }
 
 // paceForeground lets the heap grow while the screen waits for work
-// (gcpace.Busy), which the message just handled may have started.
+// (gcpace.Busy), which the message just handled may have started, and
+// holds the background work for it (holdsBackground), or lets it go on.
 func (m *Model) paceForeground() {
-	if m.foregroundBusy() {
+	busy := m.foregroundBusy()
+	if busy {
 		gcpace.Busy()
 	}
+	if busy && m.holdsBackground() {
+		m.common.Background.Hold()
+	} else {
+		m.common.Background.Release()
+	}
+}
+
+// holdsBackground reports whether the work the screen waits for may hold
+// the background work: not when the tab shown may wait for what the gate
+// holds, its own job (a Prefetcher's, which waits at the gate) or the
+// health (a HealthWaiter's).
+func (m *Model) holdsBackground() bool {
+	tab := m.tabs[m.active]
+	if _, ok := tab.(common.Prefetcher); ok {
+		return false
+	}
+	w, ok := tab.(common.HealthWaiter)
+	return !ok || !w.WaitsForHealth()
 }
 
 // resumeBackground, once the screen no longer waits for work, starts the

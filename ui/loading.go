@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/rewardlens/rewardlens/internal/pause"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -171,6 +172,10 @@ func (m *loadingModel) open(s *session.Session, updates <-chan loaders.Update, u
 		m.in.Opened()
 	}
 	app := NewModel(s, m.noColor)
+	// Run by a program, its work runs beside the event loop, and may step
+	// aside for the screen's (foreground.go); a model driven without one
+	// has no gate: Settle runs that work on the goroutine that would hold it.
+	app.common.Background = new(pause.Gate)
 	app.setBackground(m.isDark)
 	start := app.Init()
 	if updates != nil {

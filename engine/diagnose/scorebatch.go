@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"context"
 	"math"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -107,14 +108,14 @@ func summarizeOf(res *engine.Result, x []float64, valid []int) stats.Summary {
 	return s
 }
 
-// cachedHypervolume returns hypervolume(res, b, ref), computed once per
-// evaluation, scope, batch and reference point: it depends on neither the
-// method nor the weights.
-func cachedHypervolume(res *engine.Result, b *engine.Batch, ref []float64) float64 {
+// cachedHypervolume returns hypervolume(ctx, res, b, ref), computed once
+// per evaluation, scope, batch and reference point: it depends on neither
+// the method nor the weights.
+func cachedHypervolume(ctx context.Context, res *engine.Result, b *engine.Batch, ref []float64) float64 {
 	if res.Evaluation.M < 2 || res.Evaluation.M > 3 {
 		return math.NaN()
 	}
-	return engine.Cached(res.Evaluation.Cache(), hypervolumeKey(res, b, ref), func(float64) bool { return true }, func() float64 { return hypervolume(res, b, ref) })
+	return engine.Cached(res.Evaluation.Cache(), hypervolumeKey(res, b, ref), func(float64) bool { return true }, func() float64 { return hypervolume(ctx, res, b, ref) })
 }
 
 // hypervolumeKey is the key of b's hypervolume against the oriented

@@ -9,6 +9,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/parallel"
+	"github.com/rewardlens/rewardlens/internal/pause"
 	"github.com/rewardlens/rewardlens/pareto"
 	"github.com/rewardlens/rewardlens/stats"
 )
@@ -58,6 +59,8 @@ func Trends(res *engine.Result, ref []float64) []Trend {
 
 // TrendsContext is Trends stopped once ctx is done (an interrupt),
 // looked at before each batch: it then returns ctx's error and no trends.
+// With a pause.Gate in ctx, it waits at it before each batch and between
+// the steps of one (pause.Checkpoint).
 func TrendsContext(ctx context.Context, res *engine.Result, ref []float64) ([]Trend, error) {
 	if ref == nil {
 		ref = DefaultHVRef(res)
@@ -70,7 +73,7 @@ func TrendsContext(ctx context.Context, res *engine.Result, ref []float64) ([]Tr
 	nw := parallel.Workers(len(res.Ranking.Batches), 1)
 	parallel.Chunks(len(res.Ranking.Batches), 1, nw, func(_, lo, hi int) {
 		for bi := lo; bi < hi && ctx.Err() == nil; bi++ {
-			out[bi] = trend(res, &res.Ranking.Batches[bi], oriented)
+			out[bi] = trend(ctx, res, &res.Ranking.Batches[bi], oriented)
 		}
 	})
 	if err := ctx.Err(); err != nil {
@@ -93,13 +96,19 @@ func orientRef(res *engine.Result, ref []float64) []float64 {
 }
 
 // trend returns the trend point of batch b, with the oriented hypervolume
-// reference.
-func trend(res *engine.Result, b *engine.Batch, oriented []float64) Trend {
+// reference, waiting at ctx's gate before each of its steps (one batch
+// may be the whole run).
+func trend(ctx context.Context, res *engine.Result, b *engine.Batch, oriented []float64) Trend {
+	pause.Checkpoint(ctx)
 	stats := StatsOf(res, b)
+	pause.Checkpoint(ctx)
 	scores := scoreBatchOf(res, b, res.ValidOf(b))
+	pause.Checkpoint(ctx)
+	hv := cachedHypervolume(ctx, res, b, oriented)
+	pause.Checkpoint(ctx)
 	return Trend{
 		BatchStats:    stats,
-		Hypervolume:   cachedHypervolume(res, b, oriented),
+		Hypervolume:   hv,
 		MeanStepCount: meanStepCount(res, b),
 		ScoreGroupStd: scores.scoreGroupStd,
 		FracAtMax:     scores.fracAtMax,
@@ -207,8 +216,10 @@ func NoHypervolume(res *engine.Result) string {
 // hypervolume returns the hypervolume of b's rank-0 points against the
 // oriented reference point ref: the points of the valid trajectories
 // whose source has every objective (all of them without sources); NaN
-// when there are none.
-func hypervolume(res *engine.Result, b *engine.Batch, ref []float64) float64 {
+// when there are none. It waits at ctx's gate every hypervolumeStride
+// members and before the volume (pause.Checkpoint): a batch may be the
+// whole run.
+func hypervolume(ctx context.Context, res *engine.Result, b *engine.Batch, ref []float64) float64 {
 	ev := res.Evaluation
 	if ev.M < 2 || ev.M > 3 || !allFinite(ref) {
 		return math.NaN()
@@ -223,7 +234,10 @@ func hypervolume(res *engine.Result, b *engine.Batch, ref []float64) float64 {
 	}
 	var points []float64
 	valid := 0
-	for _, i := range b.Members {
+	for j, i := range b.Members {
+		if j%hypervolumeStride == hypervolumeStride-1 {
+			pause.Checkpoint(ctx)
+		}
 		if !ev.Valid[i] || !hasAll(i) {
 			continue
 		}
@@ -237,11 +251,16 @@ func hypervolume(res *engine.Result, b *engine.Batch, ref []float64) float64 {
 	if valid == 0 {
 		return math.NaN()
 	}
+	pause.Checkpoint(ctx)
 	if ev.M == 2 {
 		return pareto.Hypervolume2D(points, [2]float64{ref[0], ref[1]})
 	}
 	return pareto.Hypervolume3D(points, [3]float64{ref[0], ref[1], ref[2]})
 }
+
+// hypervolumeStride is how many members hypervolume goes through between
+// two checkpoints.
+const hypervolumeStride = 1 << 16
 
 // allFinite reports whether every value of x is a finite number.
 func allFinite(x []float64) bool {

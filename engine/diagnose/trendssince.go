@@ -55,7 +55,7 @@ func TrendsSinceContext(ctx context.Context, res, prev *engine.Result, prevTrend
 			if ctx.Err() != nil {
 				return
 			}
-			out[bi] = trend(res, &res.Ranking.Batches[bi], oriented)
+			out[bi] = trend(ctx, res, &res.Ranking.Batches[bi], oriented)
 		}
 	})
 	if err := ctx.Err(); err != nil {

@@ -1,9 +1,9 @@
 // Package testkit holds what the tests of several packages share: a
 // buffer a program writes while a test reads it, the comparison of floats
 // within a tolerance, values shaped like a dashboard's, a file copied
-// whole into a followed directory, open-instruct traces, and for
-// benchmarks the process's CPU time, reported per op, and the methods
-// the dashboard's benchmarks switch through.
+// whole into a followed directory, open-instruct traces, work stopped at
+// a pause.Gate, and for benchmarks the process's CPU time, reported per
+// op, and the methods the dashboard's benchmarks switch through.
 package testkit
 
 import (

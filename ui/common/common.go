@@ -14,15 +14,21 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/pause"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // Common is what every component shares: the size it may draw in, the
-// styles, and the session whose data it shows.
+// styles, the session whose data it shows, and the gate its work waits at
+// between its steps when nothing may be waiting for it.
 type Common struct {
 	Width, Height int              // the cells of the whole screen
 	Styles        *Styles          // the dashboard's styles, for the terminal's background
 	Session       *session.Session // the data shown, owned by the root model
+	// Background is held by the root while the screen waits for work that
+	// no hidden tab's (a Prefetcher's) waits for: such a tab's job waits
+	// at it between its steps, leaving the cores to that work.
+	Background *pause.Gate
 }
 
 // Component is a part of the screen: a tab's body, the header, the footer.

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -8,6 +9,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/health"
+	"github.com/rewardlens/rewardlens/internal/pause"
 )
 
 // healthCache holds the trends and the health findings of one result: the
@@ -76,13 +78,22 @@ type HealthJob struct {
 }
 
 // Run computes the job unless it was; it returns once it is computed.
-func (j *HealthJob) Run() {
+func (j *HealthJob) Run() { j.RunPausing(nil) }
+
+// RunPausing is Run waiting at g, while it is held, before each of its
+// steps and between the batches (pause.Checkpoint): the background
+// command's, which steps aside for work the screen waits for. A caller
+// that waits for the job while it is paused waits for g's release.
+func (j *HealthJob) RunPausing(g *pause.Gate) {
 	j.once.Do(func() {
-		j.result.Finish()
-		j.trends = diagnose.Trends(j.result, j.ref)
+		ctx := pause.With(context.Background(), g)
+		_ = j.result.FinishContext(ctx) // never ends
+		j.trends, _ = diagnose.TrendsContext(ctx, j.result, j.ref)
+		pause.Checkpoint(ctx)
 		j.dead.add(j.result, j.trends)
 		j.findings = j.dead.findings(j.result, j.trends, j.cfg)
 		if j.logged != nil {
+			pause.Checkpoint(ctx)
 			j.logged.run(j.result)
 		}
 		j.done.Store(true)

@@ -18,6 +18,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/parallel"
+	"github.com/rewardlens/rewardlens/internal/pause"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/plot"
@@ -150,10 +151,12 @@ type projected struct {
 }
 
 // projectPoints projects batch bi of res on key's axes, and indexes the
-// points under res's ranking.
-func projectPoints(res *engine.Result, bi int, key projectionKey) projected {
+// points under res's ranking, waiting at gate in between (nil on the
+// event loop).
+func projectPoints(res *engine.Result, bi int, key projectionKey, gate *pause.Gate) projected {
 	batch := &res.Ranking.Batches[bi]
 	p := projected{key: key, proj: diagnose.Project(res, bi, key.x, key.y)}
+	gate.Wait()
 	p.pointIndex, p.byXY = indexPoints(res, batch, p.proj, nil)
 	p.data = dataRanges(p.proj)
 	p.full = fullRanges(p.data, len(p.proj.X))
@@ -512,30 +515,34 @@ func (t *paretoTab) project() {
 		// its job runs, or waits to be handed out
 	default:
 		bi, shown := s.Batch, t.points.projected
-		compute := func() projected { return projectPoints(res, bi, key) }
+		compute := func(gate *pause.Gate) projected { return projectPoints(res, bi, key, gate) }
 		if key == t.points.key { // the same points under another ranking (another scope)
-			compute = func() projected { return shown.reindexed(res, bi) }
+			compute = func(*pause.Gate) projected { return shown.reindexed(res, bi) }
 		}
 		if len(batch.Members) >= projectOnLoopBelow {
 			t.ask(key, res.Ranking, compute)
 			return
 		}
 		t.computing, t.pending.job = false, nil
-		t.install(compute(), density{})
+		t.install(compute(nil), density{}) // the event loop releases the gate: it never waits at it
 	}
 }
 
 // ask has a job compute the points of key indexed by ranking (compute),
 // the tab computing meanwhile, and count them in the grid they will be
 // drawn in at the tab's size: the full view of new points, or the view
-// shown of the points shown (keys that move it wait for the job).
-func (t *paretoTab) ask(key projectionKey, ranking *engine.Ranking, compute func() projected) {
+// shown of the points shown (keys that move it wait for the job). The
+// job waits at the Background gate before each step: held, the tab is
+// hidden and the screen waits for other work.
+func (t *paretoTab) ask(key projectionKey, ranking *engine.Ranking, compute func(*pause.Gate) projected) {
 	t.gen++
 	t.computing = true
-	gen, width, height := t.gen, t.width, t.height
+	gen, width, height, gate := t.gen, t.width, t.height, t.common.Background
 	view, shown := t.view, t.points.key
 	t.pending = projecting{key: key, ranking: ranking, job: func() tea.Msg {
-		msg := projectedMsg{gen: gen, projected: compute()}
+		gate.Wait()
+		msg := projectedMsg{gen: gen, projected: compute(gate)}
+		gate.Wait()
 		if p := &msg.projected; width > 0 && len(p.proj.X) > 0 {
 			v := view
 			if p.key != shown {

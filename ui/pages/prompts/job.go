@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/pause"
 	analysis "github.com/rewardlens/rewardlens/prompts"
 	"github.com/rewardlens/rewardlens/ui/common"
 )
@@ -48,11 +49,15 @@ func newAnalysisJob(of analysisOf, res *engine.Result, c *analysis.Columns, orde
 		keys: &analysis.Keys{Of: c.Keys.Of, Names: c.Keys.Names}, order: order}
 }
 
-// run analyses the prompts, once, whoever asks first: the command or a
-// test's Settle.
-func (j *analysisJob) run() {
+// run analyses the prompts, once, whoever asks first: the command, which
+// waits at gate (the Background gate) between its steps, or a test's
+// Settle (gate nil).
+func (j *analysisJob) run(gate *pause.Gate) {
 	j.once.Do(func() {
-		j.listing = newListing(analysis.Analyze(j.res, j.task, j.keys, j.threshold))
+		gate.Wait()
+		a := analysis.Analyze(j.res, j.task, j.keys, j.threshold)
+		gate.Wait()
+		j.listing = newListing(a)
 		j.rows, _ = j.listing.rowsOf(nil, nil, j.order)
 		ps := j.listing.analysis.Prompts
 		key := func(k int) string { return ps[k].Key }

@@ -103,7 +103,7 @@ func BenchmarkAnalysisJob1M(b *testing.B) {
 	for b.Loop() {
 		tab.of, tab.job = analysisOf{}, nil
 		tab.refresh()
-		tab.job.run()
+		tab.job.run(nil)
 	}
 }
 

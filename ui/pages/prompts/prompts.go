@@ -263,8 +263,9 @@ func (t *promptsTab) refresh() tea.Cmd {
 	}
 	j := newAnalysisJob(of, s.Result, s.Prompts, t.order())
 	t.job = j
+	gate := t.common.Background
 	return func() tea.Msg {
-		j.run()
+		j.run(gate)
 		return analyzedMsg{j}
 	}
 }
@@ -319,7 +320,7 @@ func (t *promptsTab) take(j *analysisJob) {
 // test), where nothing runs the commands.
 func (t *promptsTab) Settle() {
 	if t.job != nil {
-		t.job.run()
+		t.job.run(nil)
 		t.take(t.job)
 	}
 }
