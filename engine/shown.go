@@ -1,6 +1,10 @@
 package engine
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/rewardlens/rewardlens/internal/parallel"
+)
 
 // A method that centres a comparison group's scores (grpo: s - mean(s),
 // scaled; rloo: n / (n - 1) * (s - mean(s)); gpg) or rewards a margin
@@ -41,6 +45,20 @@ func (res *Result) Settle(v []float64, index []int) {
 			}
 		}
 	}
+}
+
+// gatherChunk is how many rewards a goroutine of GatherShown gathers at a
+// time.
+const gatherChunk = 1 << 16
+
+// GatherShown sets v[j] to ShownReward(index[j]), on every core; v is as
+// long as index.
+func (res *Result) GatherShown(v []float64, index []int) []float64 {
+	parallel.Chunks(len(index), gatherChunk, parallel.Workers(len(index), gatherChunk), func(_, lo, hi int) {
+		parallel.Gather(v[lo:hi], res.Rewards, index[lo:hi])
+		res.Settle(v[lo:hi], index[lo:hi])
+	})
+	return v
 }
 
 // ShownRewardsOf returns ShownReward of batch b's trajectories,

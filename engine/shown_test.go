@@ -31,6 +31,16 @@ func TestShownRewardSettled(t *testing.T) {
 	}
 	shown, _ := res.ShownRewardsOf(&res.Ranking.Batches[0]) // the one batch, from trajectory 0
 	assertFloats(t, "grpo ShownRewardsOf", shown, want)
+	// GatherShown, in an order of its own and in chunks on every core.
+	index := make([]int, 3*gatherChunk+5)
+	for j := range index {
+		index[j] = (len(want) - 1 - j%len(want) + j/len(want)) % len(want)
+	}
+	for j, v := range res.GatherShown(make([]float64, len(index)), index) {
+		if v != want[index[j]] {
+			t.Fatalf("grpo GatherShown[%d] (trajectory %d) = %v, want %v", j, index[j], v, want[index[j]])
+		}
+	}
 	if res.Settled(8) || math.Abs(res.ShownReward(8)) < 0.5 {
 		t.Errorf("a group with spread is settled: %v", res.ShownReward(8))
 	}

@@ -244,19 +244,14 @@ func unranked(index []int, a, b []float64) Comparison {
 		TopK: stats.TopCount(n, TopFraction), TopOverlap: math.NaN()}
 }
 
-// gatherChunk is how many values a goroutine gathers at a time.
+// gatherChunk is how many values a goroutine of kendall gathers at a
+// time.
 const gatherChunk = 1 << 16
 
-// gather gathers res's rewards of index into v, as long as index, on
-// every core: the rewards as shown (engine.Result.ShownReward), a group's
-// rounding leftovers 0, neither sign.
-func gather(v []float64, res *engine.Result, index []int) []float64 {
-	parallel.Chunks(len(index), gatherChunk, parallel.Workers(len(index), gatherChunk), func(_, lo, hi int) {
-		parallel.Gather(v[lo:hi], res.Rewards, index[lo:hi])
-		res.Settle(v[lo:hi], index[lo:hi])
-	})
-	return v
-}
+// gather gathers res's rewards of index into v, as long as index: the
+// rewards as shown (engine.Result.GatherShown), a group's rounding
+// leftovers 0, neither sign.
+func gather(v []float64, res *engine.Result, index []int) []float64 { return res.GatherShown(v, index) }
 
 // newSide returns side k of g (0 for A, 1 for B) of values, its arrays
 // taken from buf, not yet ranked (rank).

@@ -1,6 +1,10 @@
 package common
 
-import "github.com/rewardlens/rewardlens/engine"
+import (
+	"slices"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
 
 // The values of a batch that the charts draw: those of its valid
 // trajectories, the set diagnose.BatchStats summarises, so that a chart and
@@ -22,11 +26,10 @@ func AppendValidValues(dst []float64, res *engine.Result, b *engine.Batch, value
 // trajectories as shown (engine.Result.ShownReward: a zero-spread group's
 // rounding leftovers 0), in member order.
 func AppendShownRewards(dst []float64, res *engine.Result, b *engine.Batch) []float64 {
-	for _, i := range b.Members {
-		if res.Evaluation.Valid[i] {
-			dst = append(dst, res.ShownReward(i))
-		}
-	}
+	valid := res.ValidOf(b)
+	n := len(dst)
+	dst = slices.Grow(dst, len(valid))[:n+len(valid)]
+	res.GatherShown(dst[n:], valid)
 	return dst
 }
 
