@@ -151,8 +151,10 @@ const MaxStdinPeek = 16 << 20
 
 // PeekStdin reads standard input (Options.Stdin, else os.Stdin) as far as
 // its first n trajectories (n >= 1), and returns what the first tells, as
-// Peek tells a file's (Path "-", Format Options.Format; Columns when it is
-// a W&B table or a Parquet file read whole), with Records the trajectories read; and the reader that
+// Peek tells a file's (Path "-", Format Options.Format; Columns in the
+// order of a W&B table, a CSV header, the first JSONL or JSON record, or
+// a Parquet file read whole), with Records the trajectories read; and the
+// reader that
 // gives standard input whole: the bytes read, kept, then the rest. It
 // reads at most MaxStdinPeek bytes, and fewer trajectories when they end
 // there: when the bytes fill them, the records are read up to the last
