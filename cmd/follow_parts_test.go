@@ -29,17 +29,7 @@ func TestStatsFollowComputesARunOfPartsOnce(t *testing.T) {
 	first, rest := res.Trajectories[:10*perStep], res.Trajectories[10*perStep:40*perStep]
 	parts := slices.Collect(slices.Chunk(rest, 300))
 	ctx := context.Background()
-	start := func() (*statsFollower, *strings.Builder) {
-		out := &strings.Builder{}
-		f := &statsFollower{health: &healthFlags{health: true, baseline: health.DefaultBaseline}, out: out, errOut: &strings.Builder{}, printed: map[int64]printedLine{}, warned: map[givenWarning]bool{}}
-		if err := f.evaluate(slices.Clone(first)); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.compute(ctx); err != nil {
-			t.Fatal(err)
-		}
-		return f, out
-	}
+	start := func() (*statsFollower, *strings.Builder) { return startedFollower(t, first) }
 	feed := func(f *statsFollower, parts [][]scoring.Trajectory, behind bool) {
 		for _, p := range parts {
 			u := loaders.Update{Trajectories: slices.Clone(p), Behind: behind}
@@ -102,17 +92,7 @@ func TestStatsFollowInterruptComputesWhatWasRead(t *testing.T) {
 	parts := slices.Collect(slices.Chunk(rest, 300))
 	interrupt, stop := context.WithCancel(context.Background())
 	stop()
-	start := func() (*statsFollower, *strings.Builder) {
-		out := &strings.Builder{}
-		f := &statsFollower{health: &healthFlags{health: true, baseline: health.DefaultBaseline}, out: out, errOut: &strings.Builder{}, printed: map[int64]printedLine{}, warned: map[givenWarning]bool{}}
-		if err := f.evaluate(slices.Clone(first)); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.compute(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		return f, out
-	}
+	start := func() (*statsFollower, *strings.Builder) { return startedFollower(t, first) }
 	update := func(f *statsFollower, ctx context.Context, p []scoring.Trajectory, behind bool) error {
 		return f.update(ctx, loaders.Update{Trajectories: slices.Clone(p), Behind: behind})
 	}
@@ -190,14 +170,7 @@ func TestStatsFollowInterruptBeforeAFileReadAgain(t *testing.T) {
 	// to be followed by more, then the file read again as steps 0 to
 	// 12 under ctx, and interrupts it.
 	follow := func(ctx context.Context) (*statsFollower, string) {
-		out := &strings.Builder{}
-		f := &statsFollower{health: &healthFlags{health: true, baseline: health.DefaultBaseline}, out: out, errOut: &strings.Builder{}, printed: map[int64]printedLine{}, warned: map[givenWarning]bool{}}
-		if err := f.evaluate(slices.Clone(first)); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.compute(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+		f, out := startedFollower(t, first)
 		if err := f.update(context.Background(), loaders.Update{Trajectories: slices.Clone(stale), Behind: true}); err != nil {
 			t.Fatal(err)
 		}
@@ -223,4 +196,19 @@ func TestStatsFollowInterruptBeforeAFileReadAgain(t *testing.T) {
 	if gotOut != wantOut {
 		t.Errorf("interrupted before the file read again was applied:\n%s\nwant:\n%s", gotOut, wantOut)
 	}
+}
+
+// startedFollower returns stats --follow's follower (--health) having
+// computed first, its first reading, and what it printed.
+func startedFollower(t *testing.T, first []scoring.Trajectory) (*statsFollower, *strings.Builder) {
+	t.Helper()
+	out := &strings.Builder{}
+	f := &statsFollower{health: &healthFlags{health: true, baseline: health.DefaultBaseline}, out: out, errOut: &strings.Builder{}, printed: map[int64]printedLine{}, warned: map[givenWarning]bool{}}
+	if err := f.evaluate(slices.Clone(first)); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.compute(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return f, out
 }
