@@ -34,29 +34,7 @@ func TestTRLWeightsOfEachTableFollowed(t *testing.T) {
 // table against the rows of the others its load read; one run's tables
 // give none.
 func TestTRLWeightsOfEachTableShown(t *testing.T) {
-	shown := func(dir string) []string {
-		t.Helper()
-		var warnings []string
-		defer func(saved func(context.Context, ui.Input) error) { runUI = saved }(runUI)
-		runUI = func(_ context.Context, in ui.Input) error {
-			b := session.NewBuilder(in.Config, true)
-			res, err := in.Stream(ui.StreamHooks{Pick: b.Pick, Each: b.Add})
-			if err != nil {
-				return err
-			}
-			s := b.Session(in.Source, res, nil)
-			all := make([]int, len(s.Result.Ranking.Batches))
-			for i := range all {
-				all[i] = i
-			}
-			warnings = in.LayoutWarnings(scoring.Uncapped)(s.Result, all)
-			return nil
-		}
-		if _, errOut, code := run(t, "", dir); code != 0 {
-			t.Fatalf("status %d: %s", code, errOut)
-		}
-		return warnings
-	}
+	shown := func(dir string) []string { return dashboardLayoutWarnings(t, dir) }
 	said := func(w string) bool { return strings.HasPrefix(w, trlWeightsChangedWarning()) }
 	if ws := shown(trlFixture("reward_weights_changed")); !slices.ContainsFunc(ws, said) {
 		t.Errorf("the dashboard's layout warnings %q lack %q", ws, trlWeightsChangedWarning())
@@ -66,4 +44,27 @@ func TestTRLWeightsOfEachTableShown(t *testing.T) {
 			t.Errorf("one run's tables: %q", w)
 		}
 	}
+}
+
+// dashboardLayoutWarnings opens the dashboard on args, as the program
+// does but for the screen: its session built from the load, and returns
+// its layout warnings (the status line's) over every batch.
+func dashboardLayoutWarnings(t *testing.T, args ...string) []string {
+	t.Helper()
+	var warnings []string
+	defer func(saved func(context.Context, ui.Input) error) { runUI = saved }(runUI)
+	runUI = func(_ context.Context, in ui.Input) error {
+		b := session.NewBuilder(in.Config, true)
+		res, err := in.Stream(ui.StreamHooks{Pick: b.Pick, Each: b.Add})
+		if err != nil {
+			return err
+		}
+		s := b.Session(in.Source, res, nil)
+		warnings = in.LayoutWarnings(scoring.Uncapped)(s.Result, allBatches(s.Result))
+		return nil
+	}
+	if _, errOut, code := run(t, "", args...); code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	return warnings
 }

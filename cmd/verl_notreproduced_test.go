@@ -134,21 +134,7 @@ func copyVerlDump(t *testing.T, setting, name, dir string) {
 // TestVerlV1MultiOutputSessionsShown: the dashboard's layout warnings,
 // the status line's, hold the sessions of the rows its load read.
 func TestVerlV1MultiOutputSessionsShown(t *testing.T) {
-	var warnings []string
-	defer func(saved func(context.Context, ui.Input) error) { runUI = saved }(runUI)
-	runUI = func(_ context.Context, in ui.Input) error {
-		b := session.NewBuilder(in.Config, true)
-		res, err := in.Stream(ui.StreamHooks{Pick: b.Pick, Each: b.Add})
-		if err != nil {
-			return err
-		}
-		s := b.Session(in.Source, res, nil)
-		warnings = in.LayoutWarnings(scoring.Uncapped)(s.Result, allBatches(s.Result))
-		return nil
-	}
-	if _, errOut, code := run(t, "", verlSetting("v1_multi")); code != 0 {
-		t.Fatalf("status %d: %s", code, errOut)
-	}
+	warnings := dashboardLayoutWarnings(t, verlSetting("v1_multi"))
 	if !slices.ContainsFunc(warnings, func(w string) bool { return strings.HasPrefix(w, verlSessionsWarning) }) {
 		t.Errorf("the dashboard's layout warnings %q lack %q", warnings, verlSessionsWarning)
 	}
