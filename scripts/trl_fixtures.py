@@ -415,33 +415,23 @@ def rloo_tied(n, last=None):
     return build
 
 
-def reward_model_20(trainer, logs):
-    # num_generations=8, one reward model's score near 20 with a spread
-    # of about 0.01 within each prompt's group (0.03 between prompts):
-    # TRL's float32 mean and std of such values lose about 20 / 0.01
-    # ulps of the advantage, which differs from its exact value by up to
-    # some 2e-4.
-    rnd = random.Random(4)
-    scores = []
-    for _ in range(8):
-        offset = rnd.gauss(0, 0.03)
-        scores += [20.0 + offset + rnd.gauss(0, 0.01) for _ in range(8)]
-    prompts = [prompt(f"Rate answer {p}.") for p in range(8) for _ in range(8)]
-    logs.score(trainer, ["reward_model"], prompts, [(s,) for s in scores], 8)
-
-
-def reward_model_200(trainer, logs):
-    # num_generations=8, one reward model's score near 200 with a spread
-    # of about 0.01 within each prompt's group (0.003 between prompts):
-    # under scale_rewards batch or none TRL's float32 mean alone loses
-    # more than 1e-4 of the advantage.
-    rnd = random.Random(4)
-    scores = []
-    for _ in range(8):
-        offset = rnd.gauss(0, 0.003)
-        scores += [200.0 + offset + rnd.gauss(0, 0.01) for _ in range(8)]
-    prompts = [prompt(f"Rate answer {p}.") for p in range(8) for _ in range(8)]
-    logs.score(trainer, ["reward_model"], prompts, [(s,) for s in scores], 8)
+def reward_model(center, between):
+    """A fixture's build of num_generations=8 and one reward model's score
+    near center, with a spread of about 0.01 within each prompt's group
+    and of about between from one prompt to the next. Near 20 (between
+    0.03), TRL's float32 mean and std of such values lose about 20 / 0.01
+    ulps of the advantage, which differs from its exact value by up to
+    some 2e-4; near 200 (between 0.003), under scale_rewards batch or none
+    TRL's float32 mean alone loses more than 1e-4 of it."""
+    def build(trainer, logs):
+        rnd = random.Random(4)
+        scores = []
+        for _ in range(8):
+            offset = rnd.gauss(0, between)
+            scores += [center + offset + rnd.gauss(0, 0.01) for _ in range(8)]
+        prompts = [prompt(f"Rate answer {p}.") for p in range(8) for _ in range(8)]
+        logs.score(trainer, ["reward_model"], prompts, [(s,) for s in scores], 8)
+    return build
 
 
 def reward_models_20(trainer, logs):
@@ -528,12 +518,12 @@ FIXTURES = [
             "completions tied, the fourth's graded", RLOO(2, normalize_advantages=True),
             build=rloo_tied(7, last=[1, 0, 0, 1, 1, 0, 1]), generation_batch_size=28),
     fixture("reward_model_20", "num_generations=8, one reward model's score near 20 with a within-group std of "
-            "about 0.01 (TRL's defaults otherwise)", Trainer(1), build=reward_model_20, generation_batch_size=64),
+            "about 0.01 (TRL's defaults otherwise)", Trainer(1), build=reward_model(20.0, 0.03), generation_batch_size=64),
     fixture("reward_model_200_batch", "scale_rewards='batch', num_generations=8, one reward model's score near 200 "
-            "with a within-group std of about 0.01", Trainer(1, scale_rewards="batch"), build=reward_model_200,
+            "with a within-group std of about 0.01", Trainer(1, scale_rewards="batch"), build=reward_model(200.0, 0.003),
             generation_batch_size=64),
     fixture("reward_model_200_none", "scale_rewards='none', num_generations=8, one reward model's score near 200 "
-            "with a within-group std of about 0.01", Trainer(1, scale_rewards="none"), build=reward_model_200,
+            "with a within-group std of about 0.01", Trainer(1, scale_rewards="none"), build=reward_model(200.0, 0.003),
             generation_batch_size=64),
     fixture("reward_models_20", "num_generations=8, two reward models' scores near 20 and 3, their sum's within-group "
             "std about 0.011 (TRL's defaults otherwise)", Trainer(2), build=reward_models_20, generation_batch_size=64),
