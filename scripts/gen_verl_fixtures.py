@@ -308,6 +308,34 @@ def gen_plain_legacy(verl, root, setting, steps):
     return lines
 
 
+def v1_dump(verl, dump, step, keys, uids, p_rows, r_rows, rm_scores):
+    """Writes step's V1 dump as PPOTrainer._log_rollout_data does, of the
+    rows of keys (their uid, prompt and response tokens, rm_scores the
+    outcome tensor), the transfer queue's batch answered from them; it
+    returns the keys in the dump's line order (_log_rollout_data sorts
+    them)."""
+
+    class Nested(list):
+        def to_padded_tensor(self, padding):
+            return self
+
+    data = {
+        "uid": np.array(uids, dtype=object),
+        "prompts": Nested(p_rows),
+        "responses": Nested(r_rows),
+        "rm_scores": rm_scores,
+        "reward_model": np.array([{"ground_truth": "42"} for _ in uids], dtype=object),
+    }
+    verl.v1_tq.kv_batch_get = lambda keys, partition_id, select_fields: dict((f, data[f]) for f in select_fields)
+    trainer = types.SimpleNamespace(tokenizer=Tokenizer())
+    trainer._dump_generations = lambda inputs, outputs, gts, scores, reward_extra_infos_dict, dump_path: verl.v1_write(
+        inputs, outputs, gts, scores, reward_extra_infos_dict, dump_path, step
+    )
+    verl.v1_log(trainer, types.SimpleNamespace(keys=keys, partition_id="train"), {}, dump)
+    with open(os.path.join(dump, f"{step}.jsonl")) as f:
+        return [json.loads(line)["uid"] for line in f]
+
+
 def gen_v1(verl, root, setting, steps):
     """V1: keys f"{uid}_{session_id}_{i}" (one output per session: i = 0),
     in completion order; PPOTrainer._log_rollout_data sorts them."""
@@ -325,28 +353,8 @@ def gen_v1(verl, root, setting, steps):
         r_rows = [responses[i] for i in order]
         row_scores = [scores[i] for i in order]
         r_ids, r_mask = pad_rows(r_rows, left=False)
-
-        class Nested(list):
-            def to_padded_tensor(self, padding):
-                return self
-
-        data = {
-            "uid": np.array([rows[i][1] for i in order], dtype=object),
-            "prompts": Nested(p_rows),
-            "responses": Nested(r_rows),
-            "rm_scores": outcome_tensor(row_scores, r_mask),
-            "reward_model": np.array([{"ground_truth": "42"} for _ in order], dtype=object),
-        }
-        verl.v1_tq.kv_batch_get = lambda keys, partition_id, select_fields: dict((f, data[f]) for f in select_fields)
-        trainer = types.SimpleNamespace(tokenizer=Tokenizer())
-        trainer._dump_generations = lambda inputs, outputs, gts, scores, reward_extra_infos_dict, dump_path: verl.v1_write(
-            inputs, outputs, gts, scores, reward_extra_infos_dict, dump_path, step
-        )
-        verl.v1_log(trainer, types.SimpleNamespace(keys=keys, partition_id="train"), {}, dump)
+        dumped = v1_dump(verl, dump, step, keys, [rows[i][1] for i in order], p_rows, r_rows, outcome_tensor(row_scores, r_mask))
         adv = verl.advantage(row_scores, [rows[i][1] for i in order])
-        # The dump's line order: _log_rollout_data's sort of the keys.
-        with open(os.path.join(dump, f"{step}.jsonl")) as f:
-            dumped = [json.loads(line)["uid"] for line in f]
         lines += expected_lines(step, [adv[keys.index(k)] for k in dumped])
     return lines
 
@@ -373,24 +381,7 @@ def gen_v1_multi(verl, root, setting, steps):
         r_ids, r_mask = pad_rows(r_rows, left=False)
         row_scores = [s for *_, s in rows]
         rm_scores = outcome_tensor(row_scores, r_mask)
-
-        class Nested(list):
-            def to_padded_tensor(self, padding):
-                return self
-
-        data = {
-            "uid": np.array([u for _, u, *_ in rows], dtype=object),
-            "prompts": Nested([prompt_ids(p) for p, *_ in rows]),
-            "responses": Nested(r_rows),
-            "rm_scores": rm_scores,
-            "reward_model": np.array([{"ground_truth": "42"} for _ in rows], dtype=object),
-        }
-        verl.v1_tq.kv_batch_get = lambda keys, partition_id, select_fields: dict((f, data[f]) for f in select_fields)
-        trainer = types.SimpleNamespace(tokenizer=Tokenizer())
-        trainer._dump_generations = lambda inputs, outputs, gts, scores, reward_extra_infos_dict, dump_path: verl.v1_write(
-            inputs, outputs, gts, scores, reward_extra_infos_dict, dump_path, step
-        )
-        verl.v1_log(trainer, types.SimpleNamespace(keys=keys, partition_id="train"), {}, dump)
+        dumped = v1_dump(verl, dump, step, keys, [u for _, u, *_ in rows], [prompt_ids(p) for p, *_ in rows], r_rows, rm_scores)
         # PPOTrainer._compute_advantage's data: uid the prompt's (the
         # field AgentLoopWorkerTQ puts), rm_scores as token_level_rewards.
         batch = Data(
@@ -398,8 +389,6 @@ def gen_v1_multi(verl, root, setting, steps):
             {"uid": np.array([u for _, u, *_ in rows], dtype=object)},
         )
         adv = verl.multi(batch, batch_keys=keys, adv_estimator="grpo").batch["advantages"][:, 0].tolist()
-        with open(os.path.join(dump, f"{step}.jsonl")) as f:
-            dumped = [json.loads(line)["uid"] for line in f]
         lines += expected_lines(step, [adv[keys.index(k)] for k in dumped])
     return lines
 
