@@ -226,9 +226,13 @@ func liveSpan(path string, opts Options) (limit, textLimit int64, format Format,
 		textLimit, format, u := gzipSpan(f, path, size, format, opts.maxRecord())
 		return -1, textLimit, format, u, nil
 	}
-	// Not gzipped, the text opens without error.
+	// Not gzipped, the text opens without error; only the format's
+	// detection and a JSON text's span read it.
 	raw := &countingReader{r: io.NewSectionReader(f, 0, size)}
-	in, _ := openText(raw)
+	var in input.Opened
+	if format == "" || format == JSON || format == WandBTable {
+		in, _ = openText(raw)
+	}
 	if format == "" {
 		// Found on the text, a byte order mark undone, as the reading
 		// finds it.
