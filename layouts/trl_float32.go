@@ -23,7 +23,8 @@ func (t *trlTable) grpoFloat32(g []int, r []float64, v trlVariant, divisor float
 	if len(sums) < 2 || !slices.ContainsFunc(sums, func(s float64) bool { return s != sums[0] }) {
 		return agreement.GRPOFloat32{}, false
 	}
-	f := agreement.GRPOFloat32{N: len(sums), MaxAbs: largestAbs(sums), Correction: 1, Divisor: 1}
+	f := agreement.GRPOFloat32{Correction: 1, Divisor: 1}
+	f.MeanOf(sums)
 	switch v.scale {
 	case "none":
 	case "batch":
@@ -33,7 +34,8 @@ func (t *trlTable) grpoFloat32(g []int, r []float64, v trlVariant, divisor float
 				all = append(all, x)
 			}
 		}
-		f.StdN, f.StdMaxAbs, f.Divisor = len(all), largestAbs(all), divisor
+		f.StdOf(all)
+		f.Divisor = divisor
 	default:
 		f.StdN, f.StdMaxAbs, f.Divisor = f.N, f.MaxAbs, divisor
 	}
@@ -87,15 +89,6 @@ func (t *trlTable) reproducesRows(k int, v trlVariant, w []float64, rows []int) 
 	a := t.advantages(k, v, w)
 	within := t.reproduces(k, v, w)
 	return !slices.ContainsFunc(rows, func(i int) bool { return !within(i, a[i]) })
-}
-
-// largestAbs returns the largest |x| of xs, 0 for none.
-func largestAbs(xs []float64) float64 {
-	top := 0.0
-	for _, x := range xs {
-		top = max(top, math.Abs(x))
-	}
-	return top
 }
 
 // fitFloat32Bound returns whether a fitted advantage a of row i, divided

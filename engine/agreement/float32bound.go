@@ -29,6 +29,12 @@ type GRPOFloat32 struct {
 	Divisor float64
 }
 
+// MeanOf sets N and MaxAbs from x, the scores the mean is over.
+func (g *GRPOFloat32) MeanOf(x []float64) { g.N, g.MaxAbs = len(x), maxAbs(x) }
+
+// StdOf sets StdN and StdMaxAbs from x, the scores the std is over.
+func (g *GRPOFloat32) StdOf(x []float64) { g.StdN, g.StdMaxAbs = len(x), maxAbs(x) }
+
 // gamma32 is Higham's gamma(k) = k u / (1 - k u) of float32's unit
 // roundoff u: the relative error of k float32 roundings in a row.
 func gamma32(k int) float64 {
@@ -125,7 +131,7 @@ func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) (marked 
 	eps := res.Options.EpsilonOrDefault()
 	if scale == engine.ScaleBatch {
 		x = gatherValid(x, res, batch.Members)
-		g.StdN, g.StdMaxAbs = len(x), maxAbs(x)
+		g.StdOf(x)
 		g.Divisor = res.Options.StdOf(x) + eps
 	}
 	for _, m := range batch.Groups {
@@ -136,7 +142,7 @@ func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) (marked 
 		if len(x) < 2 || !slices.ContainsFunc(x, func(s float64) bool { return s != x[0] }) {
 			continue
 		}
-		g.N, g.MaxAbs = len(x), maxAbs(x)
+		g.MeanOf(x)
 		if scale == engine.ScaleGroup {
 			g.StdN, g.StdMaxAbs = len(x), g.MaxAbs
 			g.Divisor = res.Options.StdOf(x) + eps
