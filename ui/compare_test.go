@@ -296,6 +296,9 @@ func TestComparePrefetchedWhenIdle(t *testing.T) {
 	if m.stale[compareTab] || len(m.jobs) > 0 || m.rc.prefetching {
 		t.Fatalf("the Compare tab's comparison was not computed: stale %v, jobs %d, prefetching %v", m.stale[compareTab], len(m.jobs), m.rc.prefetching)
 	}
+	if m.sizes[compareTab] != m.body {
+		t.Errorf("the comparison was prefetched at %v, not at the size its visit draws (%v): the visit counts its points again", m.sizes[compareTab], m.body)
+	}
 	b := s.CompareResult()
 	_, cmd = m.Update(uitest.KeyPress("7"))
 	if len(m.jobs) > 0 || m.rc.next != nil {

@@ -49,7 +49,7 @@ type prefetchedMsg struct {
 // that shows B and compares off the event loop (a Comparer whose job
 // starts with a recompute, a JobPreparer: the Compare tab) while stale
 // and not shown, method B's result if the session lacks it, or else that
-// tab's comparison.
+// tab's comparison, at the body's size once it is known.
 func (m *Model) prefetchCompare() tea.Cmd {
 	s := m.common.Session
 	if s.Result == nil || m.live != nil || m.rc.next != nil {
@@ -66,6 +66,12 @@ func (m *Model) prefetchCompare() tea.Cmd {
 			return func() tea.Msg { return prefetchedMsg{ev, ev.Compute(b)} }
 		}
 		m.stale[i] = false
+		if m.sizes[i] != m.body && m.body != (tabSize{}) {
+			// Sized first, as its visit will: the comparison counts its
+			// points on the grid the visit draws, not again then.
+			m.sizes[i] = m.body
+			tab.SetSize(m.body.width, m.body.height)
+		}
 		return m.updateTab(i, common.SessionChangedMsg{})
 	}
 	return nil
