@@ -76,3 +76,29 @@ func BenchmarkCompareSwitch1M(b *testing.B) {
 	}
 	testkit.ReportCPU(b, cpu)
 }
+
+// BenchmarkComparePrefetchedVisit1M measures the Compare tab's first
+// visit on 1M trajectories in one batch after its prefetch (prefetch.go:
+// method B's result, the comparison and its ranking computed hidden): its
+// key to its content drawn, on the event loop.
+func BenchmarkComparePrefetchedVisit1M(b *testing.B) {
+	s := uitest.SyntheticSession(b, 1_000_000)
+	b.ReportAllocs()
+	var cpu time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		m := settledModel(s)
+		runCmds(m, m.prefetchOnce())
+		b.StartTimer()
+		before := testkit.CPUTime()
+		for i, t := range m.tabs {
+			if t.Title() == "Compare" {
+				m.selectTab(i)
+			}
+		}
+		m.Settle()
+		_ = m.View()
+		cpu += testkit.CPUTime() - before
+	}
+	testkit.ReportCPU(b, cpu)
+}

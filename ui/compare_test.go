@@ -238,41 +238,42 @@ func TestCompareOpensGroup(t *testing.T) {
 	}
 }
 
-// TestComparePrefetchStartsWithTheHealth: the prefetch of method B's
-// result starts when the health of the first result does, not once it is
-// computed, so that a visit soon after the first frame finds it done.
-func TestComparePrefetchStartsWithTheHealth(t *testing.T) {
+// TestComparePrefetchStartsWithTheFirstFrame: the prefetch of method B's
+// result starts as the first frame is drawn (Init's commands make it
+// due), before the health of the first result, so that a visit pressed as
+// that frame appears finds it under way or done; the health's start makes
+// it due too, for a first result that came after Init.
+func TestComparePrefetchStartsWithTheFirstFrame(t *testing.T) {
 	m := NewModel(uitest.SampleSession(t), true)
-	m.Init()
+	if !batchHolds(m.Init(), prefetchDueMsg{}) {
+		t.Fatal("Init does not make the prefetch due")
+	}
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	for m.rc.next != nil { // the first result shown, as Settle, without its health
-		m.Update(m.rc.next())
-	}
 	s := m.Session()
-	if s.HealthReady() {
-		t.Fatal("the health is computed already")
-	}
-	_, cmd := m.Update(backgroundDueMsg{s.HealthJob()})
-	batch, ok := cmd().(tea.BatchMsg)
-	if !ok {
-		t.Fatalf("the health's start gives %T, want a batch with the prefetch", cmd())
-	}
-	due := false
-	for _, c := range batch {
-		if c == nil {
-			continue
-		}
-		if _, ok := c().(prefetchDueMsg); ok {
-			due = true
-		}
-	}
-	if !due {
-		t.Fatal("the health's start does not make the prefetch due")
+	if m.rc.next != nil || s.HealthReady() {
+		t.Fatalf("the first result is not shown without its health: recompute due %v, health ready %v", m.rc.next != nil, s.HealthReady())
 	}
 	m.Update(prefetchDueMsg{})
-	if !m.rc.prefetching || s.HealthReady() {
-		t.Errorf("with the health not yet computed (%v), the prefetch did not start", !s.HealthReady())
+	if !m.rc.prefetching {
+		t.Error("as the first frame is drawn, the prefetch did not start")
 	}
+	_, cmd := m.Update(backgroundDueMsg{s.HealthJob()})
+	if !batchHolds(cmd, prefetchDueMsg{}) {
+		t.Error("the health's start does not make the prefetch due")
+	}
+}
+
+// batchHolds reports whether cmd, or a command of the batch it gives,
+// gives msg.
+func batchHolds(cmd tea.Cmd, msg tea.Msg) bool {
+	if cmd == nil {
+		return false
+	}
+	got := cmd()
+	if batch, ok := got.(tea.BatchMsg); ok {
+		return slices.ContainsFunc(batch, func(c tea.Cmd) bool { return batchHolds(c, msg) })
+	}
+	return got == msg
 }
 
 // TestComparePrefetchedWhenIdle: once the health of the first result
@@ -294,6 +295,9 @@ func TestComparePrefetchedWhenIdle(t *testing.T) {
 	}
 	if m.stale[compareTab] || len(m.jobs) > 0 || m.rc.prefetching {
 		t.Fatalf("the Compare tab's comparison was not computed: stale %v, jobs %d, prefetching %v", m.stale[compareTab], len(m.jobs), m.rc.prefetching)
+	}
+	if m.sizes[compareTab] != m.body {
+		t.Errorf("the comparison was prefetched at %v, not at the size its visit draws (%v): the visit counts its points again", m.sizes[compareTab], m.body)
 	}
 	b := s.CompareResult()
 	_, cmd = m.Update(uitest.KeyPress("7"))

@@ -7,21 +7,23 @@ import (
 	"github.com/rewardlens/rewardlens/ui/common"
 )
 
-// Once the first result is shown, the Compare tab's comparison (method
-// B's result, then the comparison itself, the tab's job) is computed
-// beside its health, for the tab not shown yet, so that its first visit
-// finds it ready: started once the dashboard is idle (the health
-// computed), it was still running when a visit came soon after, and then
-// took the cores from that visit or another tab's. It holds what a visit would hold: one result of B and one
-// comparison. A change of the session before the visit marks the tab
-// stale, and the visit computes its comparison again. It is done once a
-// session: after every switch it would take the cores from the next
-// switch, and hold B's result for a tab perhaps never shown.
+// As the first frame is drawn, the Compare tab's comparison (method B's
+// result, then the comparison itself and its ranking, the tab's jobs) is
+// computed for the tab not shown yet, so that its first visit finds it
+// ready. Started beside the health, a visit pressed as the first frame
+// was drawn found it barely begun, and waited for all of it; the first
+// frame's drawing, on the event loop, leaves a core to it. It holds what
+// a visit would hold: one result of B and one comparison. A change of the
+// session before the visit marks the tab stale, and the visit computes
+// its comparison again. It is done once a session: after every switch it
+// would take the cores from the next switch, and hold B's result for a
+// tab perhaps never shown.
 
-// prefetchDueMsg says that the health of a result started, or was
-// computed: the prefetch may start. It comes from a command, which
-// Settle drops with the others: a model driven without a program
-// computes B's result when Compare is shown, as before.
+// prefetchDueMsg says that the first frame is being drawn, or that the
+// health of a result started or was computed: the prefetch may start. It
+// comes from a command, which Settle drops with the others: a model
+// driven without a program computes B's result when Compare is shown, as
+// before.
 type prefetchDueMsg struct{}
 
 func prefetchDue() tea.Msg { return prefetchDueMsg{} }
@@ -47,7 +49,7 @@ type prefetchedMsg struct {
 // that shows B and compares off the event loop (a Comparer whose job
 // starts with a recompute, a JobPreparer: the Compare tab) while stale
 // and not shown, method B's result if the session lacks it, or else that
-// tab's comparison.
+// tab's comparison, at the body's size once it is known.
 func (m *Model) prefetchCompare() tea.Cmd {
 	s := m.common.Session
 	if s.Result == nil || m.live != nil || m.rc.next != nil {
@@ -64,6 +66,12 @@ func (m *Model) prefetchCompare() tea.Cmd {
 			return func() tea.Msg { return prefetchedMsg{ev, ev.Compute(b)} }
 		}
 		m.stale[i] = false
+		if m.sizes[i] != m.body && m.body != (tabSize{}) {
+			// Sized first, as its visit will: the comparison counts its
+			// points on the grid the visit draws, not again then.
+			m.sizes[i] = m.body
+			tab.SetSize(m.body.width, m.body.height)
+		}
 		return m.updateTab(i, common.SessionChangedMsg{})
 	}
 	return nil
