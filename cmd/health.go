@@ -107,8 +107,10 @@ type healthReport struct {
 	// no trajectory has one (noStepCount): an empty findings list would
 	// read as healthy.
 	NotRun []string `json:"not_run,omitempty"`
-	// noStepCount says length_drift is in NotRun for want of step_count.
-	noStepCount bool
+	// noStepCount says length_drift is in NotRun for want of step_count;
+	// stepCounted, that a batch has a mean step_count (noStepCount's
+	// opposite, whatever length_drift follows).
+	noStepCount, stepCounted bool
 	// noHypervolume is why no batch has a hypervolume
 	// (diagnose.NoHypervolume), "" when one may.
 	noHypervolume string
@@ -147,7 +149,7 @@ func (h *healthFlags) report(res *engine.Result, rowCap scoring.RowCap, addDead 
 		addDead(res, trends)
 	}
 	// An empty list, not null, when healthy.
-	r := &healthReport{Baseline: min(cfg.Baseline, len(trends)), asked: cfg.Baseline, Findings: append([]health.Finding{}, health.Findings(res, trends, cfg)...), noHypervolume: diagnose.NoHypervolume(res)}
+	r := &healthReport{Baseline: min(cfg.Baseline, len(trends)), asked: cfg.Baseline, Findings: append([]health.Finding{}, health.Findings(res, trends, cfg)...), noHypervolume: diagnose.NoHypervolume(res), stepCounted: !noStepCount(trends)}
 	if len(trends) <= r.Baseline {
 		for _, c := range health.BaselineChecks {
 			r.NotRun = append(r.NotRun, string(c))
@@ -225,15 +227,34 @@ func writeHealthTable(w io.Writer, r *healthReport, objectives []string) error {
 		fmt.Fprintf(w, "\nhealth: %s; no hypervolume: %s\n", baseline, r.noHypervolume)
 	}
 	tw := newColumnWriter(w, true)
+	// A column no batch has a value in is left out: the line above says
+	// why there is no hypervolume, and a step_count that no trajectory
+	// has would read as a mean of 0.
+	type column struct {
+		name  string
+		value func(t trendJSON) number
+		shown bool
+	}
+	columns := slices.DeleteFunc([]column{
+		{"hypervolume", func(t trendJSON) number { return t.Hypervolume }, r.noHypervolume == ""},
+		{"mean_step_count", func(t trendJSON) number { return t.MeanStepCount }, r.stepCounted},
+		{"score_group_std", func(t trendJSON) number { return t.ScoreGroupStd }, true},
+		{"frac_at_max", func(t trendJSON) number { return t.FracAtMax }, true},
+	}, func(c column) bool { return !c.shown })
 	dead := len(r.Trends) > 0 && r.Trends[0].DeadShare != nil
-	header := "batch\thypervolume\tmean_step_count\tscore_group_std\tfrac_at_max\t"
+	header := "batch\t"
+	for _, c := range columns {
+		header += c.name + "\t"
+	}
 	if dead {
 		header += "dead_share\texpected_dead_share\tphantom_share\t"
 	}
 	fmt.Fprintln(tw, header)
 	for _, t := range r.Trends {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t", t.Batch, tableNumber(float64(t.Hypervolume)),
-			tableNumber(float64(t.MeanStepCount)), tableNumber(float64(t.ScoreGroupStd)), tableNumber(float64(t.FracAtMax)))
+		fmt.Fprintf(tw, "%d\t", t.Batch)
+		for _, c := range columns {
+			fmt.Fprintf(tw, "%s\t", tableNumber(float64(c.value(t))))
+		}
 		if dead {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t", tableNumber(float64(*t.DeadShare)), tableNumber(float64(*t.ExpectedDeadShare)), tableNumber(float64(*t.PhantomShare)))
 		}

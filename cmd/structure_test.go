@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -268,7 +269,8 @@ weight = 2
 
 // TestHealthSaysWhyNoHypervolume: with 4 objectives the health line says
 // the hypervolume is not computed, rather than printing a reference point
-// and a column of NaN without a word.
+// and a column of NaN without a word; the trends' table leaves out that
+// column, and mean_step_count's when no trajectory has a step_count.
 func TestHealthSaysWhyNoHypervolume(t *testing.T) {
 	var lines strings.Builder
 	for i := range 12 {
@@ -278,6 +280,9 @@ func TestHealthSaysWhyNoHypervolume(t *testing.T) {
 	out, errOut, code := run(t, "", "stats", "--health", data)
 	if code != 0 && code != 3 || !strings.Contains(out, "no hypervolume: it is computed for 2 or 3 objectives, not 4") {
 		t.Errorf("status %d:\n%s%s", code, out, errOut)
+	}
+	if want := regexp.MustCompile(`(?m)^ *batch +score_group_std +frac_at_max *$`); !want.MatchString(out) {
+		t.Errorf("the trends' table has columns without a value (want batch, score_group_std, frac_at_max):\n%s", out)
 	}
 }
 
