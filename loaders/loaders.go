@@ -519,8 +519,7 @@ var openText = input.Open
 // unless gzipped; and, when each is not nil, streaming the trajectories to
 // each (see Stream).
 func read(r io.Reader, name string, fileIndex int, opts Options, size int64, each func([]scoring.Trajectory) error) (*Result, error) {
-	format, err := ParseFormat(string(opts.Format))
-	if err != nil {
+	if _, err := ParseFormat(string(opts.Format)); err != nil {
 		return nil, err
 	}
 	in, err := openText(withContext(opts.Context, r))
@@ -529,6 +528,15 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 			opts.gzipReading.headerCut = true // Open fails on a gzip header alone
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return readOpened(in, name, fileIndex, opts, size, each)
+}
+
+// readOpened is read of the text in, opened already.
+func readOpened(in input.Opened, name string, fileIndex int, opts Options, size int64, each func([]scoring.Trajectory) error) (*Result, error) {
+	format, err := ParseFormat(string(opts.Format))
+	if err != nil {
+		return nil, err
 	}
 	if format == "" {
 		format = opts.found
