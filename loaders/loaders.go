@@ -454,13 +454,8 @@ func stdinCount(paths []string) int {
 	return n
 }
 
-// loadPath reads one path given to Load.
-func loadPath(path string, fileIndex int, opts Options, progress *progress, each func([]scoring.Trajectory) error) (*Result, error) {
-	return loadPrefix(path, fileIndex, opts, progress, each, -1)
-}
-
-// loadPrefix is loadPath reading only the first limit bytes of the file
-// (liveSpan), or all of it when limit < 0.
+// loadPrefix reads one path given to Load: only the first limit bytes
+// of the file (liveSpan), or all of it when limit < 0.
 func loadPrefix(path string, fileIndex int, opts Options, progress *progress, each func([]scoring.Trajectory) error, limit int64) (*Result, error) {
 	if path == "-" {
 		stdin := opts.Stdin
