@@ -105,7 +105,8 @@ const (
 // calls, or the compute panicked) asks again. So compute must not ask
 // for k itself, and a compute that pauses (pause.Checkpoint) pauses its
 // waiters too: the one that does, the hypervolume's (engine/diagnose),
-// is asked for only by work that waits at the same gate. fresh may be
+// is asked for by the trends alone, which the dashboard computes only in
+// its health job, never in work that holds the gate. fresh may be
 // called with c's lock held: it must be quick and must not use c.
 func Cached[V any](c *Cache, k CacheKey, fresh func(V) bool, compute func() V) V {
 	c.mu.Lock()
