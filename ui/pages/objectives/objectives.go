@@ -48,7 +48,11 @@ type objectivesTab struct {
 	sourceKey key.Binding
 	// pending is set while a source's statistics are computed off the
 	// event loop (common.Worker); job is that computation until the root
-	// takes it, gen numbers it.
+	// takes it, gen numbers it. It is not wait: wait's job computes the
+	// session's statistics of the batch into the result's cache, where
+	// refresh then reads them, and its message carries nothing; a
+	// source's statistics and values (diagnose.SourceBatchStats) are kept
+	// by no cache and come back in the job's message (sourceStatsMsg).
 	pending bool
 	job     func() tea.Msg
 	gen     int
@@ -154,6 +158,8 @@ func (t *objectivesTab) refresh() {
 	s := t.common.Session
 	b := s.CurrentBatch()
 	common.SetSourceKey(&t.sourceKey, s.Result.Evaluation)
+	// One of the two waits at a time: a source's own job, or the
+	// session's statistics (see pending).
 	if t.refreshSource() {
 		t.wait.Stop()
 		t.render()
