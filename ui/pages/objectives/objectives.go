@@ -46,18 +46,8 @@ type objectivesTab struct {
 	// source is the source shown, with --source-by (sources.go).
 	source    common.SourcePick
 	sourceKey key.Binding
-	// pending is set while a source's statistics are computed off the
-	// event loop (common.Worker); job is that computation until the root
-	// takes it, gen numbers it. It is not wait: wait's job computes the
-	// session's statistics of the batch into the result's cache, where
-	// refresh then reads them, and its message carries nothing; a
-	// source's statistics and values (diagnose.SourceBatchStats) are kept
-	// by no cache and come back in the job's message (sourceStatsMsg).
-	pending bool
-	job     func() tea.Msg
-	gen     int
-	// wait is the batch's statistics computed off the event loop when
-	// the session has not (common.StatsWait).
+	// wait is the statistics computed off the event loop: the batch's
+	// when the session has not, or the source's shown (common.StatsWait).
 	wait common.StatsWait
 }
 
@@ -100,14 +90,15 @@ func (t *objectivesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.SessionChangedMsg:
 		t.refresh()
 	case common.StatsReadyMsg:
-		if t.wait.Ready(msg) {
-			t.refresh()
+		if !t.wait.Ready(msg) {
+			break
 		}
-	case sourceStatsMsg:
-		if msg.gen == t.gen && t.pending {
-			t.pending, t.stats = false, msg.stats
-			t.setValues(msg.values, valuesKey{})
+		if src, ok := msg.Value.(sourceStats); ok {
+			t.stats = src.stats
+			t.setValues(src.values, valuesKey{})
 			t.render()
+		} else {
+			t.refresh()
 		}
 	case tea.KeyPressMsg:
 		if key.Matches(msg, t.sourceKey) {
@@ -125,9 +116,6 @@ func (t *objectivesTab) ShowsStats() {}
 
 // View implements Component.
 func (t *objectivesTab) View() string {
-	if t.pending && t.width > 0 {
-		return common.FitBox(common.Computing(t.common.Styles, "the source's statistics", t.width), t.width, t.height)
-	}
 	if v, waits := t.wait.View(t.common.Styles, t.width, t.height); waits {
 		return v
 	}
@@ -158,10 +146,7 @@ func (t *objectivesTab) refresh() {
 	s := t.common.Session
 	b := s.CurrentBatch()
 	common.SetSourceKey(&t.sourceKey, s.Result.Evaluation)
-	// One of the two waits at a time: a source's own job, or the
-	// session's statistics (see pending).
 	if t.refreshSource() {
-		t.wait.Stop()
 		t.render()
 		return
 	}
