@@ -1,6 +1,10 @@
 package engine
 
-import "testing"
+import (
+	"sync"
+	"testing"
+	"testing/synctest"
+)
 
 // count returns how many values of what of c keeps.
 func (c *Cache) count(of string) int {
@@ -31,6 +35,50 @@ func TestCached(t *testing.T) {
 			t.Fatalf("%s with %d members: %d after %d computations, want %d after %d", step.key, step.members, got, computed, step.members, step.calls)
 		}
 	}
+}
+
+// TestCachedComputesOnce: a second caller of a key being computed waits
+// for the first's value instead of computing it again; one whose
+// freshness the value fails computes its own. synctest.Wait returns once
+// both callers are blocked: the first in compute, the second waiting
+// for it (or, computing too, in compute).
+func TestCachedComputesOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var c Cache
+		key := CacheKey{Of: "a", Step: 1}
+		var mu sync.Mutex
+		calls := 0
+		release := make(chan struct{})
+		compute := func(members int) func() int {
+			return func() int {
+				mu.Lock()
+				calls++
+				mu.Unlock()
+				<-release
+				return members
+			}
+		}
+		holds := func(members int) func(int) bool { return func(v int) bool { return v == members } }
+		got := make([]int, 3)
+		var wg sync.WaitGroup
+		ask := func(i, members int) {
+			wg.Go(func() { got[i] = Cached(&c, key, holds(members), compute(members)) })
+		}
+		ask(0, 3)
+		synctest.Wait()
+		ask(1, 3)
+		ask(2, 4)
+		synctest.Wait()
+		close(release)
+		wg.Wait()
+		if got[0] != 3 || got[1] != 3 || got[2] != 4 {
+			t.Errorf("got %v, want [3 3 4]", got)
+		}
+		// The first's, and the one of the caller of 4 members, which 3 does not hold for.
+		if calls != 2 {
+			t.Errorf("computed %d times, want 2", calls)
+		}
+	})
 }
 
 // TestCacheKeys: every field of the key tells values apart; keep copies
