@@ -104,10 +104,11 @@ const (
 // fresh says it holds for it, else (the batch grew between the two
 // calls, or the compute panicked) asks again. So compute must not ask
 // for k itself, and a compute that pauses (pause.Checkpoint) pauses its
-// waiters too: the one that does, the hypervolume's (engine/diagnose),
-// is asked for by the trends alone, which the dashboard computes only in
-// its health job, never in work that holds the gate. fresh may be
-// called with c's lock held: it must be quick and must not use c.
+// waiters too: work that holds a pause gate must not ask for a key whose
+// compute may wait at that gate, or it waits for itself. The one compute
+// that pauses is the hypervolume's (engine/diagnose), asked for by the
+// trends. fresh may be called with c's lock held: it must be quick and
+// must not use c.
 func Cached[V any](c *Cache, k CacheKey, fresh func(V) bool, compute func() V) V {
 	c.mu.Lock()
 	for {

@@ -106,3 +106,31 @@ func TestCacheKeys(t *testing.T) {
 		t.Error("keep copied a value its filter refused")
 	}
 }
+
+// TestCachedPanicReleasesWaiters: a compute that panics lets its waiters
+// go, the key no longer being computed: a caller waiting for it computes
+// its own value.
+func TestCachedPanicReleasesWaiters(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var c Cache
+		k := CacheKey{Of: "panics"}
+		release := make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			defer func() { _ = recover() }()
+			Cached(&c, k, func(int) bool { return true }, func() int { <-release; panic("compute failed") })
+		})
+		synctest.Wait()
+		got := 0
+		wg.Go(func() { got = Cached(&c, k, func(int) bool { return true }, func() int { return 7 }) })
+		synctest.Wait()
+		close(release)
+		wg.Wait()
+		if got != 7 {
+			t.Errorf("the waiter got %d, want its own value 7", got)
+		}
+		if len(c.computing) != 0 {
+			t.Errorf("keys left computing: %v", c.computing)
+		}
+	})
+}

@@ -81,6 +81,13 @@ type FileFields struct {
 // the newest file of a directory when Load leaves it out (Unfinished).
 // Options.Pick, Fields and MaxRows are not used. The errors are Load's.
 func Peek(paths []string, opts Options) ([]FileFields, error) {
+	// The format by its name, an alias or any case as Load takes it:
+	// the columns read, and the FileFields' Format, go by it.
+	format, err := ParseFormat(string(opts.Format))
+	if err != nil {
+		return nil, err
+	}
+	opts.Format = format
 	// A directory without input files tells nothing, as an empty file:
 	// Load's error for it stays (following waits for it).
 	files, err := peekedFiles(paths, opts)

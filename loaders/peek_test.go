@@ -1,6 +1,8 @@
 package loaders
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -44,6 +46,29 @@ func TestPeekReadsEachFileOnce(t *testing.T) {
 		}
 		if readings.Load() != tc.readings {
 			t.Errorf("%s: %d readings of its text, want %d", tc.name, readings.Load(), tc.readings)
+		}
+	}
+}
+
+// TestPeekFormatByAnyName: a format given by an alias or in another case
+// is the format Load takes: Peek reads its columns and names it by its
+// own name.
+func TestPeekFormatByAnyName(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.jsonl")
+	if err := os.WriteFile(path, []byte(`{"step": 1, "prompt": "p", "acc": 1.0}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, err := Peek([]string{path}, Options{Format: JSONL})
+	if err != nil || len(want) != 1 || len(want[0].Columns) == 0 {
+		t.Fatalf("Peek as jsonl: %v, %+v", err, want)
+	}
+	for _, name := range []Format{"ndjson", "JSONL"} {
+		got, err := Peek([]string{path}, Options{Format: name})
+		if err != nil || len(got) != 1 {
+			t.Fatalf("Peek as %s: %v, %+v", name, err, got)
+		}
+		if !slices.Equal(got[0].Columns, want[0].Columns) || got[0].Format != JSONL {
+			t.Errorf("Peek as %s: columns %q, format %q; want %q, %q", name, got[0].Columns, got[0].Format, want[0].Columns, JSONL)
 		}
 	}
 }
