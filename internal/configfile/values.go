@@ -211,7 +211,8 @@ const probeSourceBy = `"source"`
 // merged has, and its [sources.NAME] tables: that they may be used (the
 // pareto computer and a source_by, at the first table's line), then each
 // table's objectives as the top level's are (entryErrors), the table
-// whole at its header, and its weights, each alone.
+// whole at its header, and its weights, each alone (but those a --weight
+// of flags overrides).
 func (f *File) sourceErrors(merged setup.Config, flags Flags) []valueError {
 	fc := f.Config
 	var errs []valueError
@@ -264,6 +265,9 @@ func (f *File) sourceErrors(merged setup.Config, flags Flags) []valueError {
 			continue
 		}
 		for _, w := range slices.Sorted(maps.Keys(src.Weights)) {
+			if _, overridden := flags.Weights[w]; overridden {
+				continue
+			}
 			probe(key("sources", name, "weights", w), in(setup.SourceConfig{Objectives: namesOnly(src.Objectives), Weights: map[string]float64{w: src.Weights[w]}}))
 		}
 	}
@@ -323,8 +327,10 @@ func (f *File) namedErrors(merged setup.Config, flags Flags) []valueError {
 	if fc.LoggedAdvantage != "" && !flags.changed("logged-advantage") {
 		probe(key("logged_advantage"), func(c *setup.Config) { c.LoggedAdvantage = fc.LoggedAdvantage })
 	}
-	for _, constraint := range fc.Constraints {
-		probe(key("constraint"), func(c *setup.Config) { c.Constraints = []string{constraint} })
+	if !flags.changed("constraint") {
+		for _, constraint := range fc.Constraints {
+			probe(key("constraint"), func(c *setup.Config) { c.Constraints = []string{constraint} })
+		}
 	}
 	if !named {
 		return errs
@@ -337,8 +343,10 @@ func (f *File) namedErrors(merged setup.Config, flags Flags) []valueError {
 			probe(key("weights", name), func(c *setup.Config) { c.Weights = map[string]float64{name: fc.Weights[name]} })
 		}
 	}
-	for _, gate := range fc.Gates {
-		probe(key("gate"), func(c *setup.Config) { c.Gates = []string{gate} })
+	if !flags.changed("gate") {
+		for _, gate := range fc.Gates {
+			probe(key("gate"), func(c *setup.Config) { c.Gates = []string{gate} })
+		}
 	}
 	if len(fc.Priority) > 0 && !flags.changed("priority") {
 		probe(key("priority"), func(c *setup.Config) { c.Priority = fc.Priority })

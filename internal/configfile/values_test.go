@@ -135,8 +135,9 @@ func checkValuesWeights(t *testing.T, text string, merged func(*setup.Config), c
 // nan, inf and -inf included, is checked finite at its line: an
 // objective's weight (whose NaN the scorer would read as no weight, the
 // default 1/m) in [[objective]], inline or in a source's table, svrl's
-// weights, epsilon, penalty, a tolerance. A weight a --weight overrides
-// is the flag's, not checked here.
+// weights, epsilon, penalty, a tolerance. A weight a --weight overrides,
+// and a constraint or gate when --constraint or --gate is given, are the
+// flags', not checked here.
 func TestNonFiniteValuesSayTheirLine(t *testing.T) {
 	const accuracy = "[[objective]]\nname = \"accuracy\"\nexpr = \"metadata.accuracy\"\n"
 	const safety = "[[objective]]\nname = \"safety\"\nexpr = \"metadata.safety\"\n"
@@ -164,8 +165,11 @@ func TestNonFiniteValuesSayTheirLine(t *testing.T) {
 
 		{"objective weight under --weight", accuracy + "weight = nan\n", map[string]float64{"accuracy": 1}, nil, ""},
 		{"source objective weight under --weight", sourceBy + "[[sources.a.objective]]\nname = \"x\"\nexpr = \"metadata.x\"\nweight = inf\n", map[string]float64{"x": 1}, nil, ""},
+		{"source weights table under --weight", sourceBy + "objective = [{name = \"x\", expr = \"metadata.x\"}]\nweights = {x = nan}\n", map[string]float64{"x": 1}, nil, ""},
 		{"another objective's weight under --weight", accuracy + "weight = nan\n" + safety, map[string]float64{"safety": 1}, nil,
 			`PATH:4: weight accuracy: NaN is not a finite number`},
+		{"constraint under --constraint", "constraint = [\"accuracy + 1\"]\n" + accuracy, nil, []string{"constraint"}, ""},
+		{"gate under --gate", "gate = [\"accuracy true\"]\n" + accuracy, nil, []string{"gate"}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) { checkValuesWeights(t, c.config, nil, c.changed, c.flagWeights, c.want) })
 	}
