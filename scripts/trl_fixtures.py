@@ -422,7 +422,11 @@ def reward_model(center, between):
     0.03), TRL's float32 mean and std of such values lose about 20 / 0.01
     ulps of the advantage, which differs from its exact value by up to
     some 2e-4; near 200 (between 0.003), under scale_rewards batch or none
-    TRL's float32 mean alone loses more than 1e-4 of it."""
+    TRL's float32 mean alone loses more than 1e-4 of it. RLOOTrainer's
+    leave-one-out baseline, a float32 sum of the others, loses more than
+    1e-4 near 2000; its normalize_advantages divides that loss, some 1e-5
+    near 20, by the batch's std of about 0.01. normalize_then_sum's group
+    z-score near 20 loses as much as grpo's."""
     def build(trainer, logs):
         rnd = random.Random(4)
         scores = []
@@ -529,6 +533,14 @@ FIXTURES = [
             "std about 0.011 (TRL's defaults otherwise)", Trainer(2), build=reward_models_20, generation_batch_size=64),
     fixture("reward_models_20_weights", "reward_models_20 with reward_weights=[1.0, 0.5]",
             Trainer(2, reward_weights=[1.0, 0.5]), build=reward_models_20, generation_batch_size=64),
+    fixture("rloo_model_2000", "RLOOTrainer, num_generations=8, one reward model's score near 2000 with a within-group std "
+            "of about 0.01 (TRL's defaults otherwise)", RLOO(1), build=reward_model(2000.0, 0.003), generation_batch_size=64),
+    fixture("rloo_whitened_model_20", "RLOOTrainer, num_generations=8, normalize_advantages=True, one reward model's score "
+            "near 20 with a within-group std of about 0.01", RLOO(1, normalize_advantages=True),
+            build=reward_model(20.0, 0.03), generation_batch_size=64),
+    fixture("gdpo_model_20", "num_generations=8, normalize_then_sum, one reward model's score near 20 with a "
+            "within-group std of about 0.01", Trainer(1, multi_objective_aggregation="normalize_then_sum"),
+            build=reward_model(20.0, 0.03), generation_batch_size=64),
     *relogged("num_iterations_2", "num_iterations=2, logging_steps=1: each generation logged at two steps"),
 ]
 
