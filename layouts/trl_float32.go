@@ -37,7 +37,8 @@ func (t *trlTable) grpoFloat32(g []int, r []float64, v trlVariant, divisor float
 		f.StdOf(all)
 		f.Divisor = divisor
 	default:
-		f.StdN, f.StdMaxAbs, f.Divisor = f.N, f.MaxAbs, divisor
+		f.StdOf(sums)
+		f.Divisor = divisor
 	}
 	return f, !math.IsNaN(f.Divisor)
 }

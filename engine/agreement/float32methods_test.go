@@ -1,0 +1,265 @@
+package agreement
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
+	"github.com/rewardlens/rewardlens/stats"
+)
+
+// trlRLOO32 returns TRL's RLOOTrainer advantages of a group's xs in
+// float32: s - (S - s) / (n - 1), S summed the order torch sums in.
+func trlRLOO32(xs []float32, sum func([]float32) float32) []float32 {
+	total, others := sum(xs), float32(len(xs)-1)
+	a := make([]float32, len(xs))
+	for i, x := range xs {
+		a[i] = x - float32(float32(total-x)/others)
+	}
+	return a
+}
+
+// verlRLOO32 returns verl's compute_rloo_outcome_advantage of a group's
+// xs in float32: s n / (n - 1) - mean n / (n - 1), each product rounded.
+func verlRLOO32(xs []float32, sum func([]float32) float32) []float32 {
+	n := float32(len(xs))
+	mean := sum(xs) / n
+	baseline := float32(float32(mean*n) / (n - 1))
+	a := make([]float32, len(xs))
+	for i, x := range xs {
+		a[i] = float32(float32(x*n)/(n-1)) - baseline
+	}
+	return a
+}
+
+// whiten32 returns (x - mean) / (std + eps) of xs in float32 (TRL's
+// nanmean and nanstd over the batch).
+func whiten32(xs []float32, eps float32, sum func([]float32) float32) []float32 {
+	mean, std := sum(xs)/float32(len(xs)), float32Std(xs, sum)
+	a := make([]float32, len(xs))
+	for i, x := range xs {
+		a[i] = (x - mean) / (std + eps)
+	}
+	return a
+}
+
+// TestRLOOFloat32BoundHolds: TRL's and verl's float32 rloo advantage,
+// sums in three orders, stays within RLOOFloat32Bound of the exact one
+// for groups of 2 to 64 scores near 2000 with an std of 0.01, near -300
+// with 50 and in [0, 1], and near 2000 it does leave the fixed tolerance
+// (the case the bound is for); in [0, 1] the bound stays far below it.
+func TestRLOOFloat32BoundHolds(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 3))
+	beyondTolerance := false
+	for _, c := range []struct{ base, sd float64 }{{2000, 0.01}, {-300, 50}, {0.5, 0.3}} {
+		for _, n := range []int{2, 3, 7, 8, 16, 64} {
+			for range 200 {
+				xs := make([]float32, n)
+				s := make([]float64, n)
+				for i := range xs {
+					xs[i] = float32(c.base + c.sd*rnd.NormFloat64())
+					s[i] = float64(xs[i])
+				}
+				total, top := 0.0, maxAbs(s)
+				for _, x := range s {
+					total += x
+				}
+				for _, sum := range []func([]float32) float32{sequential, pairwise, reversed} {
+					for _, trainer := range []func([]float32, func([]float32) float32) []float32{trlRLOO32, verlRLOO32} {
+						for i, a32 := range trainer(xs, sum) {
+							exact := s[i] - (total-s[i])/float64(n-1)
+							d, b := math.Abs(float64(a32)-exact), RLOOFloat32Bound(n, top, exact)
+							beyondTolerance = beyondTolerance || d > Tolerance
+							if !(d <= b) {
+								t.Fatalf("base %v, sd %v, n %d: |float32 - exact| %.3g beyond the bound %.3g", c.base, c.sd, n, d, b)
+							}
+							if c.base == 0.5 && !(b > 0 && b < Tolerance/10) {
+								t.Fatalf("rewards in [0, 1], n %d: bound %.3g, want positive and far below %v", n, b, Tolerance)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if !beyondTolerance {
+		t.Error("no float32 advantage left the fixed tolerance: the cases do not test the bound")
+	}
+}
+
+// trainerLog is a batch of 8 groups of 8 trajectories, objectives x and
+// y, each with the advantage a trainer computed in float32 of their
+// float32 values (trainer: the groups' values, x's and y's), logged as
+// adv.
+func trainerLog(rnd *rand.Rand, x, y func(g int) float64, trainer func(xs, ys [][]float32) [][]float32) []scoring.Trajectory {
+	xs, ys := make([][]float32, 8), make([][]float32, 8)
+	for g := range xs {
+		for range 8 {
+			xs[g] = append(xs[g], float32(x(g)))
+			ys[g] = append(ys[g], float32(y(g)))
+		}
+	}
+	var ts []scoring.Trajectory
+	for g, as := range trainer(xs, ys) {
+		for j, a := range as {
+			ts = append(ts, enginetest.Traj(0, string(rune('a'+g)), "x", float64(xs[g][j]), "y", float64(ys[g][j]), "adv", float64(a)))
+		}
+	}
+	return ts
+}
+
+// trlRLOOWhitened32 is TRL's RLOOTrainer with normalize_advantages of
+// the sums x + w y in float32.
+func trlRLOOWhitened32(w float32) func(xs, ys [][]float32) [][]float32 {
+	return func(xs, ys [][]float32) [][]float32 {
+		var c []float32
+		for g := range xs {
+			r := make([]float32, len(xs[g]))
+			for j := range r {
+				r[j] = xs[g][j] + w*ys[g][j]
+			}
+			c = append(c, trlRLOO32(r, sequential)...)
+		}
+		return regroup(whiten32(c, 1e-4, pairwise), len(xs))
+	}
+}
+
+// trlNormalizeThenSum32 is TRL's normalize_then_sum (gdpo) of x and y,
+// weights 1 and w, in float32.
+func trlNormalizeThenSum32(w float32) func(xs, ys [][]float32) [][]float32 {
+	return func(xs, ys [][]float32) [][]float32 {
+		var r []float32
+		for g := range xs {
+			zx := trlFloat32Advantages(xs[g], 1e-4, sequential)
+			zy := trlFloat32Advantages(ys[g], 1e-4, sequential)
+			for j := range zx {
+				r = append(r, float32(zx[j])+w*float32(zy[j]))
+			}
+		}
+		return regroup(whiten32(r, 1e-4, pairwise), len(xs))
+	}
+}
+
+// regroup cuts a into groups equal parts.
+func regroup(a []float32, groups int) [][]float32 {
+	out := make([][]float32, groups)
+	size := len(a) / groups
+	for g := range out {
+		out[g] = a[g*size : (g+1)*size]
+	}
+	return out
+}
+
+// compareMethod compares ts's logged advantage under method with the
+// score x + wy y in float32 (precision), or in float64.
+func compareMethod(t *testing.T, ts []scoring.Trajectory, method engine.Method, wy float64, precision string) (Diff, *engine.Result) {
+	t.Helper()
+	c, err := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}, {Name: "y", Expr: "y", Weight: ptr(wy)}}, LoggedAdvantage: "adv", ScorePrecision: precision})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := c.Compute(ts, method)
+	d, _ := CompareLogged(res, &res.Ranking.Batches[0])
+	return d, res
+}
+
+// TestFloat32MethodsAgreeingCompare: batches logged with TRL's float32
+// rloo (x near 2000), rloo-whitened (x near 20) and normalize_then_sum (x
+// near 60), x with an std of 0.01 in a group, y near 3 with 0.005, agree under
+// their method with the score in float32, rows beyond the fixed tolerance
+// within the bound; not in float64 (no float32 trainer assumed); and a
+// wrong weight of y or a wrong method still differs in half the rows or
+// more.
+func TestFloat32MethodsAgreeingCompare(t *testing.T) {
+	near := func(rnd *rand.Rand, base, between, within float64) func(g int) float64 {
+		offsets := map[int]float64{}
+		return func(g int) float64 {
+			if _, ok := offsets[g]; !ok {
+				offsets[g] = between * rnd.NormFloat64()
+			}
+			return base + offsets[g] + within*rnd.NormFloat64()
+		}
+	}
+	for _, c := range []struct {
+		method  engine.Method
+		base    float64
+		trainer func(xs, ys [][]float32) [][]float32
+		wrongY  float64 // a weight of y the log is not of, which the method tells
+		wrong   engine.Method
+	}{
+		{engine.RLOO, 2000, func(xs, ys [][]float32) [][]float32 {
+			out := make([][]float32, len(xs))
+			for g := range xs {
+				r := make([]float32, len(xs[g]))
+				for j := range r {
+					r[j] = xs[g][j] + 0.5*ys[g][j]
+				}
+				out[g] = trlRLOO32(r, sequential)
+			}
+			return out
+		}, 2, engine.RLOOWhitened},
+		{engine.RLOOWhitened, 20, trlRLOOWhitened32(0.5), 2, engine.RLOO},
+		{engine.GDPO, 60, trlNormalizeThenSum32(0.5), 2, engine.GRPO},
+	} {
+		rnd := rand.New(rand.NewPCG(21, 5))
+		ts := trainerLog(rnd, near(rnd, c.base, 0.03, 0.01), near(rnd, 3, 0.02, 0.005), c.trainer)
+		d, res := compareMethod(t, ts, c.method, 0.5, "float32")
+		raw := 0.0
+		for i, tr := range ts {
+			raw = max(raw, math.Abs(res.Rewards[i]-tr.Metadata["adv"].(float64)))
+		}
+		if !(raw > Tolerance) || d.Rows != len(ts) || d.Differing != 0 || !d.Reproduced() {
+			t.Errorf("%s: float32 log, max |diff| %.3g: %+v; want beyond the tolerance, no row differing, reproduced", c.method, raw, d)
+		}
+		if w := MatchLogged(res.Evaluation, res.Options).Warning(); w != "" {
+			t.Errorf("%s: MatchLogged warns: %s", c.method, w)
+		}
+		if d, _ := compareMethod(t, ts, c.method, 0.5, "float64"); d.Differing == 0 {
+			t.Errorf("%s: score in float64: no row differs, want the float32 rounding beyond the tolerance", c.method)
+		}
+		if d, _ := compareMethod(t, ts, c.method, c.wrongY, "float32"); d.Differing < len(ts)/2 {
+			t.Errorf("%s: weight of y %v against a log of 0.5: %d of %d rows differ, want half or more", c.method, c.wrongY, d.Differing, len(ts))
+		}
+		if d, _ := compareMethod(t, ts, c.wrong, 0.5, "float32"); d.Differing < len(ts)/2 {
+			t.Errorf("%s's log compared as %s: %d of %d rows differ, want half or more", c.method, c.wrong, d.Differing, len(ts))
+		}
+	}
+}
+
+// TestFloat32MethodsBoundTight: on rewards in [0, 1] with stds near 0.3,
+// a batch of 64 rows, the bounds of rloo, rloo-whitened and gdpo stay
+// well below the fixed tolerance (they hide no difference the tolerance
+// would see): rloo's a group's rounding, the others' that of a mean and
+// an std over the batch, which grows with its rows (gamma(N)).
+func TestFloat32MethodsBoundTight(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 9))
+	var ts []scoring.Trajectory
+	for g := range 8 {
+		for range 8 {
+			ts = append(ts, enginetest.Traj(0, string(rune('a'+g)), "x", rnd.Float64(), "y", rnd.Float64(), "adv", 0.0))
+		}
+	}
+	for _, method := range []engine.Method{engine.RLOO, engine.RLOOWhitened, engine.GDPO} {
+		_, res := compareMethod(t, ts, method, 0.5, "float32")
+		bounds, ok := methodFloat32Bounds(res, &res.Ranking.Batches[0])
+		if !ok || len(bounds) != len(ts) {
+			t.Fatalf("%s: %d bounds (ok %v), want one per row", method, len(bounds), ok)
+		}
+		if std := stats.SampleStd(res.Scores); std < 0.2 || std > 0.5 {
+			t.Fatalf("%s: the scores' std %.3g, not near 0.3", method, std)
+		}
+		below := Tolerance / 10
+		if method != engine.RLOO {
+			below = Tolerance / 2
+		}
+		for i, b := range bounds {
+			if !(b > 0 && b < below) {
+				t.Errorf("%s: row %d, reward %.3g: bound %.3g, want positive and below %v", method, i, res.Rewards[i], b, below)
+			}
+		}
+	}
+}
