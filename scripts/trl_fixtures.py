@@ -155,8 +155,12 @@ class RLOO:
     """The RLOOTrainer attributes its advantage block reads (beta 0, no
     reward_clip_range: no KL term, no clamp)."""
 
-    def __init__(self, num_reward_funcs, normalize_advantages=False):
-        self.reward_weights = torch.ones(num_reward_funcs, dtype=torch.float32)
+    def __init__(self, num_reward_funcs, normalize_advantages=False, reward_weights=None):
+        # RLOOTrainer.__init__, lines 448-456.
+        if reward_weights is not None:
+            self.reward_weights = torch.tensor(reward_weights, dtype=torch.float32)
+        else:
+            self.reward_weights = torch.ones(num_reward_funcs, dtype=torch.float32)
         self.normalize_advantages = normalize_advantages
 
     def advantages(self, rewards_per_func, num_generations):
@@ -438,17 +442,21 @@ def reward_model(center, between):
     return build
 
 
-def reward_models_20(trainer, logs):
-    # num_generations=8, two reward models: one near 20 as above, one
-    # near 3 with a spread of about 0.005; their sum's std within a group
-    # is about 0.011, and TRL's float32 rounding is as large.
-    rnd = random.Random(5)
-    rewards = []
-    for _ in range(8):
-        offset = rnd.gauss(0, 0.03)
-        rewards += [(20.0 + offset + rnd.gauss(0, 0.01), 3.0 + rnd.gauss(0, 0.005)) for _ in range(8)]
-    prompts = [prompt(f"Rate answer {p}.") for p in range(8) for _ in range(8)]
-    logs.score(trainer, ["reward_model", "judge_model"], prompts, rewards, 8)
+def reward_models(center):
+    """A fixture's build of num_generations=8 and two reward models: one
+    near center as reward_model's (spread 0.03 between prompts, 0.01
+    within), one near 3 with a spread of about 0.005; near 20 their sum's
+    std within a group is about 0.011, and TRL's float32 rounding is as
+    large."""
+    def build(trainer, logs):
+        rnd = random.Random(5)
+        rewards = []
+        for _ in range(8):
+            offset = rnd.gauss(0, 0.03)
+            rewards += [(center + offset + rnd.gauss(0, 0.01), 3.0 + rnd.gauss(0, 0.005)) for _ in range(8)]
+        prompts = [prompt(f"Rate answer {p}.") for p in range(8) for _ in range(8)]
+        logs.score(trainer, ["reward_model", "judge_model"], prompts, rewards, 8)
+    return build
 
 
 def relogged(name, what):
@@ -530,9 +538,9 @@ FIXTURES = [
             "with a within-group std of about 0.01", Trainer(1, scale_rewards="none"), build=reward_model(200.0, 0.003),
             generation_batch_size=64),
     fixture("reward_models_20", "num_generations=8, two reward models' scores near 20 and 3, their sum's within-group "
-            "std about 0.011 (TRL's defaults otherwise)", Trainer(2), build=reward_models_20, generation_batch_size=64),
+            "std about 0.011 (TRL's defaults otherwise)", Trainer(2), build=reward_models(20.0), generation_batch_size=64),
     fixture("reward_models_20_weights", "reward_models_20 with reward_weights=[1.0, 0.5]",
-            Trainer(2, reward_weights=[1.0, 0.5]), build=reward_models_20, generation_batch_size=64),
+            Trainer(2, reward_weights=[1.0, 0.5]), build=reward_models(20.0), generation_batch_size=64),
     fixture("rloo_model_2000", "RLOOTrainer, num_generations=8, one reward model's score near 2000 with a within-group std "
             "of about 0.01 (TRL's defaults otherwise)", RLOO(1), build=reward_model(2000.0, 0.003), generation_batch_size=64),
     fixture("rloo_whitened_model_20", "RLOOTrainer, num_generations=8, normalize_advantages=True, one reward model's score "
@@ -541,6 +549,11 @@ FIXTURES = [
     fixture("gdpo_model_20", "num_generations=8, normalize_then_sum, one reward model's score near 20 with a "
             "within-group std of about 0.01", Trainer(1, multi_objective_aggregation="normalize_then_sum"),
             build=reward_model(20.0, 0.03), generation_batch_size=64),
+    fixture("rloo_models_2000_weights", "RLOOTrainer, num_generations=8, reward_weights=[1.0, 0.5], two reward models "
+            "near 2000 and 3", RLOO(2, reward_weights=[1.0, 0.5]), build=reward_models(2000.0), generation_batch_size=64),
+    fixture("gdpo_models_40_weights", "num_generations=8, normalize_then_sum, reward_weights=[1.0, 0.5], two reward "
+            "models near 40 and 3", Trainer(2, reward_weights=[1.0, 0.5], multi_objective_aggregation="normalize_then_sum"),
+            build=reward_models(40.0), generation_batch_size=64),
     *relogged("num_iterations_2", "num_iterations=2, logging_steps=1: each generation logged at two steps"),
 ]
 

@@ -35,7 +35,7 @@ func RLOOFloat32Bound(n int, maxAbs, a float64) float64 {
 // float32Method reports whether o's rewards are those of rloo,
 // rloo-whitened or gdpo of scores in float32 (--score-precision float32,
 // the TRL and verl layouts'), whose trainer's advantage carries
-// RLOOFloat32Bound's or GRPOFloat32's rounding (methodFloat32Bounds).
+// LeaveOneOutFloat32's or NormalizeThenSumFloat32's rounding.
 func float32Method(o engine.Options) bool {
 	if o.ScorePrecision != engine.ScoreFloat32 {
 		return false
@@ -43,123 +43,128 @@ func float32Method(o engine.Options) bool {
 	return o.Method == engine.RLOO || o.Method == engine.RLOOWhitened || o.Method == engine.GDPO
 }
 
-// methodFloat32Bounds returns, for each valid row of batch (a batch of
-// res, with its groups) under rloo, rloo-whitened or gdpo
-// (float32Method), how far the trainer's float32 advantage may be from
-// its reward:
+// A Float32Bound returns how far a trainer's float32 advantage of row j
+// of group g of a batch may be from its exact value a; 0 for a row whose
+// advantage is exact (one the trainer leaves out, or gives 0).
+type Float32Bound func(g, j int, a float64) float64
+
+// LeaveOneOutFloat32 returns the bound of a trainer's float32 rloo
+// advantage, whitened (rloo-whitened: RLOOTrainer's
+// normalize_advantages) or not, of a batch whose groups[g][j] is the
+// score of row j of group g (NaN for a row the trainer leaves out):
 //
-//   - rloo: RLOOFloat32Bound of the row's group (n its valid members, two
-//     or more; a group of one is exact);
-//   - rloo-whitened: the leave-one-out advantages c (RLOOTrainer's, a
-//     group of one left out) each within e = RLOOFloat32Bound, then
-//     whitened over the batch: GRPOFloat32 of the c, the sample std plus
-//     1e-4, InputErr the largest e;
-//   - gdpo: each objective's z-score in each group within GRPOFloat32's
-//     bound (e_k), their weighted sum R = sum_k w_k z_k within e = (1 +
-//     gamma(K)) sum_k |w_k| e_k + gamma(K + 1) sum_k |w_k z_k| (the K
-//     products, their float32 sum, the weights' rounding), then centred
-//     over the batch and, normalised, divided by its std plus epsilon:
-//     GRPOFloat32 of the R, InputErr the largest e.
+//   - rloo: RLOOFloat32Bound of the row's group (n its scores, two or
+//     more; a group of one is exact);
+//   - rloo-whitened: the leave-one-out advantages c (a group of one left
+//     out, as RLOOTrainer's NaN) each within RLOOFloat32Bound, e_c, then
+//     whitened over the batch, the sample std plus 1e-4: GRPOFloat32 of
+//     the c, InputErr the largest e_c.
 //
-// ok is false, no bound, for a batch with sources or a penalty (each
-// normalised apart, or a term no trainer computes), a group that ties in
-// float32 (its residue is TieResidue's or BatchResidue's), an objective
-// of gdpo present in fewer than two of a group's rows, or a divisor not
-// known to within half of itself (GRPOFloat32.Bound 0).
-func methodFloat32Bounds(res *engine.Result, batch *engine.Batch) (bounds map[int]float64, ok bool) {
-	o := res.Options
-	if res.Evaluation.HasSources() || res.Evaluation.Violation != nil && o.Method == engine.GDPO {
-		return nil, false
-	}
-	bounds = make(map[int]float64, len(batch.Members))
+// ok is false, no bound, when whitened and a group ties in float32 (its
+// residue is BatchResidue's), or the batch's divisor is not known to
+// within half of itself (GRPOFloat32.Bound 0).
+func LeaveOneOutFloat32(groups [][]float64, whitened bool) (bound Float32Bound, ok bool) {
+	n, top := make([]int, len(groups)), make([]float64, len(groups))
 	var x []float64
-	var members [][]int // each group's valid members
-	for _, g := range batch.Groups {
-		m := slices.DeleteFunc(slices.Clone(g.Members), func(i int) bool { return !res.Evaluation.Valid[i] })
-		if x = gatherValid(x, res, m); o.Method == engine.RLOOWhitened && tied32(x) {
+	for g, scores := range groups {
+		x = slices.DeleteFunc(append(x[:0], scores...), math.IsNaN)
+		if whitened && tied32(x) {
 			return nil, false
 		}
-		members = append(members, m)
+		n[g], top[g] = len(x), maxAbs(x)
 	}
-	switch o.Method {
-	case engine.RLOO:
-		for _, m := range members {
-			x = gatherValid(x, res, m)
+	rloo := func(g, _ int, a float64) float64 {
+		if n[g] < 2 {
+			return 0
+		}
+		return RLOOFloat32Bound(n[g], top[g], a)
+	}
+	if !whitened {
+		return rloo, true
+	}
+	var c []float64
+	inputErr := 0.0
+	for g, scores := range groups {
+		if n[g] < 2 {
+			continue
+		}
+		sum := 0.0
+		for _, s := range scores {
+			if !math.IsNaN(s) {
+				sum += s
+			}
+		}
+		for j, s := range scores {
+			if !math.IsNaN(s) {
+				c = append(c, s-(sum-s)/float64(n[g]-1))
+				inputErr = max(inputErr, rloo(g, j, c[len(c)-1]))
+			}
+		}
+	}
+	f, ok := whitened32(c, inputErr, stats.SampleStd(c)+1e-4, 1, true)
+	if !ok {
+		return nil, false
+	}
+	return func(g, j int, a float64) float64 {
+		if n[g] < 2 || math.IsNaN(groups[g][j]) {
+			return 0
+		}
+		return f.Bound(a)
+	}, true
+}
+
+// NormalizeThenSumFloat32 returns the bound of a trainer's float32
+// normalize_then_sum advantage (gdpo) of a batch whose terms[g][k][j] is
+// objective k's value of row j of group g (NaN for none), weighted by
+// weights, each objective z-scored in its group by its std (Bessel's
+// correction, 1 or 0) plus eps, the weighted sum R then centred over the
+// batch and, normalized, divided by its std plus eps; a row with no value
+// is left out, an objective with fewer than two values in a group adds
+// nothing (TRL's nanstd NaN, then nansum):
+//
+// each z_k within e_k, GRPOFloat32's bound of the group, R = sum_k w_k z_k
+// within e = (1 + gamma(K)) sum_k |w_k| e_k + gamma(K + 1) sum_k |w_k z_k|
+// (the K products, their float32 sum, the weights' rounding), and the
+// advantage within GRPOFloat32's bound of the R, InputErr the largest e.
+//
+// ok is false, no bound, when an objective ties in float32 in a group
+// (its residue is BatchResidue's), or a divisor is not known to within
+// half of itself (GRPOFloat32.Bound 0).
+func NormalizeThenSumFloat32(terms [][][]float64, weights []float64, eps float64, correction int, normalized bool) (bound Float32Bound, ok bool) {
+	in := make([][]bool, len(terms)) // whether row j of group g has a value
+	var sums, x []float64
+	inputErr := 0.0
+	for g, objectives := range terms {
+		if len(objectives) == 0 {
+			continue
+		}
+		rows := len(objectives[0])
+		in[g] = make([]bool, rows)
+		sumErr := make([]float64, rows) // sum_k |w_k| e_k of each row
+		sumAbs := make([]float64, rows) // sum_k |w_k z_k| of each row
+		r := make([]float64, rows)
+		for k, values := range objectives {
+			x = slices.DeleteFunc(append(x[:0], values...), math.IsNaN)
+			for j, v := range values {
+				in[g][j] = in[g][j] || !math.IsNaN(v)
+			}
 			if len(x) < 2 {
 				continue
 			}
-			top := maxAbs(x)
-			for _, i := range m {
-				bounds[i] = RLOOFloat32Bound(len(x), top, res.Rewards[i])
-			}
-		}
-		return bounds, true
-	case engine.RLOOWhitened:
-		var c []float64
-		var rows []int
-		inputErr := 0.0
-		for _, m := range members {
-			x = gatherValid(x, res, m)
-			if len(x) < 2 {
-				continue // RLOOTrainer's NaN, left out of the whitening
-			}
-			sum, top := 0.0, maxAbs(x)
-			for _, s := range x {
-				sum += s
-			}
-			for j, i := range m {
-				cj := x[j] - (sum-x[j])/float64(len(x)-1)
-				c = append(c, cj)
-				rows = append(rows, i)
-				inputErr = max(inputErr, RLOOFloat32Bound(len(x), top, cj))
-			}
-		}
-		return whitenedBounds(res, bounds, rows, c, inputErr, stats.SampleStd(c)+1e-4, true)
-	}
-	return gdpoBounds(res, bounds, members)
-}
-
-// gdpoBounds is methodFloat32Bounds under gdpo, of the groups' valid
-// members.
-func gdpoBounds(res *engine.Result, bounds map[int]float64, members [][]int) (map[int]float64, bool) {
-	o := res.Options
-	eps := o.EpsilonOrDefault()
-	correction := 1
-	if o.Std == engine.StdPopulation {
-		correction = 0
-	}
-	objectives := len(res.Objectives)
-	var rows []int
-	var sums, x []float64
-	inputErr := 0.0
-	for _, m := range members {
-		if len(m) < 2 {
-			continue // its rows' rewards are 0, gdpo's group of one
-		}
-		sumErr := make([]float64, len(m)) // sum_k |w_k| e_k of each row
-		sumAbs := make([]float64, len(m)) // sum_k |w_k z_k| of each row
-		r := make([]float64, len(m))
-		for k := range objectives {
-			x = x[:0]
-			var present []int
-			for j, i := range m {
-				if res.Evaluation.Absent != nil && res.Evaluation.Absent[i*res.Evaluation.M+k] {
-					continue
-				}
-				x = append(x, res.Term(i, k))
-				present = append(present, j)
-			}
-			if len(x) < 2 || tied32(x) {
+			if tied32(x) {
 				return nil, false
 			}
 			f := GRPOFloat32{Correction: correction}
 			f.MeanOf(x)
 			f.StdOf(x)
 			mean := stats.Mean(x)
-			f.Divisor = o.StdOf(x) + eps
-			for jx, j := range present {
-				w := res.Objectives[k].Weight
-				z := (x[jx] - mean) / f.Divisor
+			f.Divisor = stdWith(x, mean, correction) + eps
+			w := weights[k]
+			for j, v := range values {
+				if math.IsNaN(v) {
+					continue
+				}
+				z := (v - mean) / f.Divisor
 				e := f.Bound(z)
 				if e == 0 {
 					return nil, false
@@ -169,42 +174,122 @@ func gdpoBounds(res *engine.Result, bounds map[int]float64, members [][]int) (ma
 				sumAbs[j] += math.Abs(w * z)
 			}
 		}
-		for j, i := range m {
-			inputErr = max(inputErr, (1+gamma32(objectives))*sumErr[j]+gamma32(objectives+1)*sumAbs[j])
-			rows = append(rows, i)
-			sums = append(sums, r[j])
+		for j := range rows {
+			if in[g][j] {
+				inputErr = max(inputErr, (1+gamma32(len(objectives)))*sumErr[j]+gamma32(len(objectives)+1)*sumAbs[j])
+				sums = append(sums, r[j])
+			}
 		}
 	}
 	divisor := 1.0
-	if o.Normalize {
-		divisor = o.StdOf(sums) + eps
+	if normalized && len(sums) >= 2 {
+		divisor = stdWith(sums, stats.Mean(sums), correction) + eps
 	}
-	return whitenedBounds(res, bounds, rows, sums, inputErr, divisor, o.Normalize)
-}
-
-// whitenedBounds sets in bounds, for rows, each with its value v (two or
-// more; v computed by the trainer within inputErr), the GRPOFloat32 bound
-// of centring v over them and, when divided, dividing by divisor (the
-// std of v plus epsilon) of the row's reward; false when the bound is not
-// known (GRPOFloat32.Bound 0).
-func whitenedBounds(res *engine.Result, bounds map[int]float64, rows []int, v []float64, inputErr, divisor float64, divided bool) (map[int]float64, bool) {
-	if len(v) < 2 || math.IsNaN(divisor) {
+	f, ok := whitened32(sums, inputErr, divisor, correction, normalized)
+	if !ok {
 		return nil, false
 	}
-	f := GRPOFloat32{Correction: 1, Divisor: divisor, InputErr: inputErr}
-	if res.Options.Method == engine.GDPO && res.Options.Std == engine.StdPopulation {
-		f.Correction = 0
+	return func(g, j int, a float64) float64 {
+		if !in[g][j] {
+			return 0
+		}
+		return f.Bound(a)
+	}, true
+}
+
+// whitened32 returns the GRPOFloat32 of centring v, two or more values
+// the trainer computed each within inputErr, and, when divided, dividing
+// by divisor (their std plus epsilon, Bessel's correction c); false when
+// the bound is not known (GRPOFloat32.Bound 0) or inputErr is beyond
+// maxInputErrShare of v's std: the trainer's advantages are then float32
+// noise as large as what a wrong method or weight changes, which a bound
+// would hide.
+func whitened32(v []float64, inputErr, divisor float64, correction int, divided bool) (GRPOFloat32, bool) {
+	f := GRPOFloat32{Correction: correction, Divisor: 1, InputErr: inputErr}
+	if len(v) < 2 {
+		return f, false
 	}
 	f.MeanOf(v)
 	if divided {
 		f.StdOf(v)
+		f.Divisor = divisor
 	}
-	for _, i := range rows {
-		e := f.Bound(res.Rewards[i])
-		if e == 0 {
-			return nil, false
+	return f, inputErr <= maxInputErrShare*stdWith(v, stats.Mean(v), correction) && f.Bound(0) > 0
+}
+
+// maxInputErrShare is the largest share of their std that the error of
+// values whitened over a batch may reach for whitened32 to bound the
+// rounding: where a rloo or gdpo advantage carries more float32 noise, a
+// bound that large would hide a wrong method or weight.
+const maxInputErrShare = 0.01
+
+// stdWith returns the std of x about mean, Bessel's correction c: the
+// sample std for 1, the population std for 0.
+func stdWith(x []float64, mean float64, correction int) float64 {
+	sq := 0.0
+	for _, v := range x {
+		sq += (v - mean) * (v - mean)
+	}
+	return math.Sqrt(sq / float64(len(x)-correction))
+}
+
+// methodFloat32Bounds returns, for each valid row of batch (a batch of
+// res, with its groups) under rloo, rloo-whitened or gdpo
+// (float32Method), how far the trainer's float32 advantage may be from
+// its reward: LeaveOneOutFloat32's or NormalizeThenSumFloat32's bound of
+// the groups' valid rows. ok is false, no bound, for a batch with sources
+// or a penalty (each normalised apart, or a term no trainer computes), or
+// where those give none.
+func methodFloat32Bounds(res *engine.Result, batch *engine.Batch) (bounds map[int]float64, ok bool) {
+	o := res.Options
+	if res.Evaluation.HasSources() || res.Evaluation.Violation != nil && o.Method == engine.GDPO {
+		return nil, false
+	}
+	members := make([][]int, len(batch.Groups)) // each group's valid members
+	for g, m := range batch.Groups {
+		members[g] = slices.DeleteFunc(slices.Clone(m.Members), func(i int) bool { return !res.Evaluation.Valid[i] })
+	}
+	var bound Float32Bound
+	if o.Method == engine.GDPO {
+		terms := make([][][]float64, len(members))
+		weights := make([]float64, len(res.Objectives))
+		for k := range res.Objectives {
+			weights[k] = res.Objectives[k].Weight
 		}
-		bounds[i] = e
+		for g, m := range members {
+			terms[g] = make([][]float64, len(res.Objectives))
+			for k := range res.Objectives {
+				for _, i := range m {
+					v := math.NaN()
+					if res.Evaluation.Absent == nil || !res.Evaluation.Absent[i*res.Evaluation.M+k] {
+						v = res.Term(i, k)
+					}
+					terms[g][k] = append(terms[g][k], v)
+				}
+			}
+		}
+		correction := 1
+		if o.Std == engine.StdPopulation {
+			correction = 0
+		}
+		bound, ok = NormalizeThenSumFloat32(terms, weights, o.EpsilonOrDefault(), correction, o.Normalize)
+	} else {
+		groups := make([][]float64, len(members))
+		for g, m := range members {
+			groups[g] = gatherValid(nil, res, m)
+		}
+		bound, ok = LeaveOneOutFloat32(groups, o.Method == engine.RLOOWhitened)
+	}
+	if !ok {
+		return nil, false
+	}
+	bounds = make(map[int]float64, len(batch.Members))
+	for g, m := range members {
+		for j, i := range m {
+			if e := bound(g, j, res.Rewards[i]); e > 0 {
+				bounds[i] = e
+			}
+		}
 	}
 	return bounds, true
 }
