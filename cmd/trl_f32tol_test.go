@@ -128,3 +128,31 @@ func TestTRLFloat32RoundingMethods(t *testing.T) {
 		}
 	}
 }
+
+// TestTRLFloat32RoundingMethodsColumns reads testdata/trl/
+// gdpo_models_40_weights and rloo_models_2000_weights (TRL's own code,
+// normalize_then_sum and RLOOTrainer, reward_weights [1, 0.5], two
+// reward models near 40 or 2000 and 3): the layout reads both columns as
+// rewards in the ratios 1 : 0.5 under normalize_then_sum, TRL's float32
+// rounding within its bound, not the weights unknown; --match-logged
+// finds the method and the weights, not gdpo for RLOOTrainer's log,
+// whose float32 noise near 2000 would hide any method's difference were
+// it bounded.
+func TestTRLFloat32RoundingMethodsColumns(t *testing.T) {
+	for _, c := range []struct {
+		fixture, readAs, match string
+	}{
+		{"gdpo_models_40_weights", "whose sum with weights in the ratios reward_model 1 : judge_model 0.5 (the log does not tell their common factor; --match-logged fits weights) reproduces the logged advantage",
+			"rewardlens: --match-logged: `--method gdpo --weight reward_model=1 --weight judge_model=0.5` (gdpo, epsilon 0.0001) reproduces the logged advantage to "},
+		{"rloo_models_2000_weights", "whose sum with weights other than 1 (fitted reward_model 1, judge_model 0.502; --match-logged fits them) reproduces the logged advantage",
+			"rewardlens: --match-logged: `--method rloo --weight reward_model=1 --weight judge_model=0.5` (rloo) reproduces the logged advantage to "},
+	} {
+		out, errOut, _ := run(t, "", "stats", "--health", "--match-logged", trlFixture(c.fixture))
+		if !strings.Contains(errOut, c.readAs) || strings.Contains(errOut, "unknown") {
+			t.Errorf("%s: the read as line does not say %q:\n%s", c.fixture, c.readAs, errOut)
+		}
+		if !strings.Contains(errOut, c.match) || strings.Contains(out+errOut, "trainer_agreement") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
+			t.Errorf("%s: stats --health --match-logged does not say %q, or finds a disagreement:\n%s%s", c.fixture, c.match, errOut, out)
+		}
+	}
+}
