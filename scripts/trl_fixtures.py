@@ -366,6 +366,18 @@ def constant_format_8(trainer, logs):
     logs.score(trainer, ["accuracy_reward", "format_reward"], prompts, [(a, 0.2) for a in acc], 8)
 
 
+def unscorable_tie_8(trainer, logs):
+    # num_generations=8, a format reward of 0.2: the first prompt's
+    # completions all right but its fourth, for which both reward
+    # functions return None (unscorable: NaN, left out of the group's
+    # nanmean and nanstd, its advantage 0); its seven sums tie at 1.2 and
+    # carry TRL's float32 residue of them. The second's vary.
+    acc = [1.0, 1.0, 1.0, None, 1.0, 1.0, 1.0, 1.0] + [1, 0, 0, 1, 1, 1, 0, 1]
+    fmt = [0.2, 0.2, 0.2, None, 0.2, 0.2, 0.2, 0.2] + [0.2] * 8
+    prompts = [prompt(q) for q in QUESTIONS[:2] for _ in range(8)]
+    logs.score(trainer, ["accuracy_reward", "format_reward"], prompts, list(zip(acc, fmt)), 8)
+
+
 def zero_format_8(trainer, logs):
     # num_generations=8, a graded accuracy and a format reward 0 for every
     # completion: the first two prompts' sums are all 0.9 and all 0.7,
@@ -510,6 +522,8 @@ FIXTURES = [
     fixture("reward_weights_changed", "", Trainer(2, reward_weights=[4.0, 1.0]), step=2, build=next_step),
     fixture("constant_format_8", "num_generations=8, a format reward constant at 0.2 (TRL's defaults otherwise)",
             Trainer(2), build=constant_format_8, generation_batch_size=24),
+    fixture("unscorable_tie_8", "num_generations=8, a format reward constant at 0.2, one completion of a prompt whose "
+            "others tie unscorable (both rewards None)", Trainer(2), build=unscorable_tie_8),
     fixture("zero_format_8", "num_generations=8, a format reward 0 for every completion, two prompts whose sums tie",
             Trainer(2), build=zero_format_8, generation_batch_size=24),
     fixture("tie_weighted_8", "num_generations=8, reward_weights=[2.0, 0.5], a prompt whose weighted sums tie",
