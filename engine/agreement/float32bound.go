@@ -32,8 +32,8 @@ type GRPOFloat32 struct {
 	// from its exact value, the fields above being the exact values' (0
 	// for scores, whose own rounding Bound counts; rloo-whitened's
 	// leave-one-out advantages and gdpo's weighted sums of z-scores, the
-	// trainer's own float32 results, carry RLOOFloat32Bound's and
-	// gdpoBounds').
+	// trainer's own float32 results, carry LeaveOneOutFloat32's and
+	// NormalizeThenSumFloat32's).
 	InputErr float64
 }
 
@@ -124,9 +124,10 @@ func float32GRPO(o engine.Options) (engine.Scale, bool) {
 // float32Agreeing marks, in rows (made over b's batch's rows when it is
 // not made yet), the compared rows of batch b of res whose reward is
 // beyond Reproduces of the logged advantage, not marked yet, but within
-// its GRPOFloat32 bound, under grpo in float32 (float32GRPO), and reports
-// whether it marked one: such a row agrees, its difference the trainer's
-// float32 rounding. Groups of fewer than two
+// its GRPOFloat32 bound, under grpo in float32 (float32GRPO), or within
+// methodFloat32Bounds' under rloo, rloo-whitened and gdpo
+// (float32Method), and reports whether it marked one: such a row agrees,
+// its difference the trainer's float32 rounding. Under grpo groups of fewer than two
 // valid members, and ties (all valid scores equal: TieResidue's), are
 // left alone, and so is scale batch with sources (each normalised
 // apart). A batch without groups (a subset of a batch's rows) is taken
