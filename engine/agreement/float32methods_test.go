@@ -3,6 +3,7 @@ package agreement
 import (
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -260,6 +261,69 @@ func TestFloat32MethodsBoundTight(t *testing.T) {
 			if !(b > 0 && b < below) {
 				t.Errorf("%s: row %d, reward %.3g: bound %.3g, want positive and below %v", method, i, res.Rewards[i], b, below)
 			}
+		}
+	}
+}
+
+// BenchmarkCompareLoggedFloat32Methods compares 200k rows in groups of 8,
+// 100 batches, each logged TRL's float32 advantage under rloo (x near
+// 2000), rloo-whitened (near 20) and gdpo (near 40), x's std 0.01 in a
+// group, y near 3 (rows beyond Reproduces, checked against the bounds),
+// with the scores in float32 and float64 (no bound: the reference).
+func BenchmarkCompareLoggedFloat32Methods(b *testing.B) {
+	for _, c := range []struct {
+		method  engine.Method
+		base    float64
+		trainer func(xs, ys [][]float32) [][]float32
+	}{
+		{engine.RLOO, 2000, func(xs, ys [][]float32) [][]float32 {
+			out := make([][]float32, len(xs))
+			for g := range xs {
+				r := make([]float32, len(xs[g]))
+				for j := range r {
+					r[j] = xs[g][j] + 0.5*ys[g][j]
+				}
+				out[g] = trlRLOO32(r, sequential)
+			}
+			return out
+		}},
+		{engine.RLOOWhitened, 20, trlRLOOWhitened32(0.5)},
+		{engine.GDPO, 40, trlNormalizeThenSum32(0.5)},
+	} {
+		rnd := rand.New(rand.NewPCG(8, 20))
+		var ts []scoring.Trajectory
+		for batch := range 100 {
+			xs, ys := make([][]float32, 250), make([][]float32, 250)
+			for g := range xs {
+				off := 0.03 * rnd.NormFloat64()
+				for range 8 {
+					xs[g] = append(xs[g], float32(c.base+off+0.01*rnd.NormFloat64()))
+					ys[g] = append(ys[g], float32(3+0.005*rnd.NormFloat64()))
+				}
+			}
+			for g, as := range c.trainer(xs, ys) {
+				prompt := strconv.Itoa(batch*250 + g)
+				for j, a := range as {
+					ts = append(ts, enginetest.Traj(int64(batch), prompt, "x", float64(xs[g][j]), "y", float64(ys[g][j]), "adv", float64(a)))
+				}
+			}
+		}
+		for _, precision := range []string{"float32", "float64"} {
+			cfg := setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}, {Name: "y", Expr: "y", Weight: ptr(0.5)}}, LoggedAdvantage: "adv", ScorePrecision: precision}
+			computer, err := engine.New(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			res := computer.Compute(ts, c.method)
+			res.Finish()
+			if all, _ := compareLoggedBatches(res, len(res.Ranking.Batches), nil); precision == "float32" && all.Differing != 0 {
+				b.Fatalf("%s: %d rows differing", c.method, all.Differing)
+			}
+			b.Run(string(c.method)+"/"+precision, func(b *testing.B) {
+				for b.Loop() {
+					compareLoggedBatches(res, len(res.Ranking.Batches), nil)
+				}
+			})
 		}
 	}
 }
