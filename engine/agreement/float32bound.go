@@ -28,13 +28,14 @@ type GRPOFloat32 struct {
 	// Divisor is the exact std plus epsilon the advantage is divided by,
 	// 1 when it is not divided.
 	Divisor float64
-	// InputErr bounds how far each value the mean and std are over is
-	// from its exact value, the fields above being the exact values' (0
-	// for scores, whose own rounding Bound counts; rloo-whitened's
-	// leave-one-out advantages and gdpo's weighted sums of z-scores, the
-	// trainer's own float32 results, carry LeaveOneOutFloat32's and
-	// NormalizeThenSumFloat32's).
-	InputErr float64
+	// InputErr bounds how far the row's own value is from its exact
+	// value, InputErrMean and InputErrRMS the mean and the root mean
+	// square of such bounds over the values the mean and std are over, the
+	// fields above being the exact values' (all 0 for scores, whose own
+	// rounding Bound counts; rloo-whitened's leave-one-out advantages and
+	// gdpo's weighted sums of z-scores, the trainer's own float32
+	// results, carry LeaveOneOutFloat32's and NormalizeThenSumFloat32's).
+	InputErr, InputErrMean, InputErrRMS float64
 }
 
 // MeanOf sets N, MaxAbs and AbsMean from x, the scores the mean is over.
@@ -68,20 +69,22 @@ func gamma32(k int) float64 {
 // the same float32 scores s), the trainer's mean and std of those scores
 // being computed in float32 in any summation order. With u = 2^-24,
 // gamma(k) = k u / (1 - k u), n = N, M = MaxAbs, A = AbsMean, m = StdN,
-// R = StdRMS, c = Correction, e = InputErr:
+// R = StdRMS, c = Correction, e = InputErr, e' = InputErrMean, e" =
+// InputErrRMS:
 //
-// Each value the trainer sums is s within e + u |s| (its own rounding to
-// float32). The mean fl(fl(sum) / n) errs by at most gamma(n + 1) (A +
-// e) + e (Higham, Accuracy and Stability, 4.2: any summation tree errs
+// Each value the trainer sums is s within its e + u |s| (its own rounding
+// to float32). The mean fl(fl(sum) / n) errs by at most gamma(n + 1) (A +
+// e') + e' (Higham, Accuracy and Stability, 4.2: any summation tree errs
 // by gamma(n - 1) times the sum of the |terms|; the division), so the
-// numerator fl(s - mean) by e_N = gamma(n + 2) (A + e) + u (1 + u) M + 2 e
-// (1 + u) + u |a| D. The std is taken as the exact std of the values each
-// perturbed by at most gamma(m + 1) (|s| + e) + e (torch's, in float32 or
-// accumulated in float64, is: a shifted mean changes the std only to
-// second order); the std is 1/sqrt(m - c)-Lipschitz in the values'
-// 2-norm, which those perturbations bound by sqrt(m) (gamma(m + 1) (R +
-// e) + e), so it errs by e_s = (gamma(m + 1) (R + e) + e) sqrt(m / (m -
-// c)), and rounded, then plus epsilon rounded, the divisor errs by e_D = e_s
+// numerator fl(s - mean) by e_N = gamma(n + 2) (A + e') + u (1 + u) M +
+// (e + e') (1 + u) + u |a| D. The std is taken as the exact std of the
+// values each perturbed by at most gamma(m + 1) (|s| + its e) + its e
+// (torch's, in float32 or accumulated in float64, is: a shifted mean
+// changes the std only to second order); the std is 1/sqrt(m -
+// c)-Lipschitz in the values' 2-norm, which those perturbations bound by
+// sqrt(m) (gamma(m + 1) (R + e") + e"), so it errs by e_s = (gamma(m + 1)
+// (R + e") + e") sqrt(m / (m - c)), and rounded, then plus epsilon
+// rounded, the divisor errs by e_D = e_s
 // (1 + gamma(2)) + gamma(2) D. The quotient then errs by E = (e_N + |a|
 // e_D) / (D - e_D), and its own rounding adds u (|a| + E):
 //
@@ -95,12 +98,11 @@ func gamma32(k int) float64 {
 func (g GRPOFloat32) Bound(a float64) float64 {
 	u := unitRoundoff32
 	a = math.Abs(a)
-	e := g.InputErr
-	eN := gamma32(g.N+2)*(g.AbsMean+e) + u*(1+u)*g.MaxAbs + 2*e*(1+u) + u*a*g.Divisor
+	eN := gamma32(g.N+2)*(g.AbsMean+g.InputErrMean) + u*(1+u)*g.MaxAbs + (g.InputErr+g.InputErrMean)*(1+u) + u*a*g.Divisor
 	if g.StdN == 0 {
 		return eN
 	}
-	eStd := (gamma32(g.StdN+1)*(g.StdRMS+e) + e) * math.Sqrt(float64(g.StdN)/float64(g.StdN-g.Correction))
+	eStd := (gamma32(g.StdN+1)*(g.StdRMS+g.InputErrRMS) + g.InputErrRMS) * math.Sqrt(float64(g.StdN)/float64(g.StdN-g.Correction))
 	eD := eStd*(1+gamma32(2)) + gamma32(2)*g.Divisor
 	if !(2*eD <= g.Divisor) {
 		return 0

@@ -58,7 +58,7 @@ type Float32Bound func(g, j int, a float64) float64
 //   - rloo-whitened: the leave-one-out advantages c (a group of one left
 //     out, as RLOOTrainer's NaN) each within RLOOFloat32Bound, e_c, then
 //     whitened over the batch, the sample std plus 1e-4: GRPOFloat32 of
-//     the c, InputErr the largest e_c.
+//     the c, each within its e_c.
 //
 // ok is false, no bound, when whitened and a group ties in float32 (its
 // residue is BatchResidue's), or the batch's divisor is not known to
@@ -82,8 +82,8 @@ func LeaveOneOutFloat32(groups [][]float64, whitened bool) (bound Float32Bound, 
 	if !whitened {
 		return rloo, true
 	}
-	var c []float64
-	inputErr := 0.0
+	var c, errs []float64
+	own := make([][]float64, len(groups)) // each c's error, by row
 	for g, scores := range groups {
 		if n[g] < 2 {
 			continue
@@ -94,14 +94,16 @@ func LeaveOneOutFloat32(groups [][]float64, whitened bool) (bound Float32Bound, 
 				sum += s
 			}
 		}
+		own[g] = make([]float64, len(scores))
 		for j, s := range scores {
 			if !math.IsNaN(s) {
 				c = append(c, s-(sum-s)/float64(n[g]-1))
-				inputErr = max(inputErr, rloo(g, j, c[len(c)-1]))
+				own[g][j] = rloo(g, j, c[len(c)-1])
+				errs = append(errs, own[g][j])
 			}
 		}
 	}
-	f, ok := whitened32(c, inputErr, stats.SampleStd(c)+1e-4, 1, true)
+	f, ok := whitened32(c, errs, stats.SampleStd(c)+1e-4, 1, true)
 	if !ok {
 		return nil, false
 	}
@@ -109,6 +111,7 @@ func LeaveOneOutFloat32(groups [][]float64, whitened bool) (bound Float32Bound, 
 		if n[g] < 2 || math.IsNaN(groups[g][j]) {
 			return 0
 		}
+		f.InputErr = own[g][j]
 		return f.Bound(a)
 	}, true
 }
@@ -125,15 +128,15 @@ func LeaveOneOutFloat32(groups [][]float64, whitened bool) (bound Float32Bound, 
 // each z_k within e_k, GRPOFloat32's bound of the group, R = sum_k w_k z_k
 // within e = (1 + gamma(K)) sum_k |w_k| e_k + gamma(K + 1) sum_k |w_k z_k|
 // (the K products, their float32 sum, the weights' rounding), and the
-// advantage within GRPOFloat32's bound of the R, InputErr the largest e.
+// advantage within GRPOFloat32's bound of the R, each within its e.
 //
 // ok is false, no bound, when an objective ties in float32 in a group
 // (its residue is BatchResidue's), or a divisor is not known to within
 // half of itself (GRPOFloat32.Bound 0).
 func NormalizeThenSumFloat32(terms [][][]float64, weights []float64, eps float64, correction int, normalized bool) (bound Float32Bound, ok bool) {
-	in := make([][]bool, len(terms)) // whether row j of group g has a value
-	var sums, x []float64
-	inputErr := 0.0
+	in := make([][]bool, len(terms))     // whether row j of group g has a value
+	own := make([][]float64, len(terms)) // each R's error, by row
+	var sums, errs, x []float64
 	for g, objectives := range terms {
 		if len(objectives) == 0 {
 			continue
@@ -174,9 +177,11 @@ func NormalizeThenSumFloat32(terms [][][]float64, weights []float64, eps float64
 				sumAbs[j] += math.Abs(w * z)
 			}
 		}
+		own[g] = make([]float64, rows)
 		for j := range rows {
 			if in[g][j] {
-				inputErr = max(inputErr, (1+gamma32(len(objectives)))*sumErr[j]+gamma32(len(objectives)+1)*sumAbs[j])
+				own[g][j] = (1+gamma32(len(objectives)))*sumErr[j] + gamma32(len(objectives)+1)*sumAbs[j]
+				errs = append(errs, own[g][j])
 				sums = append(sums, r[j])
 			}
 		}
@@ -185,7 +190,7 @@ func NormalizeThenSumFloat32(terms [][][]float64, weights []float64, eps float64
 	if normalized && len(sums) >= 2 {
 		divisor = stdWith(sums, stats.Mean(sums), correction) + eps
 	}
-	f, ok := whitened32(sums, inputErr, divisor, correction, normalized)
+	f, ok := whitened32(sums, errs, divisor, correction, normalized)
 	if !ok {
 		return nil, false
 	}
@@ -193,32 +198,42 @@ func NormalizeThenSumFloat32(terms [][][]float64, weights []float64, eps float64
 		if !in[g][j] {
 			return 0
 		}
+		f.InputErr = own[g][j]
 		return f.Bound(a)
 	}, true
 }
 
 // whitened32 returns the GRPOFloat32 of centring v, two or more values
-// the trainer computed each within inputErr, and, when divided, dividing
-// by divisor (their std plus epsilon, Bessel's correction c); false when
-// the bound is not known (GRPOFloat32.Bound 0) or inputErr is beyond
-// maxInputErrShare of v's std: the trainer's advantages are then float32
-// noise as large as what a wrong method or weight changes, which a bound
-// would hide.
-func whitened32(v []float64, inputErr, divisor float64, correction int, divided bool) (GRPOFloat32, bool) {
-	f := GRPOFloat32{Correction: correction, Divisor: 1, InputErr: inputErr}
+// the trainer computed each within errs (InputErrMean and InputErrRMS
+// theirs; the caller sets InputErr, a row's own, before Bound), and,
+// when divided, dividing by divisor (their std plus epsilon, Bessel's
+// correction c); false when the bound is not known (GRPOFloat32.Bound 0)
+// or the errors' root mean square is beyond maxInputErrShare of v's std:
+// the trainer's advantages are then float32 noise as large as what a
+// wrong method or weight changes, which a bound would hide.
+func whitened32(v, errs []float64, divisor float64, correction int, divided bool) (GRPOFloat32, bool) {
+	f := GRPOFloat32{Correction: correction, Divisor: 1}
 	if len(v) < 2 {
 		return f, false
 	}
+	sq := 0.0
+	for _, e := range errs {
+		f.InputErrMean += e
+		sq += e * e
+	}
+	f.InputErrMean /= float64(len(errs))
+	f.InputErrRMS = math.Sqrt(sq / float64(len(errs)))
 	f.MeanOf(v)
 	if divided {
 		f.StdOf(v)
 		f.Divisor = divisor
 	}
-	return f, inputErr <= maxInputErrShare*stdWith(v, stats.Mean(v), correction) && f.Bound(0) > 0
+	return f, f.InputErrRMS <= maxInputErrShare*stdWith(v, stats.Mean(v), correction) && f.Bound(0) > 0
 }
 
-// maxInputErrShare is the largest share of their std that the error of
-// values whitened over a batch may reach for whitened32 to bound the
+// maxInputErrShare is the largest share of their std that the errors'
+// root mean square of values whitened over a batch may reach for
+// whitened32 to bound the
 // rounding: where a rloo or gdpo advantage carries more float32 noise, a
 // bound that large would hide a wrong method or weight.
 const maxInputErrShare = 0.01
@@ -237,13 +252,14 @@ func stdWith(x []float64, mean float64, correction int) float64 {
 // res, with its groups) under rloo, rloo-whitened or gdpo
 // (float32Method), how far the trainer's float32 advantage may be from
 // its reward: LeaveOneOutFloat32's or NormalizeThenSumFloat32's bound of
-// the groups' valid rows. ok is false, no bound, for a batch with sources
+// the groups' valid rows, bounds[i - first] of row i (0 for none), first
+// the batch's first row. ok is false, no bound, for a batch with sources
 // or a penalty (each normalised apart, or a term no trainer computes), or
 // where those give none.
-func methodFloat32Bounds(res *engine.Result, batch *engine.Batch) (bounds map[int]float64, ok bool) {
+func methodFloat32Bounds(res *engine.Result, batch *engine.Batch) (bounds []float64, first int, ok bool) {
 	o := res.Options
 	if res.Evaluation.HasSources() || res.Evaluation.Violation != nil && o.Method == engine.GDPO {
-		return nil, false
+		return nil, 0, false
 	}
 	members := make([][]int, len(batch.Groups)) // each group's valid members
 	for g, m := range batch.Groups {
@@ -281,17 +297,16 @@ func methodFloat32Bounds(res *engine.Result, batch *engine.Batch) (bounds map[in
 		bound, ok = LeaveOneOutFloat32(groups, o.Method == engine.RLOOWhitened)
 	}
 	if !ok {
-		return nil, false
+		return nil, 0, false
 	}
-	bounds = make(map[int]float64, len(batch.Members))
+	first = slices.Min(batch.Members)
+	bounds = make([]float64, slices.Max(batch.Members)-first+1)
 	for g, m := range members {
 		for j, i := range m {
-			if e := bound(g, j, res.Rewards[i]); e > 0 {
-				bounds[i] = e
-			}
+			bounds[i-first] = bound(g, j, res.Rewards[i])
 		}
 	}
-	return bounds, true
+	return bounds, first, true
 }
 
 // tied32 reports whether x holds two or more values, all equal in
@@ -304,12 +319,12 @@ func tied32(x []float64) bool {
 // gdpo (float32Method): it marks the rows of b, of batch, beyond
 // Reproduces of the logged advantage but within methodFloat32Bounds'.
 func methodFloat32Agreeing(res *engine.Result, b, batch *engine.Batch, rows *rowSet, beyond func(i int) bool) (marked bool) {
-	bounds, ok := methodFloat32Bounds(res, batch)
+	bounds, first, ok := methodFloat32Bounds(res, batch)
 	if !ok {
 		return false
 	}
 	for _, i := range b.Members {
-		if e, has := bounds[i]; has && beyond(i) && math.Abs(res.Rewards[i]-res.Evaluation.Logged[i]) <= e {
+		if e := bounds[i-first]; e > 0 && beyond(i) && math.Abs(res.Rewards[i]-res.Evaluation.Logged[i]) <= e {
 			if rows.marked == nil {
 				rows.cover(slices.Min(batch.Members), slices.Max(batch.Members))
 			}
