@@ -36,6 +36,10 @@ type prepared struct {
 	// rowCap is what --max-rows did to the reading: the last group read
 	// may lack members (agreement.CutGroupOf).
 	rowCap scoring.RowCap
+	// stillWritten names the steps the run is probably still writing,
+	// with why (loaders.StillWritten): their health findings are
+	// provisional (health.Config.Provisional).
+	stillWritten map[int64]string
 	// duplicates delivers the warning about repeated IDs ("" if none),
 	// worked out while the rewards are computed.
 	duplicates <-chan string
@@ -305,6 +309,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	sayInferred(stdio.Stderr, p.inferred)
 	reportSkipped(stdio.Stderr, data)
 	reportUnfinished(stdio.Stderr, data.Unfinished)
+	p.stillWritten = loaders.StillWritten(loaders.LastLinesLeftOut(data.Unfinished), lastStep)
 	if p.computer != nil {
 		p.computer.LinesLeftOut = loaders.LinesLeftOut(loaders.LastLinesLeftOut(data.Unfinished), lastStep)
 	}

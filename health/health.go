@@ -46,6 +46,13 @@ type Config struct {
 	// group the cap cut (agreement.CutGroupOf), whose rewards no trainer
 	// computed; dead_signal and phantom_signal say they count it.
 	RowCap scoring.RowCap
+	// Provisional names the steps whose findings may not stand, with why
+	// (loaders.StillWritten: the newest file of a directory whose
+	// unfinished last line the reading left out, its run probably still
+	// writing that step). Their findings are listed, each carrying that
+	// reason (Finding.Provisional), but raise no level a later step must
+	// exceed to be listed, and count in no verdict (Standing).
+	Provisional map[int64]string
 }
 
 // Validate reports a name that is not one of the objectives. Findings skips
@@ -125,6 +132,23 @@ type Finding struct {
 	// unit ("-5.9 sd"); "" when it ends in words. Not in the JSON, whose
 	// message and value say it.
 	Measure string `json:"-"`
+	// Provisional is why the finding may not stand ("" when it stands):
+	// its step is probably still being written (Config.Provisional).
+	// Such a finding counts in no verdict (Standing).
+	Provisional string `json:"provisional,omitempty"`
+}
+
+// Standing returns the findings that count in a verdict (the exit status
+// of stats --health, the dashboard's badge's ALERT): all but the
+// provisional ones.
+func Standing(findings []Finding) []Finding {
+	var out []Finding
+	for _, f := range findings {
+		if f.Provisional == "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Findings runs the health checks on every batch's trend point (trends as
@@ -182,6 +206,10 @@ type Finding struct {
 // counts come summed over the batch (diagnose.DeadSignal) with no task
 // metric to take that group's out, say they count it; a batch that holds
 // that group alone is graded by no check and left out of the baseline.
+//
+// The findings of a step of cfg.Provisional are listed where they exceed
+// the level reported before, marked with its reason, but raise no level:
+// a later step's finding of the same level is listed too.
 func Findings(res *engine.Result, trends []diagnose.Trend, cfg Config) []Finding {
 	h := newHealthRun(res, trends, cfg)
 	type key struct {
@@ -193,7 +221,9 @@ func Findings(res *engine.Result, trends []diagnose.Trend, cfg Config) []Finding
 	for b := range trends {
 		for _, f := range h.batch(b) {
 			if k := (key{f.Check, f.Objective}); f.Level > reported[k] {
-				reported[k] = f.Level
+				if f.Provisional == "" {
+					reported[k] = f.Level
+				}
 				out = append(out, f)
 			}
 		}
@@ -424,17 +454,19 @@ var BaselineChecks = func() []Check {
 	return cs
 }()
 
-// batch returns the findings of batch b, at the level each reached;
-// none for a batch that holds the group the cap cut alone (onlyCut).
+// batch returns the findings of batch b, at the level each reached,
+// marked provisional at a step of cfg.Provisional; none for a batch that
+// holds the group the cap cut alone (onlyCut).
 func (h *healthRun) batch(b int) []Finding {
 	t := &h.trends[b]
 	if h.onlyCut(t) {
 		return nil
 	}
 	var out []Finding
+	provisional := h.cfg.Provisional[t.Step]
 	add := func(f Finding, ok bool) {
 		if ok {
-			f.Step = t.Step
+			f.Step, f.Provisional = t.Step, provisional
 			out = append(out, f)
 		}
 	}
