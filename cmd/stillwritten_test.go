@@ -1,56 +1,13 @@
 package cmd
 
 import (
-	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// writeVerlSteps writes a verl rollout dump of steps 1-5 into dir, 4
-// prompts of 4 rows a step. Every group mixes passing and failing rows,
-// but step 5's rows come each group's two passing rows first: cut after
-// them (cut), as verl's writer leaves a file mid-write, every group of
-// step 5 read all passes while its scores vary (phantom_signal's ALERT),
-// and the file ends in half a line.
-func writeVerlSteps(t *testing.T, dir string, cut bool) {
-	t.Helper()
-	row := func(step, prompt int, acc bool, score float64) string {
-		b, err := json.Marshal(map[string]any{"input": fmt.Sprintf("Question %d: what is %d + %d?", prompt, prompt, prompt),
-			"output": "Answer", "score": score, "step": step, "acc": acc})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b) + "\n"
-	}
-	for step := 1; step <= 5; step++ {
-		var text strings.Builder
-		for half := range 2 { // step 5: every group's passing rows first
-			for p := range 4 {
-				for r := range 4 {
-					pass := r < 2
-					if step == 5 && pass != (half == 0) || step < 5 && half == 1 {
-						continue
-					}
-					score := 0.1 * float64(r)
-					if pass {
-						score = 1 + 0.1*float64(r)
-					}
-					text.WriteString(row(step, p, pass, score))
-				}
-			}
-			if step == 5 && cut && half == 0 {
-				text.WriteString(`{"input": "Question 0: wh`)
-				break
-			}
-		}
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%d.jsonl", step)), []byte(text.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"github.com/rewardlens/rewardlens/internal/testfile"
+)
 
 // TestStatsHealthStepStillWritten: the step of the newest file of a
 // directory whose last line is unfinished is graded, its findings listed
@@ -60,7 +17,7 @@ func writeVerlSteps(t *testing.T, dir string, cut bool) {
 // newest of a directory, stays an error.
 func TestStatsHealthStepStillWritten(t *testing.T) {
 	dir := t.TempDir()
-	writeVerlSteps(t, dir, true)
+	testfile.VerlSteps(t, dir, true)
 	out, errOut, code := run(t, "", "stats", "--health", dir)
 	if code != 0 {
 		t.Fatalf("a step still being written: exit %d, want 0 (its ALERT provisional)\n%s\n%s", code, out, errOut)
@@ -93,7 +50,7 @@ func TestStatsHealthStepStillWritten(t *testing.T) {
 	}
 	ended := text[:strings.LastIndexByte(string(text), '\n')+1]
 	whole := t.TempDir()
-	writeVerlSteps(t, whole, false)
+	testfile.VerlSteps(t, whole, false)
 	if err := os.WriteFile(filepath.Join(whole, "5.jsonl"), ended, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +58,7 @@ func TestStatsHealthStepStillWritten(t *testing.T) {
 		t.Errorf("the same rows in a file ended: exit %d, want %d, nothing provisional\n%s\n%s", code, exitHealthAlert, out, errOut)
 	}
 	// Step 5 whole is healthy.
-	writeVerlSteps(t, whole, false)
+	testfile.VerlSteps(t, whole, false)
 	if out, errOut, code := run(t, "", "stats", "--health", whole); code != 0 || !strings.Contains(out, "findings: none") {
 		t.Errorf("step 5 whole: exit %d, want 0 and healthy\n%s\n%s", code, out, errOut)
 	}

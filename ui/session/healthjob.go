@@ -10,6 +10,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/pause"
+	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // healthCache holds the trends and the health findings of one result: the
@@ -147,10 +148,33 @@ func (s *Session) Unused(old *engine.Result) bool {
 // HealthJob returns the job of the current result, making it if needed.
 func (s *Session) HealthJob() *HealthJob {
 	if s.job == nil || s.job.result != s.Result {
-		s.job = &HealthJob{result: s.Result, cfg: s.HealthConfig, ref: s.HVRef, dead: s.deadSignal(), logged: loggedCheckOf(s.Result, &s.logged)}
+		s.job = &HealthJob{result: s.Result, cfg: s.healthConfig(), ref: s.HVRef, dead: s.deadSignal(), logged: loggedCheckOf(s.Result, &s.logged)}
 	}
 	return s.job
 }
 
 // HealthReady reports whether the current result's health is known.
 func (s *Session) HealthReady() bool { return s.health.result == s.Result }
+
+// SetStillWritten notes paths, the files whose unfinished last line the
+// reading left out (loaders.LastLinesLeftOut; following, those not read
+// since and those unended): the health computed from now on grades the
+// step of each one's last row read provisionally. A follower sets them
+// before it applies an update, whose health is then graded so.
+func (s *Session) SetStillWritten(paths []string) { s.stillWritten = paths }
+
+// healthConfig is HealthConfig with, as Provisional, the steps of the
+// files still being written (SetStillWritten) at the step of each one's
+// last row read now (loaders.StillWritten).
+func (s *Session) healthConfig() health.Config {
+	cfg := s.HealthConfig
+	if len(s.stillWritten) > 0 {
+		lastStep := map[string]int64{}
+		for i := range s.Trajectories.Len() {
+			t := s.Trajectories.At(i)
+			lastStep[t.Source] = t.Batch
+		}
+		cfg.Provisional = loaders.StillWritten(s.stillWritten, lastStep)
+	}
+	return cfg
+}

@@ -160,6 +160,7 @@ func (s *Session) loaded(cfg setup.Config, res *loaders.Result, warnings []strin
 	s.HealthConfig.RowCap = res.RowCap()
 	s.logged.rowCap = res.RowCap()
 	s.Unfinished = res.Unfinished
+	s.stillWritten = loaders.LastLinesLeftOut(res.Unfinished)
 	for _, u := range res.Unfinished {
 		s.Warnings = append(s.Warnings, u.String())
 	}
