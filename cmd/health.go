@@ -165,11 +165,12 @@ type trendJSON struct {
 }
 
 // report runs the health checks on res, or returns nil without --health;
-// rowCap is what --max-rows did to the reading (health.Config.RowCap),
-// stillWritten the steps its run is probably still writing, whose
-// findings are provisional (health.Config.Provisional); addDead, when
-// not nil, adds the dead signal to the trends first.
-func (h *healthFlags) report(res *engine.Result, rowCap scoring.RowCap, stillWritten map[int64]string, addDead func(*engine.Result, []diagnose.Trend)) (*healthReport, error) {
+// reading is what the reading told the checks, not a setting: what
+// --max-rows did to it (RowCap), the steps its run is probably still
+// writing, whose findings are provisional (Provisional), and the trainer
+// whose run it is (Trainer); addDead, when not nil, adds the dead signal
+// to the trends first.
+func (h *healthFlags) report(res *engine.Result, reading health.Config, addDead func(*engine.Result, []diagnose.Trend)) (*healthReport, error) {
 	if !h.health {
 		return nil, nil
 	}
@@ -177,7 +178,7 @@ func (h *healthFlags) report(res *engine.Result, rowCap scoring.RowCap, stillWri
 	if err != nil {
 		return nil, err
 	}
-	cfg.RowCap, cfg.Provisional = rowCap, stillWritten
+	cfg.RowCap, cfg.Provisional, cfg.Trainer = reading.RowCap, reading.Provisional, reading.Trainer
 	if ref == nil {
 		ref = diagnose.DefaultHVRef(res)
 	}
@@ -186,7 +187,7 @@ func (h *healthFlags) report(res *engine.Result, rowCap scoring.RowCap, stillWri
 		addDead(res, trends)
 	}
 	// An empty list, not null, when healthy.
-	r := &healthReport{Baseline: min(cfg.Baseline, len(trends)), asked: cfg.Baseline, Findings: append([]health.Finding{}, health.Findings(res, trends, cfg)...), noHypervolume: diagnose.NoHypervolume(res), stillWritten: stillWritten}
+	r := &healthReport{Baseline: min(cfg.Baseline, len(trends)), asked: cfg.Baseline, Findings: append([]health.Finding{}, health.Findings(res, trends, cfg)...), noHypervolume: diagnose.NoHypervolume(res), stillWritten: reading.Provisional}
 	if len(trends) <= r.Baseline {
 		for _, c := range health.BaselineChecks {
 			r.NotRun = append(r.NotRun, string(c))

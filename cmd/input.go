@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/health"
 
 	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/invalid"
@@ -393,6 +394,13 @@ func reportSkipped(w io.Writer, data *loaders.Result) {
 	if data.Skipped > maxReasonsShown {
 		fmt.Fprintf(w, "  ... and %d more\n", data.Skipped-maxReasonsShown)
 	}
+}
+
+// healthReading is what the reading tells the health checks
+// (healthFlags.report): what --max-rows did to it, the steps still being
+// written and the trainer whose run it is, by its layout.
+func (p *prepared) healthReading() health.Config {
+	return health.Config{RowCap: p.rowCap, Provisional: p.stillWritten, Trainer: engine.Trainer(p.cfg.From)}
 }
 
 // reportUnfinished warns, on stderr, of the newest files of directories

@@ -85,7 +85,7 @@ of that step; JSON lines with --format json) until interrupted.`,
 				// an objective.
 				health.task = p.columns.TaskName
 			}
-			if report.Health, err = health.report(res, p.rowCap, p.stillWritten, healthDeadSignal(p)); err != nil {
+			if report.Health, err = health.report(res, p.healthReading(), healthDeadSignal(p)); err != nil {
 				return err
 			}
 			report.Health.sayProvisional(stdio.Stderr)

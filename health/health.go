@@ -1,9 +1,9 @@
 // Package health runs the health checks of a training run on the trends of
 // its batches (diagnose.Trends): zero spread, variance collapse,
 // dominance of one objective, a ceiling, length drift, a correlation
-// flip, and groups without signal by the task metric (dead and phantom
-// signal), each at WARN or ALERT, some against a baseline of the first
-// batches.
+// flip, groups without signal by the task metric (dead and phantom
+// signal) and scores not finite, each at WARN or ALERT, some against a
+// baseline of the first batches.
 package health
 
 import (
@@ -53,6 +53,10 @@ type Config struct {
 	// reason (Finding.Provisional), but raise no level a later step must
 	// exceed to be listed, and count in no verdict (Standing).
 	Provisional map[int64]string
+	// Trainer is the trainer whose run the data is (the layout's; ""
+	// for none): non_finite's level is what it does with a NaN or
+	// infinite score (nonFiniteEffects).
+	Trainer engine.Trainer
 }
 
 // Validate reports a name that is not one of the objectives. Findings skips
@@ -99,6 +103,7 @@ const (
 	CheckInvalidFraction  Check = "invalid_fraction"
 	CheckConstraint       Check = "constraint_violation"
 	CheckTrainerAgreement Check = "trainer_agreement"
+	CheckNonFinite        Check = "non_finite"
 )
 
 // The thresholds of the checks (see Findings). A value beyond the first of a
@@ -189,6 +194,11 @@ func Standing(findings []Finding) []Finding {
 //     cfg.PhantomSignal (0.1, 0.25 by default).
 //   - constraint_violation: per constraint, the share of the batch's valid
 //     trajectories that break it (1 - its feasible share) above 0.2, 0.5.
+//   - non_finite: the batch's rows whose objective value or weighted
+//     score is NaN or infinite (invalid here, their group's others scored
+//     without them), at the level of what cfg.Trainer does with such a
+//     score (nonFiniteEffects): an ALERT where it skips the step's update
+//     (verl) or trains on NaN advantages, else a WARN from one row.
 //   - invalid_fraction: the fraction of the batch's trajectories that are
 //     invalid above 0.1, 0.5 (invalid.Mostly), so that a batch whose
 //     rewards are mostly neutral fillers is never healthy.
@@ -409,6 +419,7 @@ type checkSpec struct {
 // function, and its row in docs/CONTRACT.md's Health checks table.
 var checks = []checkSpec{
 	{CheckInvalidFraction, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.invalidFraction(t)) }},
+	{CheckNonFinite, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.nonFinite(t)) }},
 	{CheckConstraint, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) {
 		for c := range t.ConstraintFeasible {
 			add(h.constraintViolation(t, c))
@@ -574,6 +585,81 @@ func (h *healthRun) invalidFraction(t *diagnose.Trend) (Finding, bool) {
 		}
 	}
 	return f, ok
+}
+
+// nonFiniteEffect is what a trainer does with the rows of a NaN or an
+// infinite score: the level of non_finite's finding and its words,
+// naming the trainer's function, given how many rows are NaN and how
+// many infinite.
+type nonFiniteEffect func(nan, inf int) (Level, string)
+
+// nonFiniteEffects says, per trainer, what it does with a NaN or
+// infinite score; a trainer not here, or none, gets nonFiniteUnknown.
+var nonFiniteEffects = map[engine.Trainer]nonFiniteEffect{
+	// Every estimator of verl's makes some advantage NaN
+	// (layouts.verlNaNAdvantages), whence the loss and the grad norm.
+	engine.TrainerVerl: func(_, _ int) (Level, string) {
+		return Alert, "verl's advantages of such a row's group are NaN (compute_grpo_outcome_advantage's mean and std over the group, as its other estimators), " +
+			"so the step's loss and grad norm are not finite and its optimizer_step (FSDPEngine.optimizer_step: if not torch.isfinite(grad_norm), zero_grad) skips the step's update"
+	},
+	engine.TrainerTRL: func(_, inf int) (Level, string) {
+		if inf > 0 {
+			return Alert, "an infinite reward makes TRL's group mean infinite and the group's advantages NaN (nanmean and nanstd in GRPOTrainer._generate_and_score_completions), and the step's loss with them"
+		}
+		return Warn, "TRL leaves a NaN reward (every reward function returned None) out of its group's mean and std and gives its row advantage 0 (GRPOTrainer._generate_and_score_completions), " +
+			"as here its group's others are scored without it"
+	},
+}
+
+// nonFiniteUnknown is what non_finite says without a trainer that
+// nonFiniteEffects knows.
+func nonFiniteUnknown(_, _ int) (Level, string) {
+	return Warn, "here those rows are invalid and their group's others scored without them; a trainer's advantages of such a group may be NaN"
+}
+
+// nonFinite grades the rows of t's batch whose objective value or
+// weighted score is NaN or infinite by what cfg.Trainer does with them
+// (nonFiniteEffects).
+func (h *healthRun) nonFinite(t *diagnose.Trend) (Finding, bool) {
+	if t.Invalid == 0 || h.res == nil || h.res.Evaluation == nil {
+		return Finding{}, false
+	}
+	b, found := h.res.Ranking.BatchIndex(t.Step)
+	if !found {
+		return Finding{}, false
+	}
+	ev := h.res.Evaluation
+	var nan, inf int
+	for _, i := range h.res.Ranking.Batches[b].Members {
+		if ev.Valid[i] {
+			continue
+		}
+		switch c, ok := ev.CauseOf(ev.Causes[i]); {
+		case !ok || c.Setting():
+		case c.Err == scoring.ErrNaN:
+			nan++
+		case c.Err == scoring.ErrInf:
+			inf++
+		}
+	}
+	n := nan + inf
+	if n == 0 {
+		return Finding{}, false
+	}
+	effect, ok := nonFiniteEffects[h.cfg.Trainer]
+	if !ok {
+		effect = nonFiniteUnknown
+	}
+	level, says := effect(nan, inf)
+	var kinds []string
+	if nan > 0 {
+		kinds = append(kinds, fmt.Sprintf("%d NaN", nan))
+	}
+	if inf > 0 {
+		kinds = append(kinds, fmt.Sprintf("%d infinite", inf))
+	}
+	msg := fmt.Sprintf("%d %s of %d with a score not finite (%s): %s", n, english.Plural(n, "row"), t.Trajectories, strings.Join(kinds, ", "), says)
+	return Finding{Check: CheckNonFinite, Level: level, Value: float64(n), Message: msg}, true
 }
 
 // The thresholds of constraint_violation: the share of a batch's valid

@@ -22,8 +22,8 @@ type healthCache struct {
 }
 
 // SetHealth sets the health checks' settings and the hypervolume
-// reference, checked against the objectives. cfg.RowCap is not a
-// setting but the reading's, which the session keeps.
+// reference, checked against the objectives. cfg.RowCap and cfg.Trainer
+// are not settings but the reading's, which the session keeps.
 func (s *Session) SetHealth(cfg health.Config, ref []float64) error {
 	objectives := s.Evaluation.Objectives
 	if err := cfg.Validate(objectives); err != nil {
@@ -32,7 +32,7 @@ func (s *Session) SetHealth(cfg health.Config, ref []float64) error {
 	if err := diagnose.ValidateHVRef(objectives, ref); err != nil {
 		return err
 	}
-	cfg.RowCap = s.HealthConfig.RowCap
+	cfg.RowCap, cfg.Trainer = s.HealthConfig.RowCap, s.HealthConfig.Trainer
 	s.HealthConfig, s.HVRef = cfg, ref
 	s.health, s.job = healthCache{}, nil
 	return nil
