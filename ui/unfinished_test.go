@@ -12,7 +12,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/engine/setup"
+	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/testfile"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -211,5 +213,64 @@ func TestStepStillWrittenProvisional(t *testing.T) {
 	}
 	if header := strings.Split(screen(open(ended)), "\n")[0]; !strings.Contains(header, "alert") {
 		t.Errorf("the same rows in a file that ends: no ALERT in the header's badge: %q", header)
+	}
+}
+
+// TestLiveStillWrittenSettles: following, the findings of the step whose
+// file the first reading left unfinished are provisional until an update
+// brings that file's rest: the health the update computes then grades
+// the step whole, its finding (a NaN score in the rest) standing.
+func TestLiveStillWrittenSettles(t *testing.T) {
+	cut, whole := t.TempDir(), t.TempDir()
+	testfile.VerlSteps(t, cut, true)
+	testfile.VerlSteps(t, whole, false)
+	// A NaN score in step 5's rest: a finding of the step whole, which
+	// must not stay marked provisional.
+	testfile.ReplaceFirst(t, filepath.Join(whole, "5.jsonl"), `"score":0.2,`, `"score":NaN,`)
+	cfg, _, _, err := layouts.Apply(context.Background(), setup.Config{}, []string{cut}, loaders.Options{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields, err := scoring.NewRecordFields(cfg.GroupBy, cfg.BatchBy, cfg.IDBy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := loaders.Load([]string{cut}, loaders.Options{Fields: fields})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := loaders.Load([]string{whole}, loaders.Options{Fields: fields})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(cut, "5.jsonl")
+	rest := all.Trajectories[len(res.Trajectories):] // step 5's rows after those read
+	for i := range rest {
+		rest[i].Source = path
+	}
+	s := uitest.FollowedSession(t, cut, cfg, res)
+	m := NewModel(s, true)
+	m.Init()
+	m.follow(make(chan loaders.Update))
+	runHealth(s)
+	provisional := func() int {
+		n := 0
+		for _, f := range s.Findings() {
+			if f.Provisional != "" {
+				n++
+			}
+		}
+		return n
+	}
+	if provisional() == 0 {
+		t.Fatalf("no finding provisional while %s is unfinished: %+v", path, s.Findings())
+	}
+	// The health known, the update computes the new result's at once.
+	m.Update(liveMsg{loaders.Update{Trajectories: rest}, true})
+	if !s.HealthReady() {
+		t.Fatal("the update did not compute its result's health")
+	}
+	if n := provisional(); n > 0 || !slices.ContainsFunc(s.Findings(), func(f health.Finding) bool { return f.Check == health.CheckNonFinite && f.Step == 5 }) {
+		t.Errorf("step 5 whole: %d findings provisional, findings %+v, want non_finite's at step 5 standing", n, s.Findings())
 	}
 }
