@@ -197,7 +197,7 @@ func Standing(findings []Finding) []Finding {
 //   - non_finite: the batch's rows whose objective value or weighted
 //     score is NaN or infinite (invalid here, their group's others scored
 //     without them), at the level of what cfg.Trainer does with such a
-//     score (nonFiniteEffects): an ALERT where it skips the step's update
+//     score (nonFiniteEffects): an ALERT where it skips the update
 //     (verl) or trains on NaN advantages, else a WARN from one row.
 //   - invalid_fraction: the fraction of the batch's trajectories that are
 //     invalid above 0.1, 0.5 (invalid.Mostly), so that a batch whose
@@ -597,10 +597,13 @@ type nonFiniteEffect func(nan, inf int) (Level, string)
 // infinite score; a trainer not here, or none, gets nonFiniteUnknown.
 var nonFiniteEffects = map[engine.Trainer]nonFiniteEffect{
 	// Every estimator of verl's makes some advantage NaN
-	// (layouts.verlNaNAdvantages), whence the loss and the grad norm.
+	// (layouts.verlNaNAdvantages), whence the loss and the grad norm of
+	// the mini-batch that holds it: verl accumulates a mini-batch's
+	// micro-batches and steps once.
 	engine.TrainerVerl: func(_, _ int) (Level, string) {
-		return Alert, "verl's advantages of such a row's group are NaN (compute_grpo_outcome_advantage's mean and std over the group, as its other estimators), " +
-			"so the step's loss and grad norm are not finite and its optimizer_step (FSDPEngine.optimizer_step: if not torch.isfinite(grad_norm), zero_grad) skips the step's update"
+		return Alert, "verl's advantages of such a row's group are NaN (compute_grpo_outcome_advantage's mean and std over the group; its other estimators alike), " +
+			"so the loss and grad norm of each mini-batch holding them are not finite, and its actor's optimizer step " +
+			"(DataParallelPPOActor._optimizer_step, or the engine's FSDPEngine.optimizer_step: if not torch.isfinite(grad_norm), zero_grad) skips that update"
 	},
 	engine.TrainerTRL: func(_, inf int) (Level, string) {
 		if inf > 0 {
