@@ -169,12 +169,18 @@ func (s *Session) SetStillWritten(paths []string) { s.stillWritten = paths }
 func (s *Session) healthConfig() health.Config {
 	cfg := s.HealthConfig
 	if len(s.stillWritten) > 0 {
-		lastStep := map[string]int64{}
-		for i := range s.Trajectories.Len() {
-			t := s.Trajectories.At(i)
-			lastStep[t.Source] = t.Batch
-		}
-		cfg.Provisional = loaders.StillWritten(s.stillWritten, lastStep)
+		cfg.Provisional = loaders.StillWritten(s.stillWritten, s.lastSteps())
 	}
 	return cfg
+}
+
+// lastSteps returns the step of each file's last row read
+// (loaders.NoteLastSteps of the trajectories).
+func (s *Session) lastSteps() map[string]int64 {
+	lastStep := map[string]int64{}
+	for i := range s.Trajectories.Len() {
+		t := s.Trajectories.At(i)
+		lastStep[t.Source] = t.Batch
+	}
+	return lastStep
 }
