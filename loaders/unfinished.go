@@ -697,3 +697,24 @@ func LastLinesLeftOut(files []Unfinished) []string {
 	}
 	return paths
 }
+
+// StillWritten returns, per step, why that step's numbers may not stand:
+// a file of paths (the unfinished ones whose last line alone the reading
+// left out, LastLinesLeftOut) ended after a row of that step (lastStep,
+// NoteLastSteps), so the run is probably still writing that step: "PATH
+// ends in an unfinished line, left out: its run is probably still writing
+// it". nil for none.
+func StillWritten(paths []string, lastStep map[string]int64) map[int64]string {
+	var why map[int64]string
+	for _, path := range paths {
+		step, ok := lastStep[path]
+		if !ok {
+			continue
+		}
+		if why == nil {
+			why = map[int64]string{}
+		}
+		why[step] = path + " ends in an unfinished line, left out: its run is probably still writing it"
+	}
+	return why
+}
