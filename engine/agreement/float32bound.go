@@ -2,6 +2,7 @@ package agreement
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -57,6 +58,19 @@ func (g *GRPOFloat32) StdOf(x []float64) {
 	g.StdN, g.StdRMS = len(x), math.Sqrt(sq/float64(len(x)))
 }
 
+// sumSteps returns the most additions on a value's path through torch's
+// float32 sum of n values, n - 1 in a sum taken in a row: aten's cascade
+// summation on a CPU (SumKernel.cpp's cascade_sum: runs of 16 added in a
+// row, then the runs' sums the same way, at most ceil(log2 n / 4) levels
+// deep: 16 ceil(log2 n / 4)), with 8 more for a GPU's reduction (a
+// thread's strided run, then a tree). The worst case over every order,
+// n - 1, grows with the batch: over a batch of the usual size it let a
+// wrong std or epsilon pass as float32 rounding.
+func sumSteps(n int) int {
+	levels := (bits.Len(uint(max(n-1, 0))) + 3) / 4
+	return min(max(n-1, 0), 16*levels+8)
+}
+
 // gamma32 is Higham's gamma(k) = k u / (1 - k u) of float32's unit
 // roundoff u: the relative error of k float32 roundings in a row.
 func gamma32(k int) float64 {
@@ -67,23 +81,25 @@ func gamma32(k int) float64 {
 // Bound returns how far a trainer's float32 advantage of a row may be
 // from its exact value a = (s - mean) / D (D the Divisor, mean and std of
 // the same float32 scores s), the trainer's mean and std of those scores
-// being computed in float32 in any summation order. With u = 2^-24,
+// being computed in float32 by torch's reductions. With u = 2^-24,
 // gamma(k) = k u / (1 - k u), n = N, M = MaxAbs, A = AbsMean, m = StdN,
 // R = StdRMS, c = Correction, e = InputErr, e' = InputErrMean, e" =
-// InputErrRMS:
+// InputErrRMS, and d(k) = sumSteps(k), the additions on a value's path
+// through torch's sum of k values:
 //
 // Each value the trainer sums is s within its e + u |s| (its own rounding
-// to float32). The mean fl(fl(sum) / n) errs by at most gamma(n + 1) (A +
-// e') + e' (Higham, Accuracy and Stability, 4.2: any summation tree errs
-// by gamma(n - 1) times the sum of the |terms|; the division), so the
-// numerator fl(s - mean) by e_N = gamma(n + 2) (A + e') + u (1 + u) M +
-// (e + e') (1 + u) + u |a| D. The std is taken as the exact std of the
-// values each perturbed by at most gamma(m + 1) (|s| + its e) + its e
+// to float32). The mean fl(fl(sum) / n) errs by at most gamma(d(n) + 2)
+// (A + e') + e' (Higham, Accuracy and Stability, 4.2: a summation tree
+// whose leaves are at most d deep errs by gamma(d) times the sum of the
+// |terms|; the division), so the numerator fl(s - mean) by e_N =
+// gamma(d(n) + 3) (A + e') + u (1 + u) M + (e + e') (1 + u) + u |a| D.
+// The std is taken as the exact std of the values each perturbed by at
+// most gamma(d(m) + 2) (|s| + its e) + its e
 // (torch's, in float32 or accumulated in float64, is: a shifted mean
 // changes the std only to second order); the std is 1/sqrt(m -
 // c)-Lipschitz in the values' 2-norm, which those perturbations bound by
-// sqrt(m) (gamma(m + 1) (R + e") + e"), so it errs by e_s = (gamma(m + 1)
-// (R + e") + e") sqrt(m / (m - c)), and rounded, then plus epsilon
+// sqrt(m) (gamma(d(m) + 2) (R + e") + e"), so it errs by e_s =
+// (gamma(d(m) + 2) (R + e") + e") sqrt(m / (m - c)), and rounded, then plus epsilon
 // rounded, the divisor errs by e_D = e_s
 // (1 + gamma(2)) + gamma(2) D. The quotient then errs by E = (e_N + |a|
 // e_D) / (D - e_D), and its own rounding adds u (|a| + E):
@@ -98,11 +114,11 @@ func gamma32(k int) float64 {
 func (g GRPOFloat32) Bound(a float64) float64 {
 	u := unitRoundoff32
 	a = math.Abs(a)
-	eN := gamma32(g.N+2)*(g.AbsMean+g.InputErrMean) + u*(1+u)*g.MaxAbs + (g.InputErr+g.InputErrMean)*(1+u) + u*a*g.Divisor
+	eN := gamma32(sumSteps(g.N)+3)*(g.AbsMean+g.InputErrMean) + u*(1+u)*g.MaxAbs + (g.InputErr+g.InputErrMean)*(1+u) + u*a*g.Divisor
 	if g.StdN == 0 {
 		return eN
 	}
-	eStd := (gamma32(g.StdN+1)*(g.StdRMS+g.InputErrRMS) + g.InputErrRMS) * math.Sqrt(float64(g.StdN)/float64(g.StdN-g.Correction))
+	eStd := (gamma32(sumSteps(g.StdN)+2)*(g.StdRMS+g.InputErrRMS) + g.InputErrRMS) * math.Sqrt(float64(g.StdN)/float64(g.StdN-g.Correction))
 	eD := eStd*(1+gamma32(2)) + gamma32(2)*g.Divisor
 	if !(2*eD <= g.Divisor) {
 		return 0

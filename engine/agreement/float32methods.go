@@ -2,6 +2,7 @@ package agreement
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -60,17 +61,15 @@ type Float32Bound func(g, j int, a float64) float64
 //     whitened over the batch, the sample std plus 1e-4: GRPOFloat32 of
 //     the c, each within its e_c.
 //
-// ok is false, no bound, when whitened and a group ties in float32 (its
-// residue is BatchResidue's), or the batch's divisor is not known to
-// within half of itself (GRPOFloat32.Bound 0).
+// A group tied in float32 has its leave-one-out advantages' residue
+// within RLOOFloat32Bound too, and the batch's std, not the group's,
+// divides them. ok is false, no bound, when the batch's divisor is not
+// known to within half of itself (GRPOFloat32.Bound 0).
 func LeaveOneOutFloat32(groups [][]float64, whitened bool) (bound Float32Bound, ok bool) {
 	n, top := make([]int, len(groups)), make([]float64, len(groups))
 	var x []float64
 	for g, scores := range groups {
 		x = slices.DeleteFunc(append(x[:0], scores...), math.IsNaN)
-		if whitened && tied32(x) {
-			return nil, false
-		}
 		n[g], top[g] = len(x), maxAbs(x)
 	}
 	rloo := func(g, _ int, a float64) float64 {
@@ -130,9 +129,11 @@ func LeaveOneOutFloat32(groups [][]float64, whitened bool) (bound Float32Bound, 
 // (the K products, their float32 sum, the weights' rounding), and the
 // advantage within GRPOFloat32's bound of the R, each within its e.
 //
+// An objective tied in a group whose float32 sum is exact (exactSum32:
+// a binary reward's 0s or 1s) has z exactly 0 there, the trainer's too.
 // ok is false, no bound, when an objective ties in float32 in a group
-// (its residue is BatchResidue's), or a divisor is not known to within
-// half of itself (GRPOFloat32.Bound 0).
+// otherwise (its residue is BatchResidue's), or a divisor is not known to
+// within half of itself (GRPOFloat32.Bound 0).
 func NormalizeThenSumFloat32(terms [][][]float64, weights []float64, eps float64, correction int, normalized bool) (bound Float32Bound, ok bool) {
 	in := make([][]bool, len(terms))     // whether row j of group g has a value
 	own := make([][]float64, len(terms)) // each R's error, by row
@@ -155,6 +156,9 @@ func NormalizeThenSumFloat32(terms [][][]float64, weights []float64, eps float64
 				continue
 			}
 			if tied32(x) {
+				if exactSum32(x[0], len(x)) {
+					continue // z exactly 0, the trainer's too: no error
+				}
 				return nil, false
 			}
 			f := GRPOFloat32{Correction: correction}
@@ -307,6 +311,22 @@ func methodFloat32Bounds(res *engine.Result, batch *engine.Batch) (bounds []floa
 		}
 	}
 	return bounds, first, true
+}
+
+// exactSum32 reports whether a float32 sum of n values v, in any order,
+// is exact: v's significant bits and those n adds fit float32's 24, so
+// the trainer's mean of a group tied at v is v itself.
+func exactSum32(v float64, n int) bool {
+	f := float32(v)
+	if f == 0 {
+		return true
+	}
+	mant := uint32(math.Float32bits(f)&(1<<23-1) | 1<<23)
+	if math.Float32bits(f)>>23&0xff == 0 { // subnormal: no implicit bit
+		return false
+	}
+	significant := 24 - bits.TrailingZeros32(mant)
+	return significant+bits.Len(uint(n)) <= 24
 }
 
 // tied32 reports whether x holds two or more values, all equal in

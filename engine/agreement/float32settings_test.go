@@ -1,0 +1,122 @@
+package agreement
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
+)
+
+// unitBatch returns groups of 8 trajectories, objectives x and y uniform
+// in [0, 1], each logged trainer's float32 advantage.
+func unitBatch(rnd *rand.Rand, groups int, trainer func(xs, ys [][]float32) [][]float32) []scoring.Trajectory {
+	xs, ys := make([][]float32, groups), make([][]float32, groups)
+	for g := range xs {
+		for range 8 {
+			xs[g] = append(xs[g], float32(rnd.Float64()))
+			ys[g] = append(ys[g], float32(rnd.Float64()))
+		}
+	}
+	var ts []scoring.Trajectory
+	for g, as := range trainer(xs, ys) {
+		for j, a := range as {
+			ts = append(ts, enginetest.Traj(0, strconv.Itoa(g), "x", float64(xs[g][j]), "y", float64(ys[g][j]), "adv", float64(a)))
+		}
+	}
+	return ts
+}
+
+// TestFloat32BoundsSeeWrongSettings: batches of the usual size (1024 and
+// 4096 rows, rewards in [0, 1]) logged with TRL's float32 rloo-whitened
+// and normalize_then_sum agree under their settings with the score in
+// float32, and a weight of y 2% off, or under gdpo a wrong std
+// (population for sample) or epsilon (1e-8 for 1e-4), still differs: the
+// bound of a batch's float32 sums grows with their depth in torch's
+// summation, not with the rows.
+func TestFloat32BoundsSeeWrongSettings(t *testing.T) {
+	type setting struct {
+		name  string
+		wy    float64
+		std   string
+		eps   *float64
+		agree bool
+	}
+	right, weight := setting{"its settings", 0.5, "", nil, true}, setting{"y weighted 0.49", 0.49, "", nil, false}
+	for _, c := range []struct {
+		method   engine.Method
+		trainer  func(xs, ys [][]float32) [][]float32
+		settings []setting
+	}{
+		{engine.RLOOWhitened, trlRLOOWhitened32(0.5), []setting{right, weight}},
+		{engine.GDPO, trlNormalizeThenSum32(0.5), []setting{right, weight,
+			{"population std", 0.5, "population", nil, false}, {"epsilon 1e-8", 0.5, "", ptr(1e-8), false}}},
+	} {
+		for _, rows := range []int{1024, 4096} {
+			ts := unitBatch(rand.New(rand.NewPCG(5, uint64(rows))), rows/8, c.trainer)
+			for _, set := range c.settings {
+				cfg := setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}, {Name: "y", Expr: "y", Weight: ptr(set.wy)}},
+					LoggedAdvantage: "adv", ScorePrecision: "float32", Std: set.std, Epsilon: set.eps}
+				rc, err := engine.New(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res := rc.Compute(ts, c.method)
+				d, _ := CompareLogged(res, &res.Ranking.Batches[0])
+				if d.Reproduced() != set.agree {
+					t.Errorf("%s, %d rows, %s: %d of %d rows differ, reproduced %v, want %v", c.method, rows, set.name, d.Differing, d.Rows, d.Reproduced(), set.agree)
+				}
+			}
+		}
+	}
+}
+
+// TestFloat32TiedGroupsAgree: a group tied in float32 leaves the bound
+// on, in batches of 8 groups of reward-model scale (x near base, an std
+// of 0.01 in a group), where the float32 rounding passes the tolerance:
+// rloo-whitened's group whose scores all tie (its leave-one-out residue
+// within RLOOFloat32Bound, divided by the batch's std), gdpo's group
+// whose binary y is all 1 (z exactly 0 there, exactSum32).
+func TestFloat32TiedGroupsAgree(t *testing.T) {
+	for _, c := range []struct {
+		method     engine.Method
+		base       float64
+		tieX, tieY bool
+		binaryY    bool
+		trainer    func(xs, ys [][]float32) [][]float32
+	}{
+		{engine.RLOOWhitened, 20, true, true, false, trlRLOOWhitened32(0.5)},
+		{engine.GDPO, 40, false, true, true, trlNormalizeThenSum32(0.5)},
+	} {
+		rnd := rand.New(rand.NewPCG(21, 5))
+		xs, ys := make([][]float32, 8), make([][]float32, 8)
+		for g := range xs {
+			off := 0.03 * rnd.NormFloat64()
+			for j := range 8 {
+				x, y := float32(c.base+off+0.01*rnd.NormFloat64()), float32(3+0.005*rnd.NormFloat64())
+				if c.binaryY {
+					y = float32(j % 2)
+				}
+				if g == 0 && c.tieX {
+					x = float32(c.base + 0.0123)
+				}
+				if g == 0 && c.tieY {
+					y = 1
+				}
+				xs[g], ys[g] = append(xs[g], x), append(ys[g], y)
+			}
+		}
+		var ts []scoring.Trajectory
+		for g, as := range c.trainer(xs, ys) {
+			for j, a := range as {
+				ts = append(ts, enginetest.Traj(0, strconv.Itoa(g), "x", float64(xs[g][j]), "y", float64(ys[g][j]), "adv", float64(a)))
+			}
+		}
+		if d, _ := compareMethod(t, ts, c.method, 0.5, "float32"); !d.Reproduced() {
+			t.Errorf("%s, group 0 tied: %d of %d rows differ", c.method, d.Differing, d.Rows)
+		}
+	}
+}
