@@ -37,16 +37,21 @@ type trlRuns struct {
 // (trlTable.rewardCount; meaningless with size 1, where each row is a
 // group: log_unique_prompts=True).
 //
-// num_generations is the usual size of the runs (trlTable.trainSize).
+// num_generations is the usual size of the runs (runSize);
+// where it is 1, the table is not in TRL's order and is grouped by prompt
+// text (trlRuns' size 0).
 // When every run has a multiple of it, and the runs of that size do not
 // reproduce the logged advantage, the largest divisor of it that does
 // is taken: a table of one prompt (a run of 2·num_generations rows)
 // or of prompts each drawn twice in a row.
 func trlCutRuns(runs *trlTable, lead int) (*trlTable, trlRuns, trlRewardCount) {
-	size := runs.trainSize()
+	size := runs.runSize()
 	count := trlRewardCount{k: lead}
 	if size <= 1 {
-		return runs, trlRuns{size: size}, count
+		// No run of one prompt: rows in another order than TRL's (a
+		// prompt's rows apart), or one row per prompt
+		// (log_unique_prompts=True): grouped by prompt text.
+		return runs.byPrompt(), trlRuns{}, count
 	}
 	table := runs.cutRuns(size)
 	how := trlRuns{size: size}
@@ -69,6 +74,27 @@ func trlCutRuns(runs *trlTable, lead int) (*trlTable, trlRuns, trlRewardCount) {
 	return table, how, count
 }
 
+// runSize is the commonest size, the larger on a tie, of t's groups
+// that start in the first half of its rows (evaluation rows come last,
+// and the first group may be cut by the deque), 0 without rows. The
+// larger: a group cut short is rarer than a whole one, and cutting every
+// run of the larger size would split whole groups.
+func (t *trlTable) runSize() int {
+	count := map[int]int{}
+	for _, g := range t.groups {
+		if 2*g[0] < len(t.advantage) {
+			count[len(g)]++
+		}
+	}
+	size := 0
+	for n, c := range count {
+		if c > count[size] || c == count[size] && n > size {
+			size = n
+		}
+	}
+	return size
+}
+
 // cutRuns returns t with each group cut into groups of size rows, the
 // last of a group the rest.
 func (t *trlTable) cutRuns(size int) *trlTable {
@@ -82,6 +108,24 @@ func (t *trlTable) cutRuns(size int) *trlTable {
 			out.groups = append(out.groups, run[:n:n])
 			run = run[n:]
 		}
+	}
+	return out
+}
+
+// byPrompt returns t grouped by prompt text, each group in order of its
+// first row.
+func (t *trlTable) byPrompt() *trlTable {
+	out := &trlTable{columns: t.columns, advantage: t.advantage, prompts: t.prompts, groupOf: make([]int, len(t.prompts))}
+	index := map[string]int{}
+	for i, p := range t.prompts {
+		g, ok := index[p]
+		if !ok {
+			g = len(out.groups)
+			index[p] = g
+			out.groups = append(out.groups, nil)
+		}
+		out.groups[g] = append(out.groups[g], i)
+		out.groupOf[i] = g
 	}
 	return out
 }
