@@ -24,7 +24,8 @@ import (
 // (their sum) less its group's mean, over the batch's sample std plus
 // 1e-4, a group being four consecutive rows. With repeated, the second
 // prompt is the first again: TRL normalises its rows as two groups of
-// four, rewardlens as one of eight, whose rows no setting reproduces.
+// four, and rewardlens, given --group-by prompt (grouping by value, not by
+// TRL's position), as one of eight, whose rows no setting reproduces.
 func trlBatchScaledStep(s int, repeated bool) string {
 	prompts := []string{"p0", "p1", "p2", "p3"}
 	if repeated {
@@ -86,7 +87,7 @@ func TestStatsFollowMatchLoggedRegrouped(t *testing.T) {
 	if err := os.WriteFile(wholePath, []byte(whole.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, statsErr, code := run(t, "", "stats", "--match-logged", "--format", "json", wholePath)
+	out, statsErr, code := run(t, "", "stats", "--match-logged", "--group-by", "prompt", "--format", "json", wholePath)
 	var stats struct {
 		Batches []struct {
 			Batch        int64 `json:"batch"`
@@ -109,7 +110,7 @@ func TestStatsFollowMatchLoggedRegrouped(t *testing.T) {
 	if err := os.WriteFile(path, []byte(trlBatchScaledStep(0, true)+trlBatchScaledStep(1, false)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f := startFollowing(t, "stats", "--follow", "--match-logged", "--format", "json", path)
+	f := startFollowing(t, "stats", "--follow", "--match-logged", "--group-by", "prompt", "--format", "json", path)
 	f.await(t, `{"step":0,`)
 	for s := 2; s < steps; s++ {
 		testfile.Append(t, path, trlBatchScaledStep(s, s == 2))

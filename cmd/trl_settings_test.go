@@ -123,7 +123,7 @@ func TestTRLNarrowedObjectivesWeighOne(t *testing.T) {
 // normalise as rewardlens groups them, and that the other groups still
 // reproduce TRL's advantage: evaluation logged at the training step (the
 // last 10 training rows, the first group cut to 2, then 3 evaluation
-// groups of 2) and a prompt twice in the batch (8 rows, 2 groups to TRL).
+// groups of 2).
 func TestTRLUnequalGroups(t *testing.T) {
 	for _, c := range []struct {
 		fixture string
@@ -133,7 +133,6 @@ func TestTRLUnequalGroups(t *testing.T) {
 	}{
 		{"eval_same_step", []string{"step 1: prompt groups of unequal size where TRL writes num_generations (here 4) rows per prompt: 4 groups of another size, probably evaluation rows",
 			`…"Factor x^2 - 1.<|im_end|>\n<|im_start|>as"… (2), …"Eval: 2 + 2?`}, 8},
-		{"duplicate_prompt", []string{"a prompt repeated in the batch, which TRL normalised as separate groups of 4 and rewardlens as one: …\"Solve x + 3 = 5.", "(8 rows: 2 groups to TRL)"}, 8},
 	} {
 		t.Run(c.fixture, func(t *testing.T) {
 			for _, command := range []string{"compute", "stats"} {

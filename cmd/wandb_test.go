@@ -47,7 +47,7 @@ func TestWandbTables(t *testing.T) {
 	}
 	for _, input := range []string{wandbDir, filepath.Join(wandbDir, "artifact", "completions.table.json")} {
 		recs, errOut := computeList(t, "", "--method", "grpo", input)
-		if !strings.Contains(errOut, "read as TRL completions: group = prompt, batch = step, objectives accuracy_reward, think_format_reward, a null reward adds nothing, logged advantage = advantage") {
+		if !strings.Contains(errOut, "read as TRL completions: group = prompt (its consecutive rows, 4 at most: num_generations), batch = step, objectives accuracy_reward, think_format_reward, a null reward adds nothing, logged advantage = advantage") {
 			t.Errorf("%s: stderr %q", input, errOut)
 		}
 		if len(recs) != len(table.Data) {

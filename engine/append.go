@@ -81,6 +81,7 @@ func (ev *Evaluation) Append(s scoring.Scorer, ts []scoring.Trajectory) *Evaluat
 		stepCounts:   ev.stepCounts,
 		groupOf:      ev.groupOf,
 		groupNames:   ev.groupNames,
+		groupRuns:    ev.groupRuns,
 	}
 	next.shareStructure(ev)
 	next.evalReasons = maps.Clone(ev.evalReasons) // evaluating ts adds to it
@@ -127,6 +128,8 @@ func newAppendLine(ev *Evaluation, s scoring.Scorer) *appendLine {
 			bySource[sourceGroupKey{ev.sourceOf[i], ev.groupNames[g]}] = g
 		}
 		l.evaluator.sourceGroupIndex = bySource
+	} else if ev.groupRuns > 0 {
+		l.evaluator.runs = lastRuns(ev)
 	} else {
 		index := make(map[string]int32, len(ev.groupNames))
 		for k, g := range ev.groupNames {
@@ -182,7 +185,7 @@ func (ev *Evaluation) clip() {
 // ev's when kept, else not known (LoggedValue.Known, "") where kept rows
 // have them, whose values and reasons were not kept.
 func (ev *Evaluation) Filter(keep func(i int) bool) *Evaluation {
-	out := &Evaluation{Objectives: ev.Objectives, M: ev.M, groupNames: slices.Clone(ev.groupNames), Constraints: ev.Constraints, Gates: ev.Gates, loggedExpr: ev.loggedExpr,
+	out := &Evaluation{Objectives: ev.Objectives, M: ev.M, groupNames: slices.Clone(ev.groupNames), groupRuns: ev.groupRuns, Constraints: ev.Constraints, Gates: ev.Gates, loggedExpr: ev.loggedExpr,
 		SourceNames: slices.Clone(ev.SourceNames), sourceScorer: slices.Clone(ev.sourceScorer), sourceWeights: slices.Clone(ev.sourceWeights), sourceColumns: slices.Clone(ev.sourceColumns)}
 	if ev.sourceOf != nil {
 		out.sourceOf = []int32{}

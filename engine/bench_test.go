@@ -183,3 +183,23 @@ func BenchmarkEvaluateSources100k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEvaluate1MGroupRuns evaluates BenchmarkEvaluate1M's
+// trajectories (125k groups of 8) grouped by value and, as TRL's layout
+// groups them, by runs cut every 8 rows (GroupRuns), each through the
+// computer's Evaluator: the cost of the runs' bookkeeping is their ratio.
+func BenchmarkEvaluate1MGroupRuns(b *testing.B) {
+	ts := enginetest.BenchTrajectories(1_000_000, 2)
+	c := benchComputer(b, ts, Pareto)
+	for _, runs := range []int{0, 8} {
+		b.Run(fmt.Sprintf("runs=%d", runs), func(b *testing.B) {
+			c.GroupRuns = runs
+			b.ReportAllocs()
+			for b.Loop() {
+				e := c.NewEvaluator()
+				e.Reserve(len(ts))
+				e.Add(ts)
+			}
+		})
+	}
+}

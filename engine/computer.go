@@ -21,6 +21,10 @@ type RewardComputer struct {
 	Logged *scoring.Expression
 	// MatchLogged and EqualGroups are the config's (agreement.CheckTrainer).
 	MatchLogged, EqualGroups bool
+	// GroupRuns is the config's (setup.Config.GroupRuns): with it, a group
+	// is a run of consecutive trajectories of one batch and group value,
+	// cut every GroupRuns rows; 0 groups by value. Without sources only.
+	GroupRuns int
 	// Layout is the config's input layout (setup.Config.From: verl, trl, ...),
 	// which the rewards do not read: the trainer agreement tries the
 	// layout's trainer's methods alone (agreement.MatchLoggedFrom).
@@ -70,7 +74,7 @@ func New(cfg setup.Config) (*RewardComputer, error) {
 	if scorer, err = scoring.WithStructure(scorer, cfg.Constraints, cfg.Gates); err != nil {
 		return nil, err
 	}
-	c := &RewardComputer{Scorer: scorer, Options: opts, MatchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged, EqualGroups: cfg.EqualGroups, Layout: cfg.From}
+	c := &RewardComputer{Scorer: scorer, Options: opts, MatchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged, EqualGroups: cfg.EqualGroups, GroupRuns: cfg.GroupRuns, Layout: cfg.From}
 	if c.Fields, err = cfg.RecordFields(); err != nil {
 		return nil, err
 	}

@@ -90,6 +90,10 @@ type Evaluation struct {
 	// the distinct group values in order of first appearance.
 	groupOf    []int32
 	groupNames []string
+	// groupRuns, when > 0, makes each run of consecutive trajectories of
+	// one batch and group value a group of its own, cut every groupRuns
+	// rows (RewardComputer.GroupRuns); 0 groups by value.
+	groupRuns int
 
 	mu       sync.Mutex
 	rankings map[Scope]*Ranking
@@ -145,6 +149,16 @@ type Evaluator struct {
 	constraints, gates int
 	// sources is the source scorer's, nil without (sources.go).
 	sources *sourceEvaluator
+	// runs is each batch's last run of one group value, with
+	// ev.groupRuns > 0 (runGroup).
+	runs map[int64]groupRun
+}
+
+// groupRun is the last run of a batch: its group's index in groupNames
+// and how many rows it has.
+type groupRun struct {
+	group int32
+	n     int
 }
 
 // NewEvaluator returns an Evaluator of the scorer s without trajectories.
@@ -248,6 +262,10 @@ func (e *Evaluator) Add(ts []scoring.Trajectory) {
 			ev.groupOf[lo+i] = e.sourceGroup(src, ts[i].Group)
 			continue
 		}
+		if ev.groupRuns > 0 {
+			ev.groupOf[lo+i] = e.runGroup(ts[i].Batch, ts[i].Group)
+			continue
+		}
 		ev.groupOf[lo+i] = e.group(lo+i, ts[i].Group)
 	}
 	if c, ok := e.scorers[0].(scoring.Cloner); ok {
@@ -343,6 +361,7 @@ func (ev *Evaluation) EvalReason(cause string) string { return ev.evalReasons[ca
 // which also evaluates c's logged advantage, if any (Evaluation.Logged).
 func (c *RewardComputer) NewEvaluator() *Evaluator {
 	e := NewEvaluator(c.Scorer)
+	e.ev.groupRuns = c.GroupRuns
 	if c.Logged != nil {
 		e.logged = []*scoring.Expression{c.Logged.Clone()}
 		e.ev.loggedExpr = c.Logged.Clone()
@@ -359,6 +378,43 @@ func (e *Evaluator) group(i int, g string) int32 {
 		return ev.groupOf[i-1]
 	}
 	return groupID(e, &e.groupIndex, g, g)
+}
+
+// runGroup returns the index in groupNames of the group of a trajectory
+// of batch whose group value is g, with groupRuns: its batch's last run
+// when that run is of g and shorter than groupRuns, else a new group of
+// the same name (a trainer that groups by position, as TRL does, gives a
+// prompt drawn twice two groups).
+func (e *Evaluator) runGroup(batch int64, g string) int32 {
+	ev := e.ev
+	if e.runs == nil {
+		e.runs = map[int64]groupRun{}
+	}
+	run, ok := e.runs[batch]
+	if ok && run.n < ev.groupRuns && ev.groupNames[run.group] == g {
+		run.n++
+	} else {
+		run = groupRun{group: int32(len(ev.groupNames)), n: 1}
+		ev.groupNames = append(ev.groupNames, g)
+	}
+	e.runs[batch] = run
+	return run.group
+}
+
+// lastRuns returns the last run of each batch of ev (runGroup's state
+// after ev's trajectories).
+func lastRuns(ev *Evaluation) map[int64]groupRun {
+	runs := map[int64]groupRun{}
+	for i, g := range ev.groupOf {
+		run := runs[ev.batches[i]]
+		if run.n > 0 && run.group == g {
+			run.n++
+		} else {
+			run = groupRun{group: g, n: 1}
+		}
+		runs[ev.batches[i]] = run
+	}
+	return runs
 }
 
 // sourceGroup returns the index of group g of source src in groupNames,

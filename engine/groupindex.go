@@ -5,6 +5,11 @@ package engine
 // text once per trajectory.
 func (ev *Evaluation) GroupIndex(i int) int32 { return ev.groupOf[i] }
 
+// GroupsRuns reports whether the groups are runs of consecutive
+// trajectories (RewardComputer.GroupRuns), so that a group value may name
+// several groups, in one batch and GroupIndex apart.
+func (ev *Evaluation) GroupsRuns() bool { return ev.groupRuns > 0 }
+
 // GroupName returns the group value of index k (GroupIndex).
 func (ev *Evaluation) GroupName(k int32) string { return ev.groupNames[k] }
 

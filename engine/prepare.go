@@ -264,6 +264,7 @@ func (ev *Evaluation) markNonFinite(scores []float64, in32 bool) *Evaluation {
 		stepCounts:   ev.stepCounts,
 		groupOf:      ev.groupOf,
 		groupNames:   ev.groupNames,
+		groupRuns:    ev.groupRuns,
 	}
 	out.shareStructure(ev)
 	out.evalReasons = ev.evalReasons

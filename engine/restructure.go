@@ -60,7 +60,7 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 	n := ev.N()
 	out := &Evaluation{
 		Objectives: ev.Objectives, M: ev.M, Values: ev.Values, Absent: ev.Absent, Logged: ev.Logged, loggedExpr: ev.loggedExpr, LoggedFaults: ev.LoggedFaults,
-		batches: ev.batches, stepCounts: ev.stepCounts, groupOf: ev.groupOf, groupNames: ev.groupNames,
+		batches: ev.batches, stepCounts: ev.stepCounts, groupOf: ev.groupOf, groupNames: ev.groupNames, groupRuns: ev.groupRuns,
 		SourceNames: ev.SourceNames, sourceOf: ev.sourceOf, sourceScorer: ev.sourceScorer,
 		sourceWeights: ev.sourceWeights, sourceColumns: ev.sourceColumns,
 		Valid: make([]bool, n), Causes: make([]string, n),

@@ -89,7 +89,7 @@ func (ev *Evaluation) withoutShell() *Evaluation {
 		GateShut: ev.GateShut, feasible: ev.feasible,
 		SourceNames: ev.SourceNames, sourceOf: ev.sourceOf, sourceScorer: ev.sourceScorer,
 		sourceWeights: ev.sourceWeights, sourceColumns: ev.sourceColumns,
-		batches: ev.batches, stepCounts: ev.stepCounts, groupOf: ev.groupOf, groupNames: ev.groupNames,
+		batches: ev.batches, stepCounts: ev.stepCounts, groupOf: ev.groupOf, groupNames: ev.groupNames, groupRuns: ev.groupRuns,
 		evalReasons: ev.evalReasons, without: ev,
 	}
 }

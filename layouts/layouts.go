@@ -356,7 +356,11 @@ func usesPareto(cfg setup.Config) bool {
 // said here but where they are true (methodSentence): the dashboard
 // switches methods.
 func layoutSentence(name string, cfg setup.Config) string {
-	parts := []string{"group = " + cfg.GroupBy, "batch = " + cfg.BatchBy}
+	group := "group = " + cfg.GroupBy
+	if cfg.GroupRuns > 0 {
+		group += fmt.Sprintf(" (its consecutive rows, %d at most: num_generations)", cfg.GroupRuns)
+	}
+	parts := []string{group, "batch = " + cfg.BatchBy}
 	if n := len(cfg.Objectives); n > 0 {
 		names := make([]string, n)
 		for i, o := range cfg.Objectives {

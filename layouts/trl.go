@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
@@ -64,8 +65,11 @@ func trlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, stri
 	note := ""
 	var check *RowsCheck
 	pareto := usesPareto(cfg)
-	// onePerPrompt is read with the reward columns; checked says it was.
+	// onePerPrompt and runs are read with the reward columns; checked
+	// says they were.
 	onePerPrompt, checked := false, false
+	var runs trlRuns
+	byPrompt := cfg.GroupBy == ""
 	cfg.GroupBy = cmp.Or(cfg.GroupBy, trlPrompt)
 	cfg.BatchBy = cmp.Or(cfg.BatchBy, stepField)
 	// trlGroupWarnings says which groups and why, in TRL's terms, in place
@@ -76,7 +80,7 @@ func trlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, stri
 		if err != nil {
 			return cfg, "", nil, err
 		}
-		note, onePerPrompt, checked = n, weights.onePerPrompt, true
+		note, onePerPrompt, runs, checked = n, weights.onePerPrompt, weights.runs, true
 		if weights.count.weighted {
 			check = trlWeightsCheck(sourceOf(first), rewards, weights)
 		}
@@ -97,16 +101,28 @@ func trlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, stri
 	if pareto {
 		cfg.ScorePrecision = cmp.Or(cfg.ScorePrecision, string(engine.ScoreFloat32))
 	}
-	// A table of one row per prompt (log_unique_prompts=True) holds none
-	// of the rows its advantages were computed over: the read-as line says
-	// so in place of a comparison that could only fail.
-	if !checked && cfg.LoggedAdvantage == "" && slices.Contains(first.Names, trlAdvantage) && first.Path != "" {
+	// The groups are the runs of one prompt cut every num_generations
+	// rows, as the first table tells it (trlCutRuns), when the reward
+	// columns did not read it. A table of one row per prompt
+	// (log_unique_prompts=True) holds none of the rows its advantages were
+	// computed over: the read-as line says so in place of a comparison
+	// that could only fail.
+	if runs.size == 0 && first.Path != "" && (byPrompt || !checked) {
 		table, err := readTRLTable(first, nil)
 		if err != nil {
 			return cfg, "", nil, err
 		}
-		if onePerPrompt = table.onePerPrompt(); onePerPrompt {
-			note = trlOnePerPromptNote(sourceOf(first))
+		table, runs, _ = trlCutRuns(table, 0)
+		if !checked && cfg.LoggedAdvantage == "" && slices.Contains(first.Names, trlAdvantage) {
+			if onePerPrompt = table.onePerPrompt(); onePerPrompt {
+				note = trlOnePerPromptNote(sourceOf(first))
+			}
+		}
+	}
+	if byPrompt && runs.size > 1 {
+		cfg.GroupRuns = runs.size
+		if n := runs.note(sourceOf(first)); n != "" {
+			note = strings.TrimPrefix(note+", "+n, ", ")
 		}
 	}
 	if cfg.LoggedAdvantage == "" && slices.Contains(first.Names, trlAdvantage) && !onePerPrompt {

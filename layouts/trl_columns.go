@@ -127,27 +127,33 @@ type trlWeightsRead struct {
 	// logged with log_unique_prompts=True, whose logged advantage TRL
 	// computed over rows it does not hold, so that it tells nothing.
 	onePerPrompt bool
+	// runs is how the table's rows were grouped (trlCutRuns), its size 0
+	// when the table was not read.
+	runs trlRuns
 }
 
 // trlReadWeights reads which of the leading float columns lead of the
 // TRL table first are rewards (trlTable.rewardCount) and, when a weighted
-// sum of them reproduces the log, the weights. Without a logged
-// advantage, with one column, or with one row per prompt (onePerPrompt),
-// every leading column is a reward, unweighted.
+// sum of them reproduces the log, the weights, and how the table's rows
+// were grouped (trlCutRuns). Without a logged advantage, with one column,
+// or with one row per prompt (onePerPrompt), every leading column is a
+// reward, unweighted.
 func trlReadWeights(first loaders.FileFields, lead []string) (trlWeightsRead, error) {
 	read := trlWeightsRead{count: trlRewardCount{k: len(lead)}}
 	if len(lead) == 0 || !slices.Contains(first.Columns, trlAdvantage) {
 		return read, nil
 	}
-	table, err := readTRLTable(first, lead)
+	runs, err := readTRLTable(first, lead)
 	if err != nil {
 		return read, err
 	}
+	table, how, count := trlCutRuns(runs, len(lead))
+	read.runs = how
 	read.onePerPrompt = table.onePerPrompt()
 	if len(lead) == 1 || read.onePerPrompt {
 		return read, nil
 	}
-	read.count = table.rewardCount(len(lead))
+	read.count = count
 	if read.count.weighted {
 		read.weights, read.ratiosOnly = table.scaledWeights(read.count.k, read.count.weights, read.count.variant, table.trainRows())
 	}
@@ -260,13 +266,16 @@ func trlLeadingFloats(first loaders.FileFields) (lead, after []string) {
 }
 
 // trlTable is what trlTable.reproduced reads of a TRL completions table: the
-// rows of each prompt, each candidate column (NaN for None) and the
-// logged advantage.
+// rows of each group (the runs of one prompt as read, trlTableBuilder;
+// cut as TRL grouped them, trlCutRuns), each candidate column (NaN for
+// None) and the logged advantage.
 type trlTable struct {
 	groups    [][]int
 	groupOf   []int
 	columns   [][]float64
 	advantage []float64
+	// prompts holds each row's prompt.
+	prompts []string
 	// usual is usualGroupSize, 0 until asked; the table is whole by then.
 	usual int
 }
@@ -296,33 +305,37 @@ func trlTableOf(rows []scoring.Trajectory, columns []string) *trlTable {
 	return &t.trlTable
 }
 
-// trlTableBuilder makes a trlTable a row at a time.
+// trlTableBuilder makes a trlTable a row at a time. Its groups are the
+// runs of one prompt (trlTable.runs): a row joins the group of the row
+// before it when of the same step and prompt, and starts a group
+// otherwise.
 type trlTableBuilder struct {
 	trlTable
-	groupByPrompt map[string]int
+	lastPrompt string
+	lastStep   uint64 // the bits of the step's floatOrNaN
 }
 
 // newTRLTableBuilder returns the builder of a table of k reward columns.
 func newTRLTableBuilder(k int) *trlTableBuilder {
-	return &trlTableBuilder{trlTable: trlTable{columns: make([][]float64, k)}, groupByPrompt: map[string]int{}}
+	return &trlTableBuilder{trlTable: trlTable{columns: make([][]float64, k)}}
 }
 
-// add appends the row of prompt, its reward columns' values (NaN for
-// None) and its logged advantage.
-func (t *trlTableBuilder) add(prompt string, values []float64, advantage float64) {
+// add appends the row of step and prompt, its reward columns' values
+// (NaN for None) and its logged advantage.
+func (t *trlTableBuilder) add(step float64, prompt string, values []float64, advantage float64) {
 	i := len(t.advantage)
-	g, ok := t.groupByPrompt[prompt]
-	if !ok {
-		g = len(t.groups)
-		t.groupByPrompt[strings.Clone(prompt)] = g // the loader may reuse the text's memory
+	if len(t.groups) == 0 || prompt != t.lastPrompt || math.Float64bits(step) != t.lastStep {
 		t.groups = append(t.groups, nil)
+		t.lastPrompt, t.lastStep = strings.Clone(prompt), math.Float64bits(step) // the loader may reuse the text's memory
 	}
+	g := len(t.groups) - 1
 	t.groups[g] = append(t.groups[g], i)
 	t.groupOf = append(t.groupOf, g)
 	for k, v := range values {
 		t.columns[k] = append(t.columns[k], v)
 	}
 	t.advantage = append(t.advantage, advantage)
+	t.prompts = append(t.prompts, t.lastPrompt)
 }
 
 func floatOrNaN(v any) float64 {
@@ -480,18 +493,7 @@ func (t *trlTable) allNaN(from, to int, rows []int) bool {
 // as trlGroupWarnings takes it (evaluation rows come last, and the first
 // group may be cut by the deque).
 func (t *trlTable) trainRows() []int {
-	count := map[int]int{}
-	for _, g := range t.groups {
-		if 2*g[0] < len(t.advantage) {
-			count[len(g)]++
-		}
-	}
-	size := 0
-	for n, c := range count {
-		if c > count[size] || c == count[size] && n < size {
-			size = n
-		}
-	}
+	size := t.trainSize()
 	var rows []int
 	for _, g := range t.groups {
 		if len(g) != size {
@@ -505,6 +507,25 @@ func (t *trlTable) trainRows() []int {
 	}
 	slices.Sort(rows)
 	return rows
+}
+
+// trainSize is the usual size of trainRows: the commonest size (the
+// smaller on a tie) of the groups that start in the first half of the
+// rows, 0 without rows.
+func (t *trlTable) trainSize() int {
+	count := map[int]int{}
+	for _, g := range t.groups {
+		if 2*g[0] < len(t.advantage) {
+			count[len(g)]++
+		}
+	}
+	size := 0
+	for n, c := range count {
+		if c > count[size] || c == count[size] && n < size {
+			size = n
+		}
+	}
+	return size
 }
 
 // reproducedRows returns, for each row, whether the first k columns
@@ -836,5 +857,5 @@ func (t *trlTableBuilder) addRow(tr *scoring.Trajectory, columns []string, value
 		values[k] = floatOrNaN(tr.Metadata[col])
 	}
 	prompt, _ := tr.Metadata[trlPrompt].(string)
-	t.add(prompt, values, floatOrNaN(tr.Metadata[trlAdvantage]))
+	t.add(floatOrNaN(tr.Metadata[stepField]), prompt, values, floatOrNaN(tr.Metadata[trlAdvantage]))
 }

@@ -20,11 +20,14 @@ import (
 // are. TRL groups a generation batch by position, num_generations rows
 // after another (rewards.view(-1, num_generations) in
 // _generate_and_score_completions), so every prompt of a training step has
-// that many rows; rewardlens groups by prompt text.
+// that many rows; the layout groups so too, cutting the runs of one prompt
+// at the first table's num_generations (trlCutRuns).
 //
 // In a step whose groups are of unequal size, a group of k times the
-// usual size is a prompt k times in the batch (a duplicated dataset row),
-// which TRL normalised as k groups. Other sizes are evaluation rows: TRL's
+// usual size is a prompt k times in the batch (a duplicated dataset row)
+// that the layout did not cut (grouped by prompt text: --group-by, rows
+// out of TRL's order; another file's num_generations), which TRL
+// normalised as k groups. Other sizes are evaluation rows: TRL's
 // _logs deques (maxlen generation_batch_size) take training and evaluation
 // rows alike, and log() in eval mode writes completions_{step:05d}.parquet
 // again at the training step, with the last training rows (the first of

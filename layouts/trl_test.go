@@ -381,10 +381,10 @@ func TestTRLBatchResidueLeavesUncheckedRows(t *testing.T) {
 	adv := []float64{0.6648382544517517, -1.330137014389038, -1.330137014389038, 0.6648382544517517, 0.6648382544517517, 0.6648382544517517, -0.940604031085968, 0.9402971863746643, 0.9402971863746643, -0.940604031085968, 0.9402971863746643, -0.940604031085968, 0.6648382544517517, -1.330137014389038, -1.330137014389038, 0.6648382544517517, 0.6648382544517517, 0.6648382544517517, -1.8804218769073486, 1.8813426494598389, 0.0004793568514287472, 0.0004414013819769025, 0.0004793568514287472, 0.0004414013819769025}
 	b := newTRLTableBuilder(2)
 	for i := range acc {
-		b.add(string(rune('a'+i/6)), []float64{acc[i], form[i]}, adv[i])
+		b.add(1, string(rune('a'+i/6)), []float64{acc[i], form[i]}, adv[i])
 	}
 	for range 6 {
-		b.add("none", []float64{math.NaN(), math.NaN()}, 0.5)
+		b.add(1, "none", []float64{math.NaN(), math.NaN()}, 0.5)
 	}
 	a := b.trlTable.advantages(2, trlVariant{normalizeThenSum: true}, nil)
 	for i := range adv {

@@ -26,13 +26,13 @@ func TestTRLTieResidueOnlyOfWholeGroups(t *testing.T) {
 		for g := range 3 {
 			for j := range 4 {
 				x := float64(j % 2)
-				b.add(strconv.Itoa(g), []float64{x}, (x-0.5)/(math.Sqrt(1.0/3)+1e-4))
+				b.add(1, strconv.Itoa(g), []float64{x}, (x-0.5)/(math.Sqrt(1.0/3)+1e-4))
 			}
 		}
 		var tie []int
 		for range k.tieRows {
 			tie = append(tie, len(b.advantage))
-			b.add("tie", []float64{1.2}, residue)
+			b.add(1, "tie", []float64{1.2}, residue)
 		}
 		table := &b.trlTable
 		a := table.advantages(1, trlVariant{scale: "group"}, nil)

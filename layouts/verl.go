@@ -288,11 +288,13 @@ func verlNotes(cfg setup.Config) []string {
 // (nanGroups, saying verlNaNAdvantages of the method, invalidRowGroups),
 // under grpo-passk its groups of one (verlPassKGroupsOfOne), under a
 // method verl weighs by tokens, that the dump lacks the token counts
-// (verlTokenWeighted), and under gdpo, that verl's is another formula
-// (verlGDPO).
-func verlWarnings(_ setup.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
+// (verlTokenWeighted), under gdpo, that verl's is another formula
+// (verlGDPO), and of a legacy dump, its steps of groups of a multiple of
+// rollout.n (verlDoubledGroups).
+func verlWarnings(cfg setup.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
 	return slices.Concat(nanGroups(res, batches, verlScore, verlNaNAdvantagesOf(res.Options.Method)),
-		invalidRowGroups(res, batches, verlScore, verlInvalidRows(res)), verlPassKGroupsOfOne(res, batches), verlTokenWeighted(res, batches), verlGDPO(res, batches))
+		invalidRowGroups(res, batches, verlScore, verlInvalidRows(res)), verlPassKGroupsOfOne(res, batches), verlTokenWeighted(res, batches), verlGDPO(res, batches),
+		verlDoubledGroups(cfg, res, batches))
 }
 
 // verlNaNAdvantages says, for each method that is one of verl's outcome

@@ -128,3 +128,27 @@ func TestVerlPassKGroupsOfOne(t *testing.T) {
 		t.Errorf("grpo-passk, groups of two or more: warnings %q, want none", got)
 	}
 }
+
+// TestVerlDoubledGroups: in a legacy dump (group = input), a step whose
+// groups all have twice the other steps' size (rollout.n) is warned of
+// as each prompt drawn twice, two uid groups to verl; nothing of the
+// steps of rollout.n, of a dump with uid, nor when no step tells
+// rollout.n (two sizes as common).
+func TestVerlDoubledGroups(t *testing.T) {
+	c := verlComputer(t)
+	ts := slices.Concat(openInstructGroup(1, "q", "score", false, 0, 1), openInstructGroup(1, "r", "score", false, 1, 0),
+		openInstructGroup(2, "q", "score", false, 1, 1), openInstructGroup(2, "s", "score", false, 0, 1),
+		openInstructGroup(3, "q", "score", false, 0, 1, 1, 0), openInstructGroup(3, "r", "score", false, 1, 0, 0, 1))
+	legacy := setup.Config{GroupBy: verlPrompt}
+	const want = "step 3: every prompt group has 4 rows where the other steps' have 2 (rollout.n): probably each prompt drawn 2 times in the batch, which verl normalised as 2 groups of 2 (a uid each, which the legacy dump does not write) and rewardlens as one by its input text; the rewards may differ from verl's"
+	res := c.Compute(ts, engine.GRPO)
+	if got := verlWarnings(legacy, res, scoring.Uncapped, []int{0, 1, 2}); !slices.Equal(got, []string{want}) {
+		t.Errorf("warnings %q, want %q", got, want)
+	}
+	if got := verlWarnings(setup.Config{GroupBy: verlUIDPrompt}, res, scoring.Uncapped, []int{0, 1, 2}); len(got) != 0 {
+		t.Errorf("with uid: warnings %q, want none", got)
+	}
+	if got := verlWarnings(legacy, c.Compute(slices.Concat(ts[:4], ts[8:]), engine.GRPO), scoring.Uncapped, []int{0, 1}); len(got) != 0 {
+		t.Errorf("rollout.n not told: warnings %q, want none", got)
+	}
+}

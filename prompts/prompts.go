@@ -44,6 +44,15 @@ func (k *Keys) Add(key string) {
 // GroupKeys returns the keys that make each trajectory's group its prompt:
 // the default of plain records, and of a trainer whose group is its prompt.
 func GroupKeys(ev *engine.Evaluation) *Keys {
+	if ev.GroupsRuns() {
+		// A group value may name several groups (engine's GroupRuns): a
+		// prompt is the value.
+		k := &Keys{Of: make([]int32, 0, ev.N())}
+		for i := range ev.N() {
+			k.Add(ev.GroupOf(i))
+		}
+		return k
+	}
 	k := &Keys{Of: make([]int32, ev.N()), Names: make([]string, ev.GroupCount())}
 	for i := range k.Of {
 		k.Of[i] = ev.GroupIndex(i)

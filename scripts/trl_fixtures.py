@@ -471,6 +471,25 @@ def reward_models(center):
     return build
 
 
+def one_prompt_16(trainer, logs):
+    # A dataset of one prompt, per_device_train_batch_size=16 and
+    # num_generations=8: RepeatSampler gives the prompt both of the batch's
+    # slots, so its 16 rows follow each other, and TRL normalises them as
+    # two groups of 8 (view(-1, num_generations)).
+    lengths = [0.0, -0.4, -0.9, -1.0, -1.5, -0.2, -2.0, -1.2, -0.6, -0.1, -1.8, -0.7, -1.1, -0.3, -1.4, -0.5]
+    prompts = [prompt("Write a haiku about the sea.")] * 16
+    logs.score(trainer, ["reward_len"], prompts, [(x,) for x in lengths], 8)
+
+
+def duplicate_blocks_8(trainer, logs):
+    # 4 prompts each drawn in two slots of the batch, num_generations=8:
+    # the 4 prompts' blocks, then the same 4 again (64 rows, 8 groups).
+    rnd = random.Random(6)
+    prompts = [prompt(q) for _ in range(2) for q in QUESTIONS[:4] for _ in range(8)]
+    rewards = [(float(rnd.random() < 0.5), float(rnd.random() < 0.8)) for _ in prompts]
+    logs.score(trainer, ["accuracy_reward", "format_reward"], prompts, rewards, 8)
+
+
 def relogged(name, what):
     """num_iterations=2 (or steps_per_generation above
     gradient_accumulation_steps) with logging_steps=1: _prepare_inputs
@@ -568,6 +587,10 @@ FIXTURES = [
     fixture("gdpo_models_40_weights", "num_generations=8, normalize_then_sum, reward_weights=[1.0, 0.5], two reward "
             "models near 40 and 3", Trainer(2, reward_weights=[1.0, 0.5], multi_objective_aggregation="normalize_then_sum"),
             build=reward_models(40.0), generation_batch_size=64),
+    fixture("one_prompt_16", "a dataset of one prompt, per_device_train_batch_size=16, num_generations=8: one run of "
+            "16 rows, two groups to TRL", Trainer(1), build=one_prompt_16),
+    fixture("duplicate_blocks_8", "num_generations=8, 4 prompts each drawn in two slots of the batch: 8 groups of 8, "
+            "each prompt's two apart", Trainer(2), build=duplicate_blocks_8, generation_batch_size=64),
     *relogged("num_iterations_2", "num_iterations=2, logging_steps=1: each generation logged at two steps"),
 ]
 

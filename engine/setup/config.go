@@ -123,6 +123,12 @@ type Config struct {
 	// agreement.CheckTrainer warns of the batches where they are
 	// not. It is no config key.
 	EqualGroups bool `toml:"-"`
+	// GroupRuns, when > 0, makes a comparison group of each run of
+	// consecutive records of one batch and group value, cut every
+	// GroupRuns records, as a trainer that groups by position does (TRL:
+	// num_generations rows after another): TRL's layout sets it. 0 groups
+	// by value. It is no config key.
+	GroupRuns int `toml:"-"`
 	// PromptBy is an expression for the prompt a record answers, which
 	// the prompts' analysis follows across steps ("" for the group).
 	PromptBy string `toml:"prompt_by,omitempty"`
