@@ -13,7 +13,8 @@ import (
 // is the setting's own, at PATH:LINE of the key that set it, exit status
 // 2, also for a name checked once the data gives the objectives. A value
 // a flag overrides is the flag's: its error has no file line, and the
-// file's is not used.
+// file's is not used (a list flag, --constraint, --gate, replaces the
+// file's list).
 func TestConfigValueErrorsSayTheirLine(t *testing.T) {
 	const twoObjectives = "[[objective]]\nname = \"accuracy\"\nexpr = \"metadata.accuracy\"\ngoal = \"max\"\nweight = 1\n" +
 		"[[objective]]\nname = \"safety\"\nexpr = \"metadata.safety\"\n"
@@ -38,6 +39,8 @@ func TestConfigValueErrorsSayTheirLine(t *testing.T) {
 		{"good flag over a bad file", "scope = \"groop\"\n", []string{"--scope", "batch"}, ""},
 		{"good priority flag over a bad file", "method = \"lexicographic\"\npriority = [\"nope\"]\n" + twoObjectives, []string{"--priority", "safety"}, ""},
 		{"objective flags over the file's", twoObjectives + "goal = \"maximise\"\n", []string{"--objective", "a=metadata.accuracy"}, ""},
+		{"constraint flag over the file's", "constraint = [\"safety + 1\"]\n" + twoObjectives, []string{"--constraint", "safety >= 0.5"}, ""},
+		{"gate flag over the file's", "gate = [\"safety accuracy == 1\"]\n" + twoObjectives, []string{"--gate", "safety: accuracy == 1"}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "bad.toml")

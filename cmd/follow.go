@@ -612,6 +612,7 @@ func (f *statsFollower) evaluate(ts []scoring.Trajectory) error {
 	if f.healthCfg, f.ref, err = f.health.config(c.Scorer.Objectives()); err != nil {
 		return err
 	}
+	f.healthCfg.Trainer = engine.Trainer(f.cfg.From) // non_finite's level
 	// The computer's evaluator evaluates the logged advantage too, which
 	// the evaluations appended to it go on evaluating.
 	e := c.NewEvaluator()

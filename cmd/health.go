@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -114,6 +115,42 @@ type healthReport struct {
 	// noHypervolume is why no batch has a hypervolume
 	// (diagnose.NoHypervolume), "" when one may.
 	noHypervolume string
+	// stillWritten names the steps left out of the verdict, with why
+	// (health.Config.Provisional).
+	stillWritten map[int64]string
+}
+
+// sayProvisional says on w, for each step r left out of the verdict
+// (stillWritten), that it was and why, with its findings' levels: its
+// findings are listed, marked provisional, but raise no exit status 3.
+func (r *healthReport) sayProvisional(w io.Writer) {
+	if r == nil {
+		return
+	}
+	for _, step := range slices.Sorted(maps.Keys(r.stillWritten)) {
+		var alerts, warns int
+		for _, f := range r.Findings {
+			switch {
+			case f.Step != step || f.Provisional == "":
+			case f.Level == health.Alert:
+				alerts++
+			default:
+				warns++
+			}
+		}
+		found := "no finding"
+		if alerts+warns > 0 {
+			var levels []string
+			if alerts > 0 {
+				levels = append(levels, fmt.Sprintf("%d %s", alerts, english.Plural(alerts, "ALERT")))
+			}
+			if warns > 0 {
+				levels = append(levels, fmt.Sprintf("%d %s", warns, english.Plural(warns, "WARN")))
+			}
+			found = "its findings (" + strings.Join(levels, ", ") + ") are provisional"
+		}
+		fmt.Fprintf(w, "rewardlens: health: step %d left out of the verdict (exit status): %s; %s\n", step, textsafe.Line(r.stillWritten[step]), found)
+	}
 }
 
 // trendJSON is what the trends add to a batch's statistics; the dead
@@ -130,9 +167,12 @@ type trendJSON struct {
 }
 
 // report runs the health checks on res, or returns nil without --health;
-// rowCap is what --max-rows did to the reading (health.Config.RowCap);
-// addDead, when not nil, adds the dead signal to the trends first.
-func (h *healthFlags) report(res *engine.Result, rowCap scoring.RowCap, addDead func(*engine.Result, []diagnose.Trend)) (*healthReport, error) {
+// reading is what the reading told the checks, not a setting: what
+// --max-rows did to it (RowCap), the steps its run is probably still
+// writing, whose findings are provisional (Provisional), and the trainer
+// whose run it is (Trainer); addDead, when not nil, adds the dead signal
+// to the trends first.
+func (h *healthFlags) report(res *engine.Result, reading health.Config, addDead func(*engine.Result, []diagnose.Trend)) (*healthReport, error) {
 	if !h.health {
 		return nil, nil
 	}
@@ -140,7 +180,7 @@ func (h *healthFlags) report(res *engine.Result, rowCap scoring.RowCap, addDead 
 	if err != nil {
 		return nil, err
 	}
-	cfg.RowCap = rowCap
+	cfg.RowCap, cfg.Provisional, cfg.Trainer = reading.RowCap, reading.Provisional, reading.Trainer
 	if ref == nil {
 		ref = diagnose.DefaultHVRef(res)
 	}
@@ -149,7 +189,7 @@ func (h *healthFlags) report(res *engine.Result, rowCap scoring.RowCap, addDead 
 		addDead(res, trends)
 	}
 	// An empty list, not null, when healthy.
-	r := &healthReport{Baseline: min(cfg.Baseline, len(trends)), asked: cfg.Baseline, Findings: append([]health.Finding{}, health.Findings(res, trends, cfg)...), noHypervolume: diagnose.NoHypervolume(res), stepCounted: !noStepCount(trends)}
+	r := &healthReport{Baseline: min(cfg.Baseline, len(trends)), asked: cfg.Baseline, Findings: append([]health.Finding{}, health.Findings(res, trends, cfg)...), noHypervolume: diagnose.NoHypervolume(res), stepCounted: !noStepCount(trends), stillWritten: reading.Provisional}
 	if len(trends) <= r.Baseline {
 		for _, c := range health.BaselineChecks {
 			r.NotRun = append(r.NotRun, string(c))
@@ -182,13 +222,14 @@ func (e healthAlert) Error() string {
 	return fmt.Sprintf("health: %d %s: %s", len(e.alerts), english.Plural(len(e.alerts), "ALERT"), strings.Join(parts, ", "))
 }
 
-// status returns a healthAlert when r holds an ALERT.
+// status returns a healthAlert when r holds an ALERT that stands (not
+// provisional: health.Standing).
 func (r *healthReport) status() error {
 	if r == nil {
 		return nil
 	}
 	var alerts []health.Finding
-	for _, f := range r.Findings {
+	for _, f := range health.Standing(r.Findings) {
 		if f.Level == health.Alert {
 			alerts = append(alerts, f)
 		}
@@ -286,7 +327,11 @@ func writeHealthTable(w io.Writer, r *healthReport, objectives []string) error {
 	fmt.Fprintln(w, "findings")
 	tw = newColumnWriter(w, false)
 	for _, f := range r.Findings {
-		fmt.Fprintf(tw, "  %s\tstep %s\t%s\t%s\n", f.Level, strconv.FormatInt(f.Step, 10), textsafe.Line(checkName(f)), textsafe.Line(f.Message))
+		msg := f.Message
+		if f.Provisional != "" {
+			msg += " (provisional: " + f.Provisional + ")"
+		}
+		fmt.Fprintf(tw, "  %s\tstep %s\t%s\t%s\n", f.Level, strconv.FormatInt(f.Step, 10), textsafe.Line(checkName(f)), textsafe.Line(msg))
 	}
 	return tw.Flush()
 }

@@ -61,6 +61,8 @@ type healthJSON struct {
 		Objective string  `json:"objective"`
 		Value     float64 `json:"value"`
 		Threshold float64 `json:"threshold"`
+		// Provisional is why the finding may not stand.
+		Provisional string `json:"provisional"`
 	} `json:"findings"`
 }
 

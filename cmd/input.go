@@ -10,11 +10,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
-
 	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/engine/setup"
+	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/layouts"
@@ -36,6 +36,10 @@ type prepared struct {
 	// rowCap is what --max-rows did to the reading: the last group read
 	// may lack members (agreement.CutGroupOf).
 	rowCap scoring.RowCap
+	// stillWritten names the steps the run is probably still writing,
+	// with why (loaders.StillWritten): their health findings are
+	// provisional (health.Config.Provisional).
+	stillWritten map[int64]string
 	// duplicates delivers the warning about repeated IDs ("" if none),
 	// worked out while the rewards are computed.
 	duplicates <-chan string
@@ -305,6 +309,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	sayInferred(stdio.Stderr, p.inferred)
 	reportSkipped(stdio.Stderr, data)
 	reportUnfinished(stdio.Stderr, data.Unfinished)
+	p.stillWritten = loaders.StillWritten(loaders.LastLinesLeftOut(data.Unfinished), lastStep)
 	if p.computer != nil {
 		p.computer.LinesLeftOut = loaders.LinesLeftOut(loaders.LastLinesLeftOut(data.Unfinished), lastStep)
 	}
@@ -388,6 +393,13 @@ func reportSkipped(w io.Writer, data *loaders.Result) {
 	if data.Skipped > maxReasonsShown {
 		fmt.Fprintf(w, "  ... and %d more\n", data.Skipped-maxReasonsShown)
 	}
+}
+
+// healthReading is what the reading tells the health checks
+// (healthFlags.report): what --max-rows did to it, the steps still being
+// written and the trainer whose run it is, by its layout.
+func (p *prepared) healthReading() health.Config {
+	return health.Config{RowCap: p.rowCap, Provisional: p.stillWritten, Trainer: engine.Trainer(p.cfg.From)}
 }
 
 // reportUnfinished warns, on stderr, of the newest files of directories

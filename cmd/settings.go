@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -81,7 +82,7 @@ type settings struct {
 func (s *settings) register(f *pflag.FlagSet) {
 	f.StringVar(&s.computer, "computer", "", "scorer: pareto or svrl (default pareto)")
 	f.StringVar(&s.method, "method", "", "reward method: "+names(engine.AllMethods())+" (default pareto; the layout's for "+layouts.MethodDefaultsHelp()+")")
-	f.StringArrayVar(&s.objectives, "objective", nil, "pareto objective `NAME=EXPR` (repeatable, order kept)")
+	f.StringArrayVar(&s.objectives, "objective", nil, "pareto objective `NAME=EXPR` (repeatable, order kept; replaces a config's [[objective]]s)")
 	f.StringArrayVar(&s.minimize, "minimize", nil, "minimise the objective `NAME` (repeatable)")
 	f.StringArrayVar(&s.weights, "weight", nil, "weight of an objective, `NAME=W` (repeatable)")
 	f.StringVar(&s.task, "task", "", "svrl task expression (default metadata.accuracy)")
@@ -109,9 +110,9 @@ func (s *settings) register(f *pflag.FlagSet) {
 	f.StringVar(&s.taskMetric, "task-metric", "", "the task metric: an objective `NAME` or a field EXPR (default the first objective; verl's acc when the dump has it)")
 	f.Float64Var(&s.passThreshold, "pass-threshold", prompts.DefaultPassThreshold, "a completion passes when its task metric is >= `X` (open-instruct's layout reads it from the reward levels)")
 	f.StringVar(&s.filterGroups, "filter-groups", "", "DAPO's filter as a what-if: drop the groups whose objective `NAME` has zero spread before the rewards are computed (verl's algorithm.filter_groups.metric)")
-	f.StringArrayVar(&s.constraints, "constraint", nil, "constraint `EXPR` over objectives and fields, e.g. 'safety >= 0.9' (repeatable): pareto ranks feasible fronts first, then by violation; scalar methods reward score - penalty * violation")
+	f.StringArrayVar(&s.constraints, "constraint", nil, "constraint `EXPR` over objectives and fields, e.g. 'safety >= 0.9' (repeatable; replaces a config's constraint list): pareto ranks feasible fronts first, then by violation; scalar methods reward score - penalty * violation")
 	f.Float64Var(&s.penalty, "penalty", engine.DefaultPenalty, "lambda of score - lambda * violation, with --constraint")
-	f.StringArrayVar(&s.gates, "gate", nil, "`'NAME: EXPR'`: objective NAME's term counts in the score only where EXPR holds, else 0 (repeatable); pareto ranks see the objectives as they are")
+	f.StringArrayVar(&s.gates, "gate", nil, "`'NAME: EXPR'`: objective NAME's term counts in the score only where EXPR holds, else 0 (repeatable; replaces a config's gate list); pareto ranks see the objectives as they are")
 	f.StringVar(&s.normalizeObjectives, "normalize-objectives", "", "normalise each objective within its comparison group (--scope) before weighting: "+names(engine.ObjectiveNorms)+" (default none)")
 	f.StringVar(&s.sourceBy, "source-by", "", "set each record's source to `EXPR` (e.g. data_source): scored by its [sources.NAME] objectives of the config, compared within its source")
 	f.StringVar(&s.priority, "priority", "", "lexicographic's objectives in order of priority, `a,b,c`")
@@ -210,8 +211,10 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *setup.Config) (setup.C
 	set("penalty", func() { cfg.Penalty = &s.penalty })
 	set("source-by", func() { cfg.SourceBy = s.sourceBy })
 	set("normalize-objectives", func() { cfg.NormalizeObjectives = s.normalizeObjectives })
-	cfg.Constraints = append(slices.Clone(cfg.Constraints), s.constraints...)
-	cfg.Gates = append(slices.Clone(cfg.Gates), s.gates...)
+	// A list flag replaces the file's list, as --objective does: the
+	// README's "flags override it".
+	set("constraint", func() { cfg.Constraints = slices.Clone(s.constraints) })
+	set("gate", func() { cfg.Gates = slices.Clone(s.gates) })
 	if flags.Changed("priority") {
 		cfg.Priority = splitList(s.priority)
 	}
@@ -229,22 +232,42 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *setup.Config) (setup.C
 		}
 		cfg.Objectives = objs
 	}
+	// --minimize and --weight set a property of the objective they name,
+	// over the file's for that objective; the others' stay the file's.
 	cfg.Minimize = append(slices.Clone(cfg.Minimize), s.minimize...)
 	if len(s.weights) > 0 {
 		weights, err := parseWeights(s.weights)
 		if err != nil {
 			return cfg, err
 		}
-		merged := map[string]float64{}
-		for k, v := range cfg.Weights {
-			merged[k] = v
+		cfg.Weights = maps.Clone(cfg.Weights)
+		if cfg.Weights == nil {
+			cfg.Weights = map[string]float64{}
 		}
-		for k, v := range weights {
-			merged[k] = v
-		}
-		cfg.Weights = merged
+		maps.Copy(cfg.Weights, weights)
+		cfg.Sources = withoutWeights(cfg.Sources, weights)
 	}
 	return cfg, s.file.checkValues(cfg)
+}
+
+// withoutWeights returns sources without the weights their [sources.NAME]
+// tables give the objectives that weights (--weight) names, which apply
+// to every source (a source's table would otherwise win over the flag);
+// sources itself is left as it is.
+func withoutWeights(sources map[string]setup.SourceConfig, weights map[string]float64) map[string]setup.SourceConfig {
+	if len(sources) == 0 {
+		return sources
+	}
+	out := make(map[string]setup.SourceConfig, len(sources))
+	for name, src := range sources {
+		src.Weights = maps.Clone(src.Weights)
+		maps.DeleteFunc(src.Weights, func(objective string, _ float64) bool {
+			_, flagged := weights[objective]
+			return flagged
+		})
+		out[name] = src
+	}
+	return out
 }
 
 // sayWarnings says on w the warnings config found.

@@ -85,9 +85,10 @@ of that step; JSON lines with --format json) until interrupted.`,
 				// an objective.
 				health.task = p.columns.TaskName
 			}
-			if report.Health, err = health.report(res, p.rowCap, healthDeadSignal(p)); err != nil {
+			if report.Health, err = health.report(res, p.healthReading(), healthDeadSignal(p)); err != nil {
 				return err
 			}
+			report.Health.sayProvisional(stdio.Stderr)
 			err = writeOutput(cmd.Context(), out, args, stdio.Stdout, func(w io.Writer) error {
 				if format == "json" {
 					text, err := output.MarshalJSON(report, "  ")

@@ -307,3 +307,30 @@ func TestTRLRLOOWhitenedResidueMasked(t *testing.T) {
 		t.Errorf("%d of 28 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
 	}
 }
+
+// TestTRLFloat32ResidueUnscorable reads testdata/trl/unscorable_tie_8
+// (TRL's own code, num_generations 8, a format reward constant at 0.2,
+// one completion of the first prompt unscorable, both rewards None): TRL
+// leaves that row out of its group's mean and std and gives it 0, and its
+// seven others, tied at 1.2, carry the float32 residue of their tie. The
+// group is whole to TRL: stats --health finds no trainer_agreement, no
+// row differing, and counts it as a group of the residue; scale none
+// (its residue far below the one logged) still differs.
+func TestTRLFloat32ResidueUnscorable(t *testing.T) {
+	dir := trlFixture("unscorable_tie_8")
+	recs, _ := computeList(t, "", dir)
+	for i, r := range recs[:8] {
+		if i != 3 && (r.Reward != 0 || r.Logged == nil || math.Abs(*r.Logged) <= 1e-4) {
+			t.Errorf("record %d of the tied group: reward %v, logged %v, want 0 and TRL's residue beyond 1e-4", i, r.Reward, r.Logged)
+		}
+	}
+	out, errOut, _ := run(t, "", "stats", "--health", dir)
+	if strings.Contains(out+errOut, "trainer_agreement") || !strings.Contains(out, "reward vs logged advantage: 15 rows, ") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") ||
+		!strings.Contains(out, "\n1 whole group of equal scores carries an equal non-zero logged advantage within torch's float32 residue of 0 ") {
+		t.Errorf("stats --health does not take the tie of the scorable rows as TRL's residue:\n%s%s", errOut, out)
+	}
+	out, errOut, code := run(t, "", "stats", "--health", "--scale", "none", dir)
+	if code != 3 || !strings.Contains(out, "trainer_agreement") {
+		t.Errorf("--scale none: status %d, not found to differ:\n%s%s", code, errOut, out)
+	}
+}

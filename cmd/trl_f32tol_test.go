@@ -87,3 +87,72 @@ func TestTRLFloat32RoundingScale(t *testing.T) {
 		}
 	}
 }
+
+// TestTRLFloat32RoundingMethods reads testdata/trl/rloo_model_2000,
+// rloo_whitened_model_20 and gdpo_model_20 (TRL's own RLOOTrainer, with
+// normalize_advantages, and normalize_then_sum; one reward model's score
+// near 2000 or 20 with a within-group std of about 0.01): TRL's float32
+// arithmetic leaves the advantage more than 1e-4 from the exact one in
+// some rows, within the float32 bound of the method
+// (agreement.RLOOFloat32Bound, GRPOFloat32 over the batch). stats
+// --health under the method finds no trainer_agreement and no row
+// differing; under another method, or rloo with a weight of 2, it does.
+func TestTRLFloat32RoundingMethods(t *testing.T) {
+	for _, c := range []struct {
+		fixture, method string
+		wrong           [][]string
+	}{
+		{"rloo_model_2000", "rloo", [][]string{{"--weight", "reward_model=2"}, {"--method", "rloo-whitened"}, {"--method", "grpo"}}},
+		{"rloo_whitened_model_20", "rloo-whitened", [][]string{{"--method", "rloo"}, {"--method", "gdpo"}}},
+		{"gdpo_model_20", "gdpo", [][]string{{"--method", "grpo"}, {"--method", "rloo-whitened"}}},
+	} {
+		dir := trlFixture(c.fixture)
+		recs, _ := computeList(t, "", dir, "--method", c.method)
+		worst := 0.0
+		for _, r := range recs {
+			worst = max(worst, math.Abs(r.Reward-*r.Logged))
+		}
+		if len(recs) != 64 || !(worst > 1e-4) {
+			t.Fatalf("%s: %d records, max |reward - logged| %.3g: want 64, TRL's float32 rounding beyond 1e-4", c.fixture, len(recs), worst)
+		}
+		out, errOut, code := run(t, "", "stats", "--health", "--method", c.method, dir)
+		if code != 0 || strings.Contains(out+errOut, "trainer_agreement") || strings.Contains(errOut, "differ from the logged advantage") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
+			t.Errorf("%s: stats --health --method %s finds a disagreement in TRL's float32 rounding (status %d):\n%s%s", c.fixture, c.method, code, errOut, out)
+		}
+		for _, wrong := range c.wrong {
+			args := append([]string{"stats", "--health", "--method", c.method}, append(wrong, dir)...)
+			out, errOut, code := run(t, "", args...)
+			if code != 3 || !strings.Contains(out, "ALERT  step 1  trainer_agreement") {
+				t.Errorf("%s: %v: status %d, not found to differ:\n%s%s", c.fixture, wrong, code, errOut, out)
+			}
+		}
+	}
+}
+
+// TestTRLFloat32RoundingMethodsColumns reads testdata/trl/
+// gdpo_models_40_weights and rloo_models_2000_weights (TRL's own code,
+// normalize_then_sum and RLOOTrainer, reward_weights [1, 0.5], two
+// reward models near 40 or 2000 and 3): the layout reads both columns as
+// rewards in the ratios 1 : 0.5 under normalize_then_sum, TRL's float32
+// rounding within its bound, not the weights unknown; --match-logged
+// finds the method and the weights, not gdpo for RLOOTrainer's log,
+// whose float32 noise near 2000 would hide any method's difference were
+// it bounded.
+func TestTRLFloat32RoundingMethodsColumns(t *testing.T) {
+	for _, c := range []struct {
+		fixture, readAs, match string
+	}{
+		{"gdpo_models_40_weights", "whose sum with weights in the ratios reward_model 1 : judge_model 0.5 (the log does not tell their common factor; --match-logged fits weights) reproduces the logged advantage",
+			"rewardlens: --match-logged: `--method gdpo --weight reward_model=1 --weight judge_model=0.5` (gdpo, epsilon 0.0001) reproduces the logged advantage to "},
+		{"rloo_models_2000_weights", "whose sum with weights other than 1 (fitted reward_model 1, judge_model 0.502; --match-logged fits them) reproduces the logged advantage",
+			"rewardlens: --match-logged: `--method rloo --weight reward_model=1 --weight judge_model=0.5` (rloo) reproduces the logged advantage to "},
+	} {
+		out, errOut, _ := run(t, "", "stats", "--health", "--match-logged", trlFixture(c.fixture))
+		if !strings.Contains(errOut, c.readAs) || strings.Contains(errOut, "unknown") {
+			t.Errorf("%s: the read as line does not say %q:\n%s", c.fixture, c.readAs, errOut)
+		}
+		if !strings.Contains(errOut, c.match) || strings.Contains(out+errOut, "trainer_agreement") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
+			t.Errorf("%s: stats --health --match-logged does not say %q, or finds a disagreement:\n%s%s", c.fixture, c.match, errOut, out)
+		}
+	}
+}

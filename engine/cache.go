@@ -14,6 +14,17 @@ import "sync"
 type Cache struct {
 	mu sync.Mutex
 	m  map[CacheKey]any
+	// computing holds the computation under way of each key Cached is
+	// computing, for a second caller of the key to wait for.
+	computing map[CacheKey]*computation
+}
+
+// computation is one call of a Cached's compute: done is closed once its
+// value is kept, or its compute panicked (then computed is false).
+type computation struct {
+	done     chan struct{}
+	value    any
+	computed bool
 }
 
 // CacheKey names a value within its Cache: what it is, and the scope and
@@ -87,15 +98,54 @@ const (
 )
 
 // Cached returns the value of k in c while fresh says it still holds,
-// else computes it (outside c's lock) and keeps it. Two callers may
-// compute one value at once; the last one kept stays.
+// else computes it (outside c's lock) and keeps it, replacing the value
+// that no longer holds. One value is computed once at a time: a caller
+// of k while another computes it waits for that value and takes it if
+// fresh says it holds for it, else (the batch grew between the two
+// calls, or the compute panicked) asks again. So compute must not ask
+// for k itself, and a compute that pauses (pause.Checkpoint) pauses its
+// waiters too: work that holds a pause gate must not ask for a key whose
+// compute may wait at that gate, or it waits for itself. The one compute
+// that pauses is the hypervolume's (engine/diagnose), asked for by the
+// trends. fresh may be called with c's lock held: it must be quick and
+// must not use c.
 func Cached[V any](c *Cache, k CacheKey, fresh func(V) bool, compute func() V) V {
-	if v, ok := c.Get(k); ok {
-		if v := v.(V); fresh(v) {
-			return v
+	c.mu.Lock()
+	for {
+		if v, ok := c.m[k]; ok {
+			if v := v.(V); fresh(v) {
+				c.mu.Unlock()
+				return v
+			}
 		}
+		running, ok := c.computing[k]
+		if !ok {
+			break
+		}
+		c.mu.Unlock()
+		<-running.done
+		if running.computed {
+			if v := running.value.(V); fresh(v) {
+				return v
+			}
+		}
+		c.mu.Lock()
 	}
+	own := &computation{done: make(chan struct{})}
+	if c.computing == nil {
+		c.computing = map[CacheKey]*computation{}
+	}
+	c.computing[k] = own
+	c.mu.Unlock()
+	// The waiters are let go even if compute panics, to compute their own.
+	defer func() {
+		c.mu.Lock()
+		delete(c.computing, k)
+		c.mu.Unlock()
+		close(own.done)
+	}()
 	v := compute()
+	own.value, own.computed = v, true
 	c.Put(k, v)
 	return v
 }

@@ -1,6 +1,10 @@
 package engine
 
-import "testing"
+import (
+	"sync"
+	"testing"
+	"testing/synctest"
+)
 
 // count returns how many values of what of c keeps.
 func (c *Cache) count(of string) int {
@@ -33,6 +37,50 @@ func TestCached(t *testing.T) {
 	}
 }
 
+// TestCachedComputesOnce: a second caller of a key being computed waits
+// for the first's value instead of computing it again; one whose
+// freshness the value fails computes its own. synctest.Wait returns once
+// both callers are blocked: the first in compute, the second waiting
+// for it (or, computing too, in compute).
+func TestCachedComputesOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var c Cache
+		key := CacheKey{Of: "a", Step: 1}
+		var mu sync.Mutex
+		calls := 0
+		release := make(chan struct{})
+		compute := func(members int) func() int {
+			return func() int {
+				mu.Lock()
+				calls++
+				mu.Unlock()
+				<-release
+				return members
+			}
+		}
+		holds := func(members int) func(int) bool { return func(v int) bool { return v == members } }
+		got := make([]int, 3)
+		var wg sync.WaitGroup
+		ask := func(i, members int) {
+			wg.Go(func() { got[i] = Cached(&c, key, holds(members), compute(members)) })
+		}
+		ask(0, 3)
+		synctest.Wait()
+		ask(1, 3)
+		ask(2, 4)
+		synctest.Wait()
+		close(release)
+		wg.Wait()
+		if got[0] != 3 || got[1] != 3 || got[2] != 4 {
+			t.Errorf("got %v, want [3 3 4]", got)
+		}
+		// The first's, and the one of the caller of 4 members, which 3 does not hold for.
+		if calls != 2 {
+			t.Errorf("computed %d times, want 2", calls)
+		}
+	})
+}
+
 // TestCacheKeys: every field of the key tells values apart; keep copies
 // the values its filter accepts and no other.
 func TestCacheKeys(t *testing.T) {
@@ -57,4 +105,32 @@ func TestCacheKeys(t *testing.T) {
 	if _, ok := kept.Get(CacheKey{Of: "a", Step: 1}); ok {
 		t.Error("keep copied a value its filter refused")
 	}
+}
+
+// TestCachedPanicReleasesWaiters: a compute that panics lets its waiters
+// go, the key no longer being computed: a caller waiting for it computes
+// its own value.
+func TestCachedPanicReleasesWaiters(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var c Cache
+		k := CacheKey{Of: "panics"}
+		release := make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			defer func() { _ = recover() }()
+			Cached(&c, k, func(int) bool { return true }, func() int { <-release; panic("compute failed") })
+		})
+		synctest.Wait()
+		got := 0
+		wg.Go(func() { got = Cached(&c, k, func(int) bool { return true }, func() int { return 7 }) })
+		synctest.Wait()
+		close(release)
+		wg.Wait()
+		if got != 7 {
+			t.Errorf("the waiter got %d, want its own value 7", got)
+		}
+		if len(c.computing) != 0 {
+			t.Errorf("keys left computing: %v", c.computing)
+		}
+	})
 }

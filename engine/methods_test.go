@@ -10,7 +10,25 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/testkit"
 )
+
+// TestSwitchMethodsFollowTheCycle: testkit.SwitchMethods, which the
+// benchmarks of a switch compute as scripts/bench-dashboard.sh's m
+// presses reach them, are the methods the dashboard cycles to from
+// pareto (MethodsFor's order), so that a method put among them in
+// methodSpecs is measured as the script meets it.
+func TestSwitchMethodsFollowTheCycle(t *testing.T) {
+	cycle := MethodsFor(Options{Method: Pareto})
+	from := slices.Index(cycle, Pareto)
+	var want []string
+	for k := range testkit.SwitchMethods {
+		want = append(want, string(cycle[(from+1+k)%len(cycle)]))
+	}
+	if !slices.Equal(testkit.SwitchMethods, want) {
+		t.Errorf("testkit.SwitchMethods = %q, the cycle from pareto reaches %q", testkit.SwitchMethods, want)
+	}
+}
 
 func TestEpsilonText(t *testing.T) {
 	for eps, want := range map[float64]string{1e-4: "1e-4", 1e-6: "1e-6", 1e-9: "1e-9", 2.5e-5: "2.5e-5", 0.5: "5e-1", 10: "1e1"} {

@@ -1,9 +1,9 @@
 // Package health runs the health checks of a training run on the trends of
 // its batches (diagnose.Trends): zero spread, variance collapse,
 // dominance of one objective, a ceiling, length drift, a correlation
-// flip, and groups without signal by the task metric (dead and phantom
-// signal), each at WARN or ALERT, some against a baseline of the first
-// batches.
+// flip, groups without signal by the task metric (dead and phantom
+// signal) and scores not finite, each at WARN or ALERT, some against a
+// baseline of the first batches.
 package health
 
 import (
@@ -46,6 +46,17 @@ type Config struct {
 	// group the cap cut (agreement.CutGroupOf), whose rewards no trainer
 	// computed; dead_signal and phantom_signal say they count it.
 	RowCap scoring.RowCap
+	// Provisional names the steps whose findings may not stand, with why
+	// (loaders.StillWritten: the newest file of a directory whose
+	// unfinished last line the reading left out, its run probably still
+	// writing that step). Their findings are listed, each carrying that
+	// reason (Finding.Provisional), but raise no level a later step must
+	// exceed to be listed, and count in no verdict (Standing).
+	Provisional map[int64]string
+	// Trainer is the trainer whose run the data is (the layout's; ""
+	// for none): non_finite's level is what it does with a NaN or
+	// infinite score (nonFiniteEffects).
+	Trainer engine.Trainer
 }
 
 // Validate reports a name that is not one of the objectives. Findings skips
@@ -92,6 +103,7 @@ const (
 	CheckInvalidFraction  Check = "invalid_fraction"
 	CheckConstraint       Check = "constraint_violation"
 	CheckTrainerAgreement Check = "trainer_agreement"
+	CheckNonFinite        Check = "non_finite"
 )
 
 // The thresholds of the checks (see Findings). A value beyond the first of a
@@ -125,6 +137,23 @@ type Finding struct {
 	// unit ("-5.9 sd"); "" when it ends in words. Not in the JSON, whose
 	// message and value say it.
 	Measure string `json:"-"`
+	// Provisional is why the finding may not stand ("" when it stands):
+	// its step is probably still being written (Config.Provisional).
+	// Such a finding counts in no verdict (Standing).
+	Provisional string `json:"provisional,omitempty"`
+}
+
+// Standing returns the findings that count in a verdict (the exit status
+// of stats --health, the dashboard's badge's ALERT): all but the
+// provisional ones.
+func Standing(findings []Finding) []Finding {
+	var out []Finding
+	for _, f := range findings {
+		if f.Provisional == "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Findings runs the health checks on every batch's trend point (trends as
@@ -165,6 +194,11 @@ type Finding struct {
 //     cfg.PhantomSignal (0.1, 0.25 by default).
 //   - constraint_violation: per constraint, the share of the batch's valid
 //     trajectories that break it (1 - its feasible share) above 0.2, 0.5.
+//   - non_finite: the batch's rows whose objective value or weighted
+//     score is NaN or infinite (invalid here, their group's others scored
+//     without them), at the level of what cfg.Trainer does with such a
+//     score (nonFiniteEffects): an ALERT where it skips the update
+//     (verl) or trains on NaN advantages, else a WARN from one row.
 //   - invalid_fraction: the fraction of the batch's trajectories that are
 //     invalid above 0.1, 0.5 (invalid.Mostly), so that a batch whose
 //     rewards are mostly neutral fillers is never healthy.
@@ -182,6 +216,10 @@ type Finding struct {
 // counts come summed over the batch (diagnose.DeadSignal) with no task
 // metric to take that group's out, say they count it; a batch that holds
 // that group alone is graded by no check and left out of the baseline.
+//
+// The findings of a step of cfg.Provisional are listed where they exceed
+// the level reported before, marked with its reason, but raise no level:
+// a later step's finding of the same level is listed too.
 func Findings(res *engine.Result, trends []diagnose.Trend, cfg Config) []Finding {
 	h := newHealthRun(res, trends, cfg)
 	type key struct {
@@ -193,7 +231,9 @@ func Findings(res *engine.Result, trends []diagnose.Trend, cfg Config) []Finding
 	for b := range trends {
 		for _, f := range h.batch(b) {
 			if k := (key{f.Check, f.Objective}); f.Level > reported[k] {
-				reported[k] = f.Level
+				if f.Provisional == "" {
+					reported[k] = f.Level
+				}
 				out = append(out, f)
 			}
 		}
@@ -379,6 +419,7 @@ type checkSpec struct {
 // function, and its row in docs/CONTRACT.md's Health checks table.
 var checks = []checkSpec{
 	{CheckInvalidFraction, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.invalidFraction(t)) }},
+	{CheckNonFinite, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.nonFinite(t)) }},
 	{CheckConstraint, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) {
 		for c := range t.ConstraintFeasible {
 			add(h.constraintViolation(t, c))
@@ -424,17 +465,19 @@ var BaselineChecks = func() []Check {
 	return cs
 }()
 
-// batch returns the findings of batch b, at the level each reached;
-// none for a batch that holds the group the cap cut alone (onlyCut).
+// batch returns the findings of batch b, at the level each reached,
+// marked provisional at a step of cfg.Provisional; none for a batch that
+// holds the group the cap cut alone (onlyCut).
 func (h *healthRun) batch(b int) []Finding {
 	t := &h.trends[b]
 	if h.onlyCut(t) {
 		return nil
 	}
 	var out []Finding
+	provisional := h.cfg.Provisional[t.Step]
 	add := func(f Finding, ok bool) {
 		if ok {
-			f.Step = t.Step
+			f.Step, f.Provisional = t.Step, provisional
 			out = append(out, f)
 		}
 	}
@@ -542,6 +585,84 @@ func (h *healthRun) invalidFraction(t *diagnose.Trend) (Finding, bool) {
 		}
 	}
 	return f, ok
+}
+
+// nonFiniteEffect is what a trainer does with the rows of a NaN or an
+// infinite score: the level of non_finite's finding and its words,
+// naming the trainer's function, given how many rows are NaN and how
+// many infinite.
+type nonFiniteEffect func(nan, inf int) (Level, string)
+
+// nonFiniteEffects says, per trainer, what it does with a NaN or
+// infinite score; a trainer not here, or none, gets nonFiniteUnknown.
+var nonFiniteEffects = map[engine.Trainer]nonFiniteEffect{
+	// Every estimator of verl's makes some advantage NaN
+	// (layouts.verlNaNAdvantages), whence the loss and the grad norm of
+	// the mini-batch that holds it: verl accumulates a mini-batch's
+	// micro-batches and steps once.
+	engine.TrainerVerl: func(_, _ int) (Level, string) {
+		return Alert, "verl's advantages of such a row's group are NaN (compute_grpo_outcome_advantage's mean and std over the group; its other estimators alike), " +
+			"so the loss and grad norm of each mini-batch holding them are not finite, and its actor's optimizer step " +
+			"(DataParallelPPOActor._optimizer_step, or the engine's FSDPEngine.optimizer_step: if not torch.isfinite(grad_norm), zero_grad) skips that update"
+	},
+	engine.TrainerTRL: func(_, inf int) (Level, string) {
+		if inf > 0 {
+			return Alert, "an infinite reward makes TRL's group mean infinite and the group's advantages NaN (nanmean and nanstd in GRPOTrainer._generate_and_score_completions), and the step's loss with them"
+		}
+		return Warn, "TRL leaves a NaN reward (every reward function returned None) out of its group's mean and std and gives its row advantage 0 (GRPOTrainer._generate_and_score_completions), " +
+			"as here its group's others are scored without it"
+	},
+}
+
+// nonFiniteUnknown is what non_finite says without a trainer that
+// nonFiniteEffects knows.
+func nonFiniteUnknown(_, _ int) (Level, string) {
+	return Warn, "here those rows are invalid and their group's others scored without them; a trainer's advantages of such a group may be NaN"
+}
+
+// nonFinite grades the rows of t's batch whose objective value or
+// weighted score is NaN or infinite by what cfg.Trainer does with them
+// (nonFiniteEffects).
+func (h *healthRun) nonFinite(t *diagnose.Trend) (Finding, bool) {
+	if t.Invalid == 0 || h.res == nil || h.res.Evaluation == nil {
+		return Finding{}, false
+	}
+	b, found := h.res.Ranking.BatchIndex(t.Step)
+	if !found {
+		return Finding{}, false
+	}
+	ev := h.res.Evaluation
+	var nan, inf int
+	for _, i := range h.res.Ranking.Batches[b].Members {
+		if ev.Valid[i] {
+			continue
+		}
+		switch c, ok := ev.CauseOf(ev.Causes[i]); {
+		case !ok || c.Setting():
+		case c.Err == scoring.ErrNaN:
+			nan++
+		case c.Err == scoring.ErrInf:
+			inf++
+		}
+	}
+	n := nan + inf
+	if n == 0 {
+		return Finding{}, false
+	}
+	effect, ok := nonFiniteEffects[h.cfg.Trainer]
+	if !ok {
+		effect = nonFiniteUnknown
+	}
+	level, says := effect(nan, inf)
+	var kinds []string
+	if nan > 0 {
+		kinds = append(kinds, fmt.Sprintf("%d NaN", nan))
+	}
+	if inf > 0 {
+		kinds = append(kinds, fmt.Sprintf("%d infinite", inf))
+	}
+	msg := fmt.Sprintf("%d %s of %d with a score not finite (%s): %s", n, english.Plural(n, "row"), t.Trajectories, strings.Join(kinds, ", "), says)
+	return Finding{Check: CheckNonFinite, Level: level, Value: float64(n), Message: msg}, true
 }
 
 // The thresholds of constraint_violation: the share of a batch's valid

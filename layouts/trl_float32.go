@@ -37,21 +37,90 @@ func (t *trlTable) grpoFloat32(g []int, r []float64, v trlVariant, divisor float
 		f.StdOf(all)
 		f.Divisor = divisor
 	default:
-		f.StdN, f.StdMaxAbs, f.Divisor = f.N, f.MaxAbs, divisor
+		f.StdOf(sums)
+		f.Divisor = divisor
 	}
 	return f, !math.IsNaN(f.Divisor)
 }
 
+// methodFloat32 returns the bound of TRL's float32 rounding of the
+// advantage a of row i under v, rloo (RLOOTrainer's, whitened under
+// normalize_advantages) or normalize_then_sum, with weights w of the
+// first k columns (1 each when nil): agreement.LeaveOneOutFloat32 of the
+// rows' weighted sums, or agreement.NormalizeThenSumFloat32 of the
+// columns, each group's rows in t.groups' order, the table the batch;
+// 0 where there is none. It is worked out when first asked: the searches
+// for weights ask for few.
+func (t *trlTable) methodFloat32(k int, v trlVariant, w []float64) func(i int, a float64) float64 {
+	weight := func(j int) float64 {
+		if w == nil {
+			return 1
+		}
+		return w[j]
+	}
+	var bound agreement.Float32Bound
+	var pos []int // each row's place in its group
+	asked, ok := false, false
+	return func(i int, a float64) float64 {
+		if !asked {
+			asked = true
+			bound, ok = t.methodFloat32Of(k, v, weight)
+			pos = make([]int, len(t.advantage))
+			for _, g := range t.groups {
+				for j, r := range g {
+					pos[r] = j
+				}
+			}
+		}
+		if !ok {
+			return 0
+		}
+		return bound(t.groupOf[i], pos[i], a)
+	}
+}
+
+// methodFloat32Of is methodFloat32's bound, of weights weight.
+func (t *trlTable) methodFloat32Of(k int, v trlVariant, weight func(j int) float64) (agreement.Float32Bound, bool) {
+	if v.rloo {
+		r := t.weightedSums(k, weight)
+		groups := make([][]float64, len(t.groups))
+		for g, rows := range t.groups {
+			for _, i := range rows {
+				groups[g] = append(groups[g], float64(float32(r[i])))
+			}
+		}
+		return agreement.LeaveOneOutFloat32(groups, v.normalizeRLOO)
+	}
+	terms := make([][][]float64, len(t.groups))
+	weights := make([]float64, k)
+	for j := range weights {
+		weights[j] = weight(j)
+	}
+	for g, rows := range t.groups {
+		terms[g] = make([][]float64, k)
+		for j, col := range t.columns[:k] {
+			for _, i := range rows {
+				terms[g][j] = append(terms[g][j], float64(float32(col[i])))
+			}
+		}
+	}
+	return agreement.NormalizeThenSumFloat32(terms, weights, 1e-4, 1, true)
+}
+
 // reproduces returns whether TRL's advantage a of row i under v, with
 // weights w of the first k columns (1 each when nil), reproduces the
-// logged one: within trlTolerance, or, under sum_then_normalize, within
-// the bound of TRL's float32 rounding of it (agreement.GRPOFloat32.Bound:
-// scores far from 0 with a small spread lose more than trlTolerance in
-// TRL's float32 mean and std).
+// logged one: within trlTolerance, or within the bound of TRL's float32
+// rounding of it (agreement.GRPOFloat32.Bound under sum_then_normalize,
+// methodFloat32 otherwise: scores far from 0 with a small spread lose
+// more than trlTolerance in TRL's float32 mean and std).
 func (t *trlTable) reproduces(k int, v trlVariant, w []float64) func(i int, a float64) bool {
 	tolerance := func(i int, a float64) bool { return math.Abs(a-t.advantage[i]) <= trlTolerance }
 	if v.rloo || v.normalizeThenSum {
-		return tolerance
+		bound := t.methodFloat32(k, v, w)
+		return func(i int, a float64) bool {
+			d := math.Abs(a - t.advantage[i])
+			return d <= trlTolerance || d <= bound(i, a)
+		}
 	}
 	r := t.weightedSums(k, func(j int) float64 {
 		if w == nil {
@@ -94,11 +163,13 @@ func (t *trlTable) reproducesRows(k int, v trlVariant, w []float64, rows []int) 
 // fitFloat32Bound returns whether a fitted advantage a of row i, divided
 // by divisor (the fit's std of the weighted sums plus 1e-4, 1 unscaled)
 // under weights w of the first k columns, reproduces the logged one: within
-// trlTolerance, or, under sum_then_normalize, within the bound of TRL's
-// float32 rounding (float32Agree's).
+// trlTolerance, or within the bound of TRL's float32 rounding (of
+// GRPOFloat32 under sum_then_normalize, of methodFloat32 under w
+// otherwise, its divisor that of w).
 func (t *trlTable) fitFloat32Bound(k int, v trlVariant, w []float64) func(i int, a, divisor float64) bool {
 	if v.rloo || v.normalizeThenSum {
-		return func(i int, a, _ float64) bool { return math.Abs(a-t.advantage[i]) <= trlTolerance }
+		within := t.reproduces(k, v, w)
+		return func(i int, a, _ float64) bool { return within(i, a) }
 	}
 	r := t.weightedSums(k, func(j int) float64 { return w[j] })
 	type groupBound struct {

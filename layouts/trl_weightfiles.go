@@ -157,7 +157,10 @@ func (c *RowsCheck) trlWeightsWarning() string {
 // from the first file (RowsCheck.Warning) disagree with t's logged
 // advantage, and says t's own: "a 4, b 1", in their ratios when its log
 // tells only those, or that no weighted sum reproduces it. A
-// table whose logged advantages are all 0 agrees.
+// table whose logged advantages are all 0 agrees. When no weights fit
+// t's log, the weights read disagree unless they reproduce every row
+// within trlTolerance or the bound of TRL's float32 rounding
+// (reproducedWithin).
 func (t *trlTable) weightsDisagree(columns []string, read trlWeightsRead) (own string, disagree bool) {
 	rows := t.trainRows()
 	if !slices.ContainsFunc(rows, func(i int) bool { return math.Abs(t.advantage[i]) > trlTolerance }) {
@@ -171,7 +174,7 @@ func (t *trlTable) weightsDisagree(columns []string, read trlWeightsRead) (own s
 	}
 	ratios, variant, ok := t.fitWeights(len(columns), rows)
 	if !ok {
-		return "none in TRL's settings (no weighted sum of the rewards reproduces its log)", readDiff > trlTolerance
+		return "none in TRL's settings (no weighted sum of the rewards reproduces its log)", !t.reproducedWithin(read, rows)
 	}
 	weights, ratiosOnly := t.scaledWeights(len(columns), ratios, variant, rows)
 	own = trlWeightsText(columns, weights, ", ")
@@ -183,6 +186,28 @@ func (t *trlTable) weightsDisagree(columns []string, read trlWeightsRead) (own s
 		readDiff = t.nearestDiff(read.weights, true, rows)
 	}
 	return own, readDiff > trlFactorTells*max(ownDiff, trlRoundedNoise)
+}
+
+// reproducedWithin reports whether read's weights (times the factor
+// nearest the log when it tells only their ratios) reproduce every row
+// of rows in some setting of trlVariants, within trlTolerance or the
+// bound of TRL's float32 rounding (reproducesRows).
+func (t *trlTable) reproducedWithin(read trlWeightsRead, rows []int) bool {
+	k := len(read.weights)
+	for _, v := range trlVariants {
+		c := 1.0
+		if read.ratiosOnly && !v.unscaled() {
+			c = nearestFactor(func(c float64) float64 { return t.weightedMaxDiff(k, v, c, read.weights, rows) })
+		}
+		w := make([]float64, k)
+		for j := range w {
+			w[j] = c * read.weights[j]
+		}
+		if t.reproducesRows(k, v, w, rows) {
+			return true
+		}
+	}
+	return false
 }
 
 // nearestDiff returns the largest |difference| over rows between the

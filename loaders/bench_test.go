@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -310,6 +311,26 @@ func BenchmarkFollowReloadJSON(b *testing.B) {
 			}
 			b.ReportMetric(float64(reloading.Nanoseconds())/float64(b.N), "reload-ns/op")
 			b.ReportMetric(float64(checking)/float64(reloading), "check/reload")
+		})
+	}
+}
+
+// BenchmarkPeek peeks at the files named by REWARDLENS_PEEK_BENCH
+// (space-separated paths, e.g. the 1M-row JSONL and CSV files of
+// scripts/geninputs), one sub-benchmark each; skipped when unset.
+func BenchmarkPeek(b *testing.B) {
+	paths := strings.Fields(os.Getenv("REWARDLENS_PEEK_BENCH"))
+	if len(paths) == 0 {
+		b.Skip("REWARDLENS_PEEK_BENCH names no files")
+	}
+	for _, path := range paths {
+		b.Run(filepath.Base(path), func(b *testing.B) {
+			for b.Loop() {
+				files, err := Peek([]string{path}, Options{})
+				if err != nil || len(files) != 1 {
+					b.Fatalf("Peek: %v, %+v", err, files)
+				}
+			}
 		})
 	}
 }

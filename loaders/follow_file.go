@@ -667,7 +667,9 @@ func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progre
 	// the check, changed, which load tells.
 	if cut := (*jsonread.CutShortError)(nil); !checkFirst && errors.As(err, &cut) && text.n == size {
 		f.keepSkips(false) // the records skipped are counted by the reading that delivers them
-		return &Result{Unfinished: []Unfinished{{Path: f.path, Whole: true, Followed: true, Reason: reasonJSONCut}}}, 0, 0, nil
+		u := jsonCutUnfinished(f.path)
+		u.Followed = true
+		return &Result{Unfinished: []Unfinished{*u}}, 0, 0, nil
 	}
 	if gz.headerCut || gz.text != nil && gz.text.cut && errors.Is(err, input.ErrNoRecord) {
 		res, err = &Result{}, nil // no row whole yet

@@ -3,6 +3,7 @@ package loaders
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -145,4 +146,23 @@ func pickedValue(md map[string]any, key string) scoring.PickedValue {
 		return scoring.PickedValue{Kind: scoring.PickedNumber}
 	}
 	return scoring.PickedValue{Kind: scoring.PickedOther}
+}
+
+// pathFormat returns the format a reading of the file path finds: format
+// when given, else the one detectFormat chooses by its name or its
+// (gunzipped) content; "" when the file cannot be read.
+func pathFormat(path string, format Format) Format {
+	if format != "" {
+		return format
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	in, err := openText(f)
+	if err != nil {
+		return ""
+	}
+	return detectFormat(path, in.R)
 }

@@ -454,13 +454,8 @@ func stdinCount(paths []string) int {
 	return n
 }
 
-// loadPath reads one path given to Load.
-func loadPath(path string, fileIndex int, opts Options, progress *progress, each func([]scoring.Trajectory) error) (*Result, error) {
-	return loadPrefix(path, fileIndex, opts, progress, each, -1)
-}
-
-// loadPrefix is loadPath reading only the first limit bytes of the file
-// (liveSpan), or all of it when limit < 0.
+// loadPrefix reads one path given to Load: only the first limit bytes
+// of the file (liveSpan), or all of it when limit < 0.
 func loadPrefix(path string, fileIndex int, opts Options, progress *progress, each func([]scoring.Trajectory) error, limit int64) (*Result, error) {
 	if path == "-" {
 		stdin := opts.Stdin
@@ -519,8 +514,7 @@ var openText = input.Open
 // unless gzipped; and, when each is not nil, streaming the trajectories to
 // each (see Stream).
 func read(r io.Reader, name string, fileIndex int, opts Options, size int64, each func([]scoring.Trajectory) error) (*Result, error) {
-	format, err := ParseFormat(string(opts.Format))
-	if err != nil {
+	if _, err := ParseFormat(string(opts.Format)); err != nil {
 		return nil, err
 	}
 	in, err := openText(withContext(opts.Context, r))
@@ -529,6 +523,15 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 			opts.gzipReading.headerCut = true // Open fails on a gzip header alone
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return readOpened(in, name, fileIndex, opts, size, each)
+}
+
+// readOpened is read of the text in, opened already.
+func readOpened(in input.Opened, name string, fileIndex int, opts Options, size int64, each func([]scoring.Trajectory) error) (*Result, error) {
+	format, err := ParseFormat(string(opts.Format))
+	if err != nil {
+		return nil, err
 	}
 	if format == "" {
 		format = opts.found

@@ -1,9 +1,11 @@
 package loaders
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"maps"
 	"os"
@@ -63,8 +65,12 @@ type FileFields struct {
 // Peek reads the first trajectory of each input file that paths stand for
 // (directories expanded as Load does; standard input is left out, as it
 // can be read once only) and returns what it tells of each file's fields,
-// in input order. A file's reading stops at its first trajectory, and
-// reads no more than that: a JSONL file up to its first line that is not
+// in input order. A file is opened, and its text read, once: its format,
+// its first trajectory and its columns are read of that one opening (the
+// newest file of a directory is looked at before, as Load does, for
+// whether it is Unfinished). The load of its first trajectory reads no
+// more than that, and the columns no more than their first rows
+// (jsonread.IntegerRows): a JSONL file up to its first line that is not
 // blank (runs of blank lines skipped unread, the line bounded by
 // Options.MaxRecordBytes); a Parquet file, its footer and the first row
 // (its first pages); the other formats, their first record and the
@@ -75,6 +81,13 @@ type FileFields struct {
 // the newest file of a directory when Load leaves it out (Unfinished).
 // Options.Pick, Fields and MaxRows are not used. The errors are Load's.
 func Peek(paths []string, opts Options) ([]FileFields, error) {
+	// The format by its name, an alias or any case as Load takes it:
+	// the columns read, and the FileFields' Format, go by it.
+	format, err := ParseFormat(string(opts.Format))
+	if err != nil {
+		return nil, err
+	}
+	opts.Format = format
 	// A directory without input files tells nothing, as an empty file:
 	// Load's error for it stays (following waits for it).
 	files, err := peekedFiles(paths, opts)
@@ -93,57 +106,127 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 		} else if err == nil && st.Size() == 0 {
 			continue // nothing to tell yet: a followed file its run has not written to
 		}
-		ctx, stop := context.WithCancel(parent)
-		var ff *FileFields
-		o := opts
-		o.Context, o.Progress, o.Fields, o.MaxRows, o.rowLimit = ctx, nil, nil, 0, 1
-		// The load chooses the same format again: its messages then say
-		// whether --input-format chose it.
-		format := pathFormat(path, opts.Format)
-		o.Pick = func(first *scoring.Trajectory) *scoring.Pick {
-			ff = peeked(path, first)
-			ff.Format = format
-			stop() // the formats read ahead (JSON, CSV) end at their next read
-			return nil
-		}
-		var columns, floats []string
-		parquetFile := false
-		if err == nil && format == Parquet {
-			l := newLoader(path, i, o, st.Size(), nil)
-			parquetFile, columns, floats, err = peekParquet(l)
-			if parquetFile {
-				_, err = finish(l, err)
-			}
-		}
-		// A gzip stream cut short (its run writing it, followed) ends
-		// at its last line end, as the follower reads it.
-		gz := &gzipReading{}
-		if !parquetFile {
-			o.gzipReading = gz
-			_, err = loadPath(path, i, o, nil, nil)
-		}
-		stop()
-		if ff == nil && (errors.Is(err, input.ErrNoRecord) || gz.headerCut) {
-			// A CSV file of its header alone, a gzip stream cut short
-			// before its first line end or within its header: nothing
-			// to tell yet, as an empty file.
-			continue
-		}
-		if ff == nil { // no trajectory: err says why
+		// A CSV, JSONL or JSON file's order is read of the first file
+		// alone, whose order the layouts read: of every file of a
+		// directory of dumps it would read their first rows again.
+		ff, err := peekFile(path, i, opts, parent, len(out) == 0)
+		if err != nil {
 			return nil, err
 		}
-		if parquetFile {
-			ff.Columns, ff.Floats = columns, floats
-			ff.Nulls = nil // the schema tells the types
-		} else if format == WandBTable || len(out) == 0 {
-			// A CSV, JSONL or JSON file's order is read of the first file
-			// alone, whose order the layouts read: of every file of a
-			// directory of dumps it would read their first rows again.
-			ff.Columns, ff.Integers = fileColumns(path, format)
+		if ff != nil {
+			out = append(out, *ff)
 		}
-		out = append(out, *ff)
 	}
 	return out, nil
+}
+
+// peekFile is Peek of the regular file path, its fileIndex-th input,
+// reading it once: its format found, its first trajectory read and, when
+// firstFile or a W&B table, its columns (textColumns) read of the same
+// opening, from the text the load read, kept, then on. Only when the load
+// read more than MaxStdinPeek bytes of text (a first record that long),
+// which are not kept, are the columns read of a second opening. Its
+// fields are nil when it tells nothing yet (Peek).
+func peekFile(path string, fileIndex int, opts Options, parent context.Context, firstFile bool) (*FileFields, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err // *fs.PathError: "open PATH: reason", as Load's
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	ctx, stop := context.WithCancel(parent)
+	defer stop()
+	var ff *FileFields
+	var format Format
+	o := opts
+	o.Context, o.Progress, o.Fields, o.MaxRows, o.rowLimit = ctx, nil, nil, 0, 1
+	o.Pick = func(first *scoring.Trajectory) *scoring.Pick {
+		ff = peeked(path, first)
+		ff.Format = format
+		stop() // the formats read ahead (JSON, CSV) end at their next read
+		return nil
+	}
+	if parquetInPlace(f, path, opts.Format) {
+		format = Parquet
+		l := newLoader(path, fileIndex, o, st.Size(), nil)
+		columns, floats, err := parquetread.PeekAt(l, f, st.Size())
+		if _, err = finish(l, err); ff == nil {
+			return nil, peekError(err)
+		}
+		ff.Columns, ff.Floats = columns, floats
+		ff.Nulls = nil // the schema tells the types
+		return ff, nil
+	}
+	in, err := openText(withContext(parent, f))
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, nil // a gzip stream cut short within its header, as an empty file
+	} else if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	// The load is told the format found (found), and chooses none
+	// itself: its messages still say whether --input-format chose it.
+	if format = opts.Format; format == "" {
+		format = detectFormat(path, in.R)
+		o.found = format
+	}
+	wantColumns := firstFile || format == WandBTable
+	kept := &keptText{r: in.R}
+	if wantColumns {
+		kept.limit = MaxStdinPeek
+	}
+	text := in
+	text.R = bufio.NewReaderSize(withContext(ctx, kept), input.BufferSize)
+	// A gzip stream cut short (its run writing it, followed) ends at its
+	// last line end, as the follower reads it.
+	o.gzipReading = &gzipReading{}
+	_, err = readOpened(text, path, fileIndex, o, st.Size(), nil)
+	stop()
+	if ff == nil {
+		return nil, peekError(err)
+	}
+	switch {
+	case !wantColumns:
+	case kept.over:
+		// The load read past what is kept: the columns' rows are read
+		// again from the file's start.
+		ff.Columns, ff.Integers = fileColumns(path, format)
+	default:
+		text.R.Reset(io.MultiReader(bytes.NewReader(kept.kept), in.R)) // its buffer reused
+		ff.Columns, ff.Integers = textColumns(text.R, format)
+	}
+	return ff, nil
+}
+
+// peekError is the error of a file's peek that found no trajectory: nil
+// for a CSV file of its header alone, or a gzip stream cut short before
+// its first line end (nothing to tell yet, as an empty file), else err.
+func peekError(err error) error {
+	if errors.Is(err, input.ErrNoRecord) {
+		return nil
+	}
+	return err
+}
+
+// keptText is r, the bytes read of it kept in kept until they would pass
+// limit: then none are, and over says so.
+type keptText struct {
+	r     io.Reader
+	limit int
+	kept  []byte
+	over  bool
+}
+
+func (k *keptText) Read(p []byte) (int, error) {
+	n, err := k.r.Read(p)
+	if k.over || len(k.kept)+n > k.limit {
+		k.over, k.kept = true, nil
+	} else {
+		k.kept = append(k.kept, p[:n]...)
+	}
+	return n, err
 }
 
 // MaxStdinPeek bounds what PeekStdin reads, and keeps, of standard input.
@@ -244,26 +327,6 @@ func (w *wholeLines) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// peekParquet reads the Parquet file l.Name, of l.SizeHint bytes, as far
-// as l.RowLimit says, reading the file where the footer and the pages
-// are, rather than whole as Load reads it, and returns its columns
-// (parquetread.PeekAt). isParquet is false, and nothing read, when the
-// file does not start as Parquet does: Load's reading then gives the
-// error.
-func peekParquet(l *input.Loader) (isParquet bool, columns, floats []string, err error) {
-	f, err := os.Open(l.Name)
-	if err != nil {
-		return false, nil, nil, nil
-	}
-	defer f.Close()
-	head := make([]byte, len(input.ParquetMagic))
-	if _, err := f.ReadAt(head, 0); err != nil || !bytes.Equal(head, input.ParquetMagic) {
-		return false, nil, nil, nil
-	}
-	columns, floats, err = parquetread.PeekAt(l, f, l.SizeHint)
-	return true, columns, floats, err
-}
-
 // peeked returns what the first trajectory of path tells.
 func peeked(path string, t *scoring.Trajectory) *FileFields {
 	ff := &FileFields{Path: path, Group: t.Group}
@@ -282,25 +345,6 @@ func peeked(path string, t *scoring.Trajectory) *FileFields {
 	return ff
 }
 
-// pathFormat returns the format the file path is read in: format when
-// given, else the one detectFormat chooses by its name or its (gunzipped)
-// content; "" when the file cannot be read (the load says why).
-func pathFormat(path string, format Format) Format {
-	if format != "" {
-		return format
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	in, err := openText(f)
-	if err != nil {
-		return ""
-	}
-	return detectFormat(path, in.R)
-}
-
 // fileColumns returns the columns of the file path read in format
 // (orderedColumns).
 func fileColumns(path string, format Format) (columns, integers []string) {
@@ -313,11 +357,7 @@ func fileColumns(path string, format Format) (columns, integers []string) {
 }
 
 // orderedColumns returns the columns of the table r holds, gzipped or
-// not, in format ("" to sniff it from the content), in the table's order,
-// and those of ints among them: a W&B table's (jsonread.WandbTableColumns),
-// a CSV file's header (csvread.Columns), the keys of a JSONL file's or a
-// JSON array's first record (jsonread.JSONLColumns, JSONColumns); nil in
-// another format, or when there is no such order.
+// not, in format ("" to sniff it from the content) (textColumns).
 func orderedColumns(r io.Reader, format Format) (columns, integers []string) {
 	in, err := openText(r)
 	if err != nil {
@@ -326,15 +366,25 @@ func orderedColumns(r io.Reader, format Format) (columns, integers []string) {
 	if format == "" {
 		format = sniffFormat(in.R)
 	}
+	return textColumns(in.R, format)
+}
+
+// textColumns returns the columns of the table the text br holds in
+// format, in the table's order, and those of ints among them: a W&B
+// table's (jsonread.WandbTableColumns), a CSV file's header
+// (csvread.Columns), the keys of a JSONL file's or a JSON array's first
+// record (jsonread.JSONLColumns, JSONColumns); nil in another format, or
+// when there is no such order.
+func textColumns(br *bufio.Reader, format Format) (columns, integers []string) {
 	switch format {
 	case WandBTable:
-		return jsonread.WandbTableColumns(in.R)
+		return jsonread.WandbTableColumns(br)
 	case CSV:
-		return csvread.Columns(in.R)
+		return csvread.Columns(br)
 	case JSONL:
-		return jsonread.JSONLColumns(in.R)
+		return jsonread.JSONLColumns(br)
 	case JSON:
-		return jsonread.JSONColumns(in.R)
+		return jsonread.JSONColumns(br)
 	}
 	return nil, nil
 }

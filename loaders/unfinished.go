@@ -152,6 +152,12 @@ const (
 	reasonJSONCut  = "its JSON ends before its value does"
 )
 
+// jsonCutUnfinished is the Unfinished of the JSON array or W&B table
+// path whose text ends before its value does: left out whole.
+func jsonCutUnfinished(path string) *Unfinished {
+	return &Unfinished{Path: path, Whole: true, Reason: reasonJSONCut}
+}
+
 // parquetMinSize is the size of the smallest Parquet file: the magic, then
 // after the footer its length (4 bytes) and the magic again.
 const parquetMinSize = 12
@@ -278,7 +284,7 @@ func parquetSpan(f *os.File, br *bufio.Reader, path string, size int64) (int64, 
 // fail if it is broken.
 func jsonSpan(f *os.File, path string, size int64, raw *countingReader, text io.Reader) (int64, *Unfinished) {
 	if openedJSONCutShort(text, raw, func() io.Reader { return io.NewSectionReader(f, 0, size) }, size) {
-		return 0, &Unfinished{Path: path, Whole: true, Reason: reasonJSONCut}
+		return 0, jsonCutUnfinished(path)
 	}
 	return size, nil
 }
@@ -641,7 +647,7 @@ func unfinishedWhole(f *os.File, path string, size int64, format Format, checkJS
 		}
 	case JSON, WandBTable:
 		if checkJSON && jsonCutShort(func() io.Reader { return io.NewSectionReader(f, 0, size) }, size) {
-			u = &Unfinished{Path: path, Whole: true, Reason: reasonJSONCut}
+			u = jsonCutUnfinished(path)
 		}
 	}
 	if u != nil {
@@ -690,4 +696,25 @@ func LastLinesLeftOut(files []Unfinished) []string {
 		}
 	}
 	return paths
+}
+
+// StillWritten returns, per step, why that step's numbers may not stand:
+// a file of paths (the unfinished ones whose last line alone the reading
+// left out, LastLinesLeftOut) ended after a row of that step (lastStep,
+// NoteLastSteps), so the run is probably still writing that step: "PATH
+// ends in an unfinished line, left out: its run is probably still writing
+// it". nil for none.
+func StillWritten(paths []string, lastStep map[string]int64) map[int64]string {
+	var why map[int64]string
+	for _, path := range paths {
+		step, ok := lastStep[path]
+		if !ok {
+			continue
+		}
+		if why == nil {
+			why = map[int64]string{}
+		}
+		why[step] = path + " ends in an unfinished line, left out: its run is probably still writing it"
+	}
+	return why
 }

@@ -155,8 +155,12 @@ class RLOO:
     """The RLOOTrainer attributes its advantage block reads (beta 0, no
     reward_clip_range: no KL term, no clamp)."""
 
-    def __init__(self, num_reward_funcs, normalize_advantages=False):
-        self.reward_weights = torch.ones(num_reward_funcs, dtype=torch.float32)
+    def __init__(self, num_reward_funcs, normalize_advantages=False, reward_weights=None):
+        # RLOOTrainer.__init__, lines 448-456.
+        if reward_weights is not None:
+            self.reward_weights = torch.tensor(reward_weights, dtype=torch.float32)
+        else:
+            self.reward_weights = torch.ones(num_reward_funcs, dtype=torch.float32)
         self.normalize_advantages = normalize_advantages
 
     def advantages(self, rewards_per_func, num_generations):
@@ -362,6 +366,18 @@ def constant_format_8(trainer, logs):
     logs.score(trainer, ["accuracy_reward", "format_reward"], prompts, [(a, 0.2) for a in acc], 8)
 
 
+def unscorable_tie_8(trainer, logs):
+    # num_generations=8, a format reward of 0.2: the first prompt's
+    # completions all right but its fourth, for which both reward
+    # functions return None (unscorable: NaN, left out of the group's
+    # nanmean and nanstd, its advantage 0); its seven sums tie at 1.2 and
+    # carry TRL's float32 residue of them. The second's vary.
+    acc = [1.0, 1.0, 1.0, None, 1.0, 1.0, 1.0, 1.0] + [1, 0, 0, 1, 1, 1, 0, 1]
+    fmt = [0.2, 0.2, 0.2, None, 0.2, 0.2, 0.2, 0.2] + [0.2] * 8
+    prompts = [prompt(q) for q in QUESTIONS[:2] for _ in range(8)]
+    logs.score(trainer, ["accuracy_reward", "format_reward"], prompts, list(zip(acc, fmt)), 8)
+
+
 def zero_format_8(trainer, logs):
     # num_generations=8, a graded accuracy and a format reward 0 for every
     # completion: the first two prompts' sums are all 0.9 and all 0.7,
@@ -422,7 +438,11 @@ def reward_model(center, between):
     0.03), TRL's float32 mean and std of such values lose about 20 / 0.01
     ulps of the advantage, which differs from its exact value by up to
     some 2e-4; near 200 (between 0.003), under scale_rewards batch or none
-    TRL's float32 mean alone loses more than 1e-4 of it."""
+    TRL's float32 mean alone loses more than 1e-4 of it. RLOOTrainer's
+    leave-one-out baseline, a float32 sum of the others, loses more than
+    1e-4 near 2000; its normalize_advantages divides that loss, some 1e-5
+    near 20, by the batch's std of about 0.01. normalize_then_sum's group
+    z-score near 20 loses as much as grpo's."""
     def build(trainer, logs):
         rnd = random.Random(4)
         scores = []
@@ -434,17 +454,21 @@ def reward_model(center, between):
     return build
 
 
-def reward_models_20(trainer, logs):
-    # num_generations=8, two reward models: one near 20 as above, one
-    # near 3 with a spread of about 0.005; their sum's std within a group
-    # is about 0.011, and TRL's float32 rounding is as large.
-    rnd = random.Random(5)
-    rewards = []
-    for _ in range(8):
-        offset = rnd.gauss(0, 0.03)
-        rewards += [(20.0 + offset + rnd.gauss(0, 0.01), 3.0 + rnd.gauss(0, 0.005)) for _ in range(8)]
-    prompts = [prompt(f"Rate answer {p}.") for p in range(8) for _ in range(8)]
-    logs.score(trainer, ["reward_model", "judge_model"], prompts, rewards, 8)
+def reward_models(center):
+    """A fixture's build of num_generations=8 and two reward models: one
+    near center as reward_model's (spread 0.03 between prompts, 0.01
+    within), one near 3 with a spread of about 0.005; near 20 their sum's
+    std within a group is about 0.011, and TRL's float32 rounding is as
+    large."""
+    def build(trainer, logs):
+        rnd = random.Random(5)
+        rewards = []
+        for _ in range(8):
+            offset = rnd.gauss(0, 0.03)
+            rewards += [(center + offset + rnd.gauss(0, 0.01), 3.0 + rnd.gauss(0, 0.005)) for _ in range(8)]
+        prompts = [prompt(f"Rate answer {p}.") for p in range(8) for _ in range(8)]
+        logs.score(trainer, ["reward_model", "judge_model"], prompts, rewards, 8)
+    return build
 
 
 def relogged(name, what):
@@ -498,6 +522,8 @@ FIXTURES = [
     fixture("reward_weights_changed", "", Trainer(2, reward_weights=[4.0, 1.0]), step=2, build=next_step),
     fixture("constant_format_8", "num_generations=8, a format reward constant at 0.2 (TRL's defaults otherwise)",
             Trainer(2), build=constant_format_8, generation_batch_size=24),
+    fixture("unscorable_tie_8", "num_generations=8, a format reward constant at 0.2, one completion of a prompt whose "
+            "others tie unscorable (both rewards None)", Trainer(2), build=unscorable_tie_8),
     fixture("zero_format_8", "num_generations=8, a format reward 0 for every completion, two prompts whose sums tie",
             Trainer(2), build=zero_format_8, generation_batch_size=24),
     fixture("tie_weighted_8", "num_generations=8, reward_weights=[2.0, 0.5], a prompt whose weighted sums tie",
@@ -526,9 +552,22 @@ FIXTURES = [
             "with a within-group std of about 0.01", Trainer(1, scale_rewards="none"), build=reward_model(200.0, 0.003),
             generation_batch_size=64),
     fixture("reward_models_20", "num_generations=8, two reward models' scores near 20 and 3, their sum's within-group "
-            "std about 0.011 (TRL's defaults otherwise)", Trainer(2), build=reward_models_20, generation_batch_size=64),
+            "std about 0.011 (TRL's defaults otherwise)", Trainer(2), build=reward_models(20.0), generation_batch_size=64),
     fixture("reward_models_20_weights", "reward_models_20 with reward_weights=[1.0, 0.5]",
-            Trainer(2, reward_weights=[1.0, 0.5]), build=reward_models_20, generation_batch_size=64),
+            Trainer(2, reward_weights=[1.0, 0.5]), build=reward_models(20.0), generation_batch_size=64),
+    fixture("rloo_model_2000", "RLOOTrainer, num_generations=8, one reward model's score near 2000 with a within-group std "
+            "of about 0.01 (TRL's defaults otherwise)", RLOO(1), build=reward_model(2000.0, 0.003), generation_batch_size=64),
+    fixture("rloo_whitened_model_20", "RLOOTrainer, num_generations=8, normalize_advantages=True, one reward model's score "
+            "near 20 with a within-group std of about 0.01", RLOO(1, normalize_advantages=True),
+            build=reward_model(20.0, 0.03), generation_batch_size=64),
+    fixture("gdpo_model_20", "num_generations=8, normalize_then_sum, one reward model's score near 20 with a "
+            "within-group std of about 0.01", Trainer(1, multi_objective_aggregation="normalize_then_sum"),
+            build=reward_model(20.0, 0.03), generation_batch_size=64),
+    fixture("rloo_models_2000_weights", "RLOOTrainer, num_generations=8, reward_weights=[1.0, 0.5], two reward models "
+            "near 2000 and 3", RLOO(2, reward_weights=[1.0, 0.5]), build=reward_models(2000.0), generation_batch_size=64),
+    fixture("gdpo_models_40_weights", "num_generations=8, normalize_then_sum, reward_weights=[1.0, 0.5], two reward "
+            "models near 40 and 3", Trainer(2, reward_weights=[1.0, 0.5], multi_objective_aggregation="normalize_then_sum"),
+            build=reward_models(40.0), generation_batch_size=64),
     *relogged("num_iterations_2", "num_iterations=2, logging_steps=1: each generation logged at two steps"),
 ]
 

@@ -122,6 +122,7 @@ func (m *Model) follow(updates <-chan loaders.Update, unended ...loaders.Unended
 	m.live.written, m.live.settled = map[int64]bool{}, map[int64]bool{}
 	m.live.notePartial(s.Result)
 	s.SetUnfinishedLines(m.live.unfinishedLines())
+	s.SetStillWritten(m.live.unfinishedLines())
 	s.Warnings = m.live.allWarnings()
 	m.keys.Follow.SetEnabled(true)
 	m.keys.following = true
@@ -196,6 +197,7 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 	if w := l.repeats.TakeWarning(); w != "" {
 		l.repeated = w
 	}
+	s.SetStillWritten(l.unfinishedLines())
 	var expire tea.Cmd
 	if len(u.Trajectories) > 0 || len(u.Reloaded) > 0 {
 		mixed := s.MixedWarning()

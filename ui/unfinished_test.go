@@ -12,7 +12,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/engine/setup"
+	"github.com/rewardlens/rewardlens/health"
+	"github.com/rewardlens/rewardlens/internal/testfile"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -155,5 +158,119 @@ func TestFollowSessionJSONCutShort(t *testing.T) {
 	}
 	cancel()
 	for msg := app.live.wait()(); msg.(liveMsg).ok; msg = app.live.wait()() {
+	}
+}
+
+// TestStepStillWrittenProvisional: the dashboard opened on a directory
+// whose newest file ends in an unfinished line grades that step
+// provisionally, as stats --health does: its ALERT listed on the Steps
+// tab marked provisional, with why under ?, and counted at WARN by the
+// header's badge; the same rows in a file that ends raise the ALERT.
+func TestStepStillWrittenProvisional(t *testing.T) {
+	open := func(dir string) *Model {
+		cfg, sentence, _, err := layouts.Apply(context.Background(), setup.Config{}, []string{dir}, loaders.Options{}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		app := loadModel(t, streamedInput(t, cfg, sentence, dir), 160)
+		press(app, "6")
+		settle(app)
+		return app
+	}
+	cut := t.TempDir()
+	testfile.VerlSteps(t, cut, true)
+	app := open(cut)
+	why := filepath.Join(cut, "5.jsonl") + " ends in an unfinished line, left out: its run is probably still writing it"
+	var provisional int
+	for _, f := range app.Session().Findings() {
+		if f.Step == 5 && f.Provisional == why {
+			provisional++
+		}
+	}
+	if provisional == 0 {
+		t.Fatalf("no finding of step 5 marked provisional %q: %+v", why, app.Session().Findings())
+	}
+	view := screen(app)
+	header := strings.Split(view, "\n")[0]
+	if strings.Contains(header, "alert") || strings.Contains(header, "✖") {
+		t.Errorf("the header's badge counts a provisional ALERT as an ALERT: %q", header)
+	}
+	if !strings.Contains(view, "step 5 phantom_signal (provisional):") {
+		t.Errorf("the Steps tab does not mark step 5's ALERT provisional:\n%s", view)
+	}
+	if texts := app.findingTexts(); !slices.ContainsFunc(texts, func(s string) bool { return strings.HasSuffix(s, "; provisional: "+why) }) {
+		t.Errorf("? does not say why step 5's findings are provisional: %q", texts)
+	}
+
+	ended := t.TempDir()
+	testfile.VerlSteps(t, ended, false)
+	text, err := os.ReadFile(filepath.Join(cut, "5.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ended, "5.jsonl"), text[:bytes.LastIndexByte(text, '\n')+1], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if header := strings.Split(screen(open(ended)), "\n")[0]; !strings.Contains(header, "alert") {
+		t.Errorf("the same rows in a file that ends: no ALERT in the header's badge: %q", header)
+	}
+}
+
+// TestLiveStillWrittenSettles: following, the findings of the step whose
+// file the first reading left unfinished are provisional until an update
+// brings that file's rest: the health the update computes then grades
+// the step whole, its finding (a NaN score in the rest) standing.
+func TestLiveStillWrittenSettles(t *testing.T) {
+	cut, whole := t.TempDir(), t.TempDir()
+	testfile.VerlSteps(t, cut, true)
+	testfile.VerlSteps(t, whole, false)
+	// A NaN score in step 5's rest: a finding of the step whole, which
+	// must not stay marked provisional.
+	testfile.ReplaceFirst(t, filepath.Join(whole, "5.jsonl"), `"score":0.2,`, `"score":NaN,`)
+	cfg, _, _, err := layouts.Apply(context.Background(), setup.Config{}, []string{cut}, loaders.Options{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields, err := scoring.NewRecordFields(cfg.GroupBy, cfg.BatchBy, cfg.IDBy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := loaders.Load([]string{cut}, loaders.Options{Fields: fields})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := loaders.Load([]string{whole}, loaders.Options{Fields: fields})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(cut, "5.jsonl")
+	rest := all.Trajectories[len(res.Trajectories):] // step 5's rows after those read
+	for i := range rest {
+		rest[i].Source = path
+	}
+	s := uitest.FollowedSession(t, cut, cfg, res)
+	m := NewModel(s, true)
+	m.Init()
+	m.follow(make(chan loaders.Update))
+	runHealth(s)
+	provisional := func() int {
+		n := 0
+		for _, f := range s.Findings() {
+			if f.Provisional != "" {
+				n++
+			}
+		}
+		return n
+	}
+	if provisional() == 0 {
+		t.Fatalf("no finding provisional while %s is unfinished: %+v", path, s.Findings())
+	}
+	// The health known, the update computes the new result's at once.
+	m.Update(liveMsg{loaders.Update{Trajectories: rest}, true})
+	if !s.HealthReady() {
+		t.Fatal("the update did not compute its result's health")
+	}
+	if n := provisional(); n > 0 || !slices.ContainsFunc(s.Findings(), func(f health.Finding) bool { return f.Check == health.CheckNonFinite && f.Step == 5 }) {
+		t.Errorf("step 5 whole: %d findings provisional, findings %+v, want non_finite's at step 5 standing", n, s.Findings())
 	}
 }

@@ -14,26 +14,48 @@ import (
 // is over (the group's, or the batch's under scale batch).
 type GRPOFloat32 struct {
 	// N is the number of scores the mean is over (two or more), MaxAbs
-	// the largest |s| among them.
-	N      int
-	MaxAbs float64
-	// StdN is the number of scores the std is over, StdMaxAbs the
-	// largest |s| among them, Correction 1 for the sample std, 0 for the
+	// the largest |s| among them, AbsMean the mean of their |s|.
+	N       int
+	MaxAbs  float64
+	AbsMean float64
+	// StdN is the number of scores the std is over, StdRMS the root mean
+	// square of them, Correction 1 for the sample std, 0 for the
 	// population std; StdN 0 when the advantage is not divided (scale
 	// none, normalize off).
 	StdN       int
-	StdMaxAbs  float64
+	StdRMS     float64
 	Correction int
 	// Divisor is the exact std plus epsilon the advantage is divided by,
 	// 1 when it is not divided.
 	Divisor float64
+	// InputErr bounds how far the row's own value is from its exact
+	// value, InputErrMean and InputErrRMS the mean and the root mean
+	// square of such bounds over the values the mean and std are over, the
+	// fields above being the exact values' (all 0 for scores, whose own
+	// rounding Bound counts; rloo-whitened's leave-one-out advantages and
+	// gdpo's weighted sums of z-scores, the trainer's own float32
+	// results, carry LeaveOneOutFloat32's and NormalizeThenSumFloat32's).
+	InputErr, InputErrMean, InputErrRMS float64
 }
 
-// MeanOf sets N and MaxAbs from x, the scores the mean is over.
-func (g *GRPOFloat32) MeanOf(x []float64) { g.N, g.MaxAbs = len(x), maxAbs(x) }
+// MeanOf sets N, MaxAbs and AbsMean from x, the scores the mean is over.
+func (g *GRPOFloat32) MeanOf(x []float64) {
+	g.N, g.MaxAbs, g.AbsMean = len(x), 0, 0
+	for _, v := range x {
+		g.MaxAbs = max(g.MaxAbs, math.Abs(v))
+		g.AbsMean += math.Abs(v)
+	}
+	g.AbsMean /= float64(len(x))
+}
 
-// StdOf sets StdN and StdMaxAbs from x, the scores the std is over.
-func (g *GRPOFloat32) StdOf(x []float64) { g.StdN, g.StdMaxAbs = len(x), maxAbs(x) }
+// StdOf sets StdN and StdRMS from x, the scores the std is over.
+func (g *GRPOFloat32) StdOf(x []float64) {
+	sq := 0.0
+	for _, v := range x {
+		sq += v * v
+	}
+	g.StdN, g.StdRMS = len(x), math.Sqrt(sq/float64(len(x)))
+}
 
 // gamma32 is Higham's gamma(k) = k u / (1 - k u) of float32's unit
 // roundoff u: the relative error of k float32 roundings in a row.
@@ -46,18 +68,23 @@ func gamma32(k int) float64 {
 // from its exact value a = (s - mean) / D (D the Divisor, mean and std of
 // the same float32 scores s), the trainer's mean and std of those scores
 // being computed in float32 in any summation order. With u = 2^-24,
-// gamma(k) = k u / (1 - k u), n = N, M = MaxAbs, m = StdN, M' =
-// StdMaxAbs, c = Correction:
+// gamma(k) = k u / (1 - k u), n = N, M = MaxAbs, A = AbsMean, m = StdN,
+// R = StdRMS, c = Correction, e = InputErr, e' = InputErrMean, e" =
+// InputErrRMS:
 //
-// The mean fl(fl(sum) / n) errs by at most gamma(n + 1) M (Higham,
-// Accuracy and Stability, 4.2: any summation tree, the division, the
-// score's own rounding to float32), so the numerator fl(s - mean) by
-// e_N = gamma(n + 3) M + u |a| D. The std is taken as the exact std of
-// the scores each perturbed by at most gamma(m + 1) |s| (torch's, in
-// float32 or accumulated in float64, is: a shifted mean changes the std
-// only to second order); the std is 1/sqrt(m - c)-Lipschitz in the
-// scores' 2-norm, so it errs by e_s = gamma(m + 1) M' sqrt(m / (m - c)),
-// and rounded, then plus epsilon rounded, the divisor errs by e_D = e_s
+// Each value the trainer sums is s within its e + u |s| (its own rounding
+// to float32). The mean fl(fl(sum) / n) errs by at most gamma(n + 1) (A +
+// e') + e' (Higham, Accuracy and Stability, 4.2: any summation tree errs
+// by gamma(n - 1) times the sum of the |terms|; the division), so the
+// numerator fl(s - mean) by e_N = gamma(n + 2) (A + e') + u (1 + u) M +
+// (e + e') (1 + u) + u |a| D. The std is taken as the exact std of the
+// values each perturbed by at most gamma(m + 1) (|s| + its e) + its e
+// (torch's, in float32 or accumulated in float64, is: a shifted mean
+// changes the std only to second order); the std is 1/sqrt(m -
+// c)-Lipschitz in the values' 2-norm, which those perturbations bound by
+// sqrt(m) (gamma(m + 1) (R + e") + e"), so it errs by e_s = (gamma(m + 1)
+// (R + e") + e") sqrt(m / (m - c)), and rounded, then plus epsilon
+// rounded, the divisor errs by e_D = e_s
 // (1 + gamma(2)) + gamma(2) D. The quotient then errs by E = (e_N + |a|
 // e_D) / (D - e_D), and its own rounding adds u (|a| + E):
 //
@@ -71,17 +98,17 @@ func gamma32(k int) float64 {
 func (g GRPOFloat32) Bound(a float64) float64 {
 	u := unitRoundoff32
 	a = math.Abs(a)
-	eN := gamma32(g.N+3)*g.MaxAbs + u*a*g.Divisor
+	eN := gamma32(g.N+2)*(g.AbsMean+g.InputErrMean) + u*(1+u)*g.MaxAbs + (g.InputErr+g.InputErrMean)*(1+u) + u*a*g.Divisor
 	if g.StdN == 0 {
 		return eN
 	}
-	eStd := gamma32(g.StdN+1) * g.StdMaxAbs * math.Sqrt(float64(g.StdN)/float64(g.StdN-g.Correction))
+	eStd := (gamma32(g.StdN+1)*(g.StdRMS+g.InputErrRMS) + g.InputErrRMS) * math.Sqrt(float64(g.StdN)/float64(g.StdN-g.Correction))
 	eD := eStd*(1+gamma32(2)) + gamma32(2)*g.Divisor
 	if !(2*eD <= g.Divisor) {
 		return 0
 	}
-	e := (eN + a*eD) / (g.Divisor - eD)
-	return e*(1+u) + u*a
+	eQ := (eN + a*eD) / (g.Divisor - eD)
+	return eQ*(1+u) + u*a
 }
 
 // float32GRPO reports whether o's rewards are grpo's of scores summed in
@@ -99,16 +126,17 @@ func float32GRPO(o engine.Options) (engine.Scale, bool) {
 // float32Agreeing marks, in rows (made over b's batch's rows when it is
 // not made yet), the compared rows of batch b of res whose reward is
 // beyond Reproduces of the logged advantage, not marked yet, but within
-// its GRPOFloat32 bound, under grpo in float32 (float32GRPO), and reports
-// whether it marked one: such a row agrees, its difference the trainer's
-// float32 rounding. Groups of fewer than two
+// its GRPOFloat32 bound, under grpo in float32 (float32GRPO), or within
+// methodFloat32Bounds' under rloo, rloo-whitened and gdpo
+// (float32Method), and reports whether it marked one: such a row agrees,
+// its difference the trainer's float32 rounding. Under grpo groups of fewer than two
 // valid members, and ties (all valid scores equal: TieResidue's), are
 // left alone, and so is scale batch with sources (each normalised
 // apart). A batch without groups (a subset of a batch's rows) is taken
 // as the batch of its step in res.
 func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) (marked bool) {
 	scale, ok := float32GRPO(res.Options)
-	if !ok || scale == engine.ScaleBatch && len(res.Evaluation.SourceNames) > 0 {
+	if !ok && !float32Method(res.Options) || scale == engine.ScaleBatch && len(res.Evaluation.SourceNames) > 0 {
 		return false
 	}
 	batch := b
@@ -122,6 +150,9 @@ func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) (marked 
 	beyond := func(i int) bool { return beyondReproduces(res, rows, i) }
 	if !slices.ContainsFunc(b.Members, beyond) {
 		return false
+	}
+	if !ok {
+		return methodFloat32Agreeing(res, b, batch, rows, beyond)
 	}
 	var x []float64 // the scores of a group, or the batch
 	g := GRPOFloat32{Correction: 1, Divisor: 1}
@@ -144,7 +175,7 @@ func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) (marked 
 		}
 		g.MeanOf(x)
 		if scale == engine.ScaleGroup {
-			g.StdN, g.StdMaxAbs = len(x), g.MaxAbs
+			g.StdOf(x)
 			g.Divisor = res.Options.StdOf(x) + eps
 		}
 		if math.IsNaN(g.Divisor) {

@@ -47,7 +47,10 @@ func group32Bound(xs []float32, eps float64) ([]float64, GRPOFloat32) {
 	for i := range s {
 		a[i] = (s[i] - mean) / (std + eps)
 	}
-	return a, GRPOFloat32{N: len(s), MaxAbs: maxAbs(s), StdN: len(s), StdMaxAbs: maxAbs(s), Correction: 1, Divisor: std + eps}
+	g := GRPOFloat32{Correction: 1, Divisor: std + eps}
+	g.MeanOf(s)
+	g.StdOf(s)
+	return a, g
 }
 
 // TestGRPOFloat32BoundHolds: TRL's float32 advantage, its sums in three
@@ -105,15 +108,15 @@ func TestGRPOFloat32BoundTight(t *testing.T) {
 			}
 		}
 	}
-	g := GRPOFloat32{N: 8, MaxAbs: 20, StdN: 8, StdMaxAbs: 20, Correction: 1, Divisor: 0.01 + 1e-4}
+	g := GRPOFloat32{N: 8, MaxAbs: 20, AbsMean: 20, StdN: 8, StdRMS: 20, Correction: 1, Divisor: 0.01 + 1e-4}
 	if b, weight2 := g.Bound(1), 1*1e-4/(2*0.01); !(b > Tolerance && b < weight2/2) {
 		t.Errorf("scores near 20, std 0.01: bound %.3g at A 1, want beyond %v and below half of a weight of 2's %.3g", b, Tolerance, weight2)
 	}
-	if b := (GRPOFloat32{N: 8, MaxAbs: 1, Divisor: 1}).Bound(0.5); !(b > 0 && b < 1e-6) {
+	if b := (GRPOFloat32{N: 8, MaxAbs: 1, AbsMean: 0.5, Divisor: 1}).Bound(0.5); !(b > 0 && b < 1e-6) {
 		t.Errorf("unscaled rewards in [0, 1]: bound %.3g, want some ulps", b)
 	}
 	// A divisor not known to within half of itself: no bound.
-	if b := (GRPOFloat32{N: 8, MaxAbs: 1000, StdN: 8, StdMaxAbs: 1000, Correction: 1, Divisor: 1e-6}).Bound(1); b != 0 {
+	if b := (GRPOFloat32{N: 8, MaxAbs: 1000, AbsMean: 1000, StdN: 8, StdRMS: 1000, Correction: 1, Divisor: 1e-6}).Bound(1); b != 0 {
 		t.Errorf("an std lost in float32's noise: bound %v, want 0", b)
 	}
 }
@@ -258,15 +261,16 @@ func TestGRPOFloat32BoundHoldsBatchAndUnscaled(t *testing.T) {
 						divided bool
 						std32   float32
 						std     float64
-						stdN    int
-						stdMax  float64
+						stdOf   []float64
 					}{
-						{"TRL scale batch", 1e-4, true, std32, batchStd, len(all), maxAbs(all)},
-						{"TRL scale none", 0, false, 1, 1, 0, 0},
-						{"verl, epsilon 1e-6", 1e-6, true, float32Std(xs, sum), stats.SampleStd(s), 8, maxAbs(s)},
+						{"TRL scale batch", 1e-4, true, std32, batchStd, all},
+						{"TRL scale none", 0, false, 1, 1, nil},
+						{"verl, epsilon 1e-6", 1e-6, true, float32Std(xs, sum), stats.SampleStd(s), s},
 					} {
-						g := GRPOFloat32{N: 8, MaxAbs: maxAbs(s), StdN: k.stdN, StdMaxAbs: k.stdMax, Correction: 1, Divisor: 1}
+						g := GRPOFloat32{Correction: 1, Divisor: 1}
+						g.MeanOf(s)
 						if k.divided {
+							g.StdOf(k.stdOf)
 							g.Divisor = k.std + k.eps
 						}
 						for i, x := range xs {

@@ -71,7 +71,8 @@ type TieGroup struct {
 	Size, Usual int
 	// Scores are the scores of the rows the trainer averaged over, as it
 	// summed them (float32), NaN for a row it scored that is not scored
-	// here (invalid).
+	// here (invalid); a row neither scored (TRL's unscorable) is not
+	// among them.
 	Scores []float64
 	// Logged are the advantages logged for the rows compared.
 	Logged []float64
@@ -135,15 +136,18 @@ func usualGroupSize(groups []engine.Group) int {
 }
 
 // tieGroup fills g with group m of res, its batch's groups of size
-// usual: the scores of its members, NaN for an invalid one, and the
-// logged advantages of its compared rows (comparedRow). g's slices are
-// reused.
+// usual: the scores of its members, NaN for an invalid one but one the
+// trainer left out too (unscorable), and the logged advantages of its
+// compared rows (comparedRow). g's slices are reused.
 func tieGroup(g *TieGroup, res *engine.Result, m engine.Group, usual int) {
 	g.Size, g.Usual = len(m.Members), usual
 	g.Scores, g.Logged = g.Scores[:0], g.Logged[:0]
 	for _, i := range m.Members {
 		x := res.Scores[i]
 		if !res.Evaluation.Valid[i] {
+			if unscorable(res.Evaluation, i) {
+				continue
+			}
 			x = math.NaN()
 		}
 		g.Scores = append(g.Scores, x)
@@ -151,6 +155,18 @@ func tieGroup(g *TieGroup, res *engine.Result, m engine.Group, usual int) {
 			g.Logged = append(g.Logged, res.Evaluation.Logged[i])
 		}
 	}
+}
+
+// unscorable reports whether row i of ev has every objective absent
+// under nansum (Evaluation.Absent): TRL's row for which every reward
+// function returned None, which its GRPOTrainer leaves out of the
+// group's nanmean and nanstd (unscorable_mask), its advantage 0, so that
+// the group's others are the whole group to it.
+func unscorable(ev *engine.Evaluation, i int) bool {
+	if ev.Absent == nil {
+		return false
+	}
+	return !slices.Contains(ev.Absent[i*ev.M:(i+1)*ev.M], false)
 }
 
 // rowSet marks rows of a result: marked[i - first] for row i.

@@ -344,6 +344,12 @@ func (cfg Config) svrlScorer() (scoring.Scorer, error) {
 	if cfg.EfficiencyWeight != nil {
 		ew = *cfg.EfficiencyWeight
 	}
+	if err := notFinite("verification_weight", vw); err != nil {
+		return nil, err
+	}
+	if err := notFinite("efficiency_weight", ew); err != nil {
+		return nil, err
+	}
 	s, err := scoring.NewSVRLScorer(task, vw, ew)
 	if err != nil {
 		return nil, err
@@ -369,11 +375,15 @@ func (cfg Config) paretoScorer() (*scoring.ParetoScorer, error) {
 		if slices.Contains(cfg.Minimize, oc.Name) {
 			o.Goal = scoring.Minimize
 		}
-		if oc.Weight != nil {
-			o.Weight = *oc.Weight
-		}
 		if w, ok := cfg.Weights[oc.Name]; ok {
-			o.Weight = w
+			o.Weight = w // checked by checkNames
+		} else if oc.Weight != nil {
+			// NaN is the scorer's default 1/m: a NaN given must not read
+			// as no weight given.
+			if err := notFinite("weight "+oc.Name, *oc.Weight); err != nil {
+				return nil, err
+			}
+			o.Weight = *oc.Weight
 		}
 		objs[i] = o
 	}
@@ -405,9 +415,19 @@ func (cfg Config) checkNames(objs []scoring.Objective) error {
 		if !slices.Contains(names, n) {
 			return unknown("weight", n)
 		}
-		if w := cfg.Weights[n]; math.IsNaN(w) || math.IsInf(w, 0) {
-			return fmt.Errorf("weight %s: %v is not a finite number", n, w)
+		if err := notFinite("weight "+n, cfg.Weights[n]); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// notFinite returns the error of what (a weight: "weight NAME",
+// "verification_weight") being x when x is not a finite number, "WHAT:
+// NaN is not a finite number"; nil when it is.
+func notFinite(what string, x float64) error {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return fmt.Errorf("%s: %v is not a finite number", what, x)
 	}
 	return nil
 }

@@ -102,7 +102,7 @@ func (f *File) CheckValues(merged setup.Config, flags Flags) error {
 		}
 	}
 	if !flags.changed("objective") {
-		errs = append(errs, f.objectiveErrors(merged.Computer)...)
+		errs = append(errs, f.objectiveErrors(merged.Computer, flags)...)
 	}
 	errs = append(errs, f.sourceErrors(merged, flags)...)
 	errs = append(errs, f.namedErrors(merged, flags)...)
@@ -123,11 +123,11 @@ func firstError(path, text string, errs []valueError) error {
 
 // objectiveErrors checks each [[objective]] of the file, for the computer
 // of the merged config (entryErrors).
-func (f *File) objectiveErrors(computer string) []valueError {
+func (f *File) objectiveErrors(computer string, flags Flags) []valueError {
 	if _, err := setup.ParseComputer(cmp.Or(computer, string(setup.ComputerPareto))); err != nil {
 		return nil // the computer's own error
 	}
-	return f.entryErrors("objective", f.Config.Objectives, "", func(objs ...setup.ObjectiveConfig) error {
+	return f.entryErrors("objective", f.Config.Objectives, "", flags, func(objs ...setup.ObjectiveConfig) error {
 		_, err := engine.New(setup.Config{Computer: computer, Objectives: objs})
 		return err
 	})
@@ -136,10 +136,11 @@ func (f *File) objectiveErrors(computer string) []valueError {
 // entryErrors checks objs, the objectives of the array of tables array
 // ("objective", "sources.NAME.objective"), with probe, which builds an
 // engine on the objectives it is given: each entry's name, expression, goal
-// and weight alone, at the line of its key in that entry (the entry's
-// header when the key is absent), then whether its name was given before.
-// The errors said here start with prefix.
-func (f *File) entryErrors(array string, objs []setup.ObjectiveConfig, prefix string, probe func(...setup.ObjectiveConfig) error) []valueError {
+// and weight alone (not a weight a --weight of flags overrides), at the
+// line of its key in that entry (the entry's header when the key is
+// absent), then whether its name was given before. The errors said here
+// start with prefix.
+func (f *File) entryErrors(array string, objs []setup.ObjectiveConfig, prefix string, flags Flags, probe func(...setup.ObjectiveConfig) error) []valueError {
 	var errs []valueError
 	at := func(i int, k string) int { return entryKeyLine(f.Text, array, i, k) }
 	for i, o := range objs {
@@ -157,6 +158,10 @@ func (f *File) entryErrors(array string, objs []setup.ObjectiveConfig, prefix st
 			continue
 		}
 		name := o.Name
+		weight := o.Weight
+		if _, overridden := flags.Weights[name]; overridden {
+			weight = nil
+		}
 		for _, c := range []struct {
 			key string
 			obj setup.ObjectiveConfig
@@ -164,7 +169,7 @@ func (f *File) entryErrors(array string, objs []setup.ObjectiveConfig, prefix st
 			{"name", setup.ObjectiveConfig{Name: o.Name, Expr: "0"}},
 			{"expr", setup.ObjectiveConfig{Name: name, Expr: o.Expr}},
 			{"goal", setup.ObjectiveConfig{Name: name, Expr: "0", Goal: o.Goal}},
-			{"weight", setup.ObjectiveConfig{Name: name, Expr: "0", Weight: o.Weight}},
+			{"weight", setup.ObjectiveConfig{Name: name, Expr: "0", Weight: weight}},
 		} {
 			if err := probe(c.obj); err != nil {
 				errs = append(errs, valueError{at(i, c.key), err})
@@ -206,7 +211,8 @@ const probeSourceBy = `"source"`
 // merged has, and its [sources.NAME] tables: that they may be used (the
 // pareto computer and a source_by, at the first table's line), then each
 // table's objectives as the top level's are (entryErrors), the table
-// whole at its header, and its weights, each alone.
+// whole at its header, and its weights, each alone (but those a --weight
+// of flags overrides).
 func (f *File) sourceErrors(merged setup.Config, flags Flags) []valueError {
 	fc := f.Config
 	var errs []valueError
@@ -246,7 +252,7 @@ func (f *File) sourceErrors(merged setup.Config, flags Flags) []valueError {
 		in := func(c setup.SourceConfig) setup.Config {
 			return setup.Config{SourceBy: probeSourceBy, Sources: map[string]setup.SourceConfig{name: c}}
 		}
-		entries := f.entryErrors("sources."+name+".objective", src.Objectives, "source "+name+": ", func(objs ...setup.ObjectiveConfig) error {
+		entries := f.entryErrors("sources."+name+".objective", src.Objectives, "source "+name+": ", flags, func(objs ...setup.ObjectiveConfig) error {
 			_, err := engine.New(in(setup.SourceConfig{Objectives: objs}))
 			return err
 		})
@@ -259,6 +265,9 @@ func (f *File) sourceErrors(merged setup.Config, flags Flags) []valueError {
 			continue
 		}
 		for _, w := range slices.Sorted(maps.Keys(src.Weights)) {
+			if _, overridden := flags.Weights[w]; overridden {
+				continue
+			}
 			probe(key("sources", name, "weights", w), in(setup.SourceConfig{Objectives: namesOnly(src.Objectives), Weights: map[string]float64{w: src.Weights[w]}}))
 		}
 	}
@@ -318,8 +327,10 @@ func (f *File) namedErrors(merged setup.Config, flags Flags) []valueError {
 	if fc.LoggedAdvantage != "" && !flags.changed("logged-advantage") {
 		probe(key("logged_advantage"), func(c *setup.Config) { c.LoggedAdvantage = fc.LoggedAdvantage })
 	}
-	for _, constraint := range fc.Constraints {
-		probe(key("constraint"), func(c *setup.Config) { c.Constraints = []string{constraint} })
+	if !flags.changed("constraint") {
+		for _, constraint := range fc.Constraints {
+			probe(key("constraint"), func(c *setup.Config) { c.Constraints = []string{constraint} })
+		}
 	}
 	if !named {
 		return errs
@@ -332,8 +343,10 @@ func (f *File) namedErrors(merged setup.Config, flags Flags) []valueError {
 			probe(key("weights", name), func(c *setup.Config) { c.Weights = map[string]float64{name: fc.Weights[name]} })
 		}
 	}
-	for _, gate := range fc.Gates {
-		probe(key("gate"), func(c *setup.Config) { c.Gates = []string{gate} })
+	if !flags.changed("gate") {
+		for _, gate := range fc.Gates {
+			probe(key("gate"), func(c *setup.Config) { c.Gates = []string{gate} })
+		}
 	}
 	if len(fc.Priority) > 0 && !flags.changed("priority") {
 		probe(key("priority"), func(c *setup.Config) { c.Priority = fc.Priority })

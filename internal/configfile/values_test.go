@@ -105,13 +105,19 @@ func TestValueErrorsSayTheirLine(t *testing.T) {
 // given: the error must be want, a file's *Error ("" for none).
 func checkValues(t *testing.T, text string, merged func(*setup.Config), changed []string, want string) {
 	t.Helper()
+	checkValuesWeights(t, text, merged, changed, nil, want)
+}
+
+// checkValuesWeights is checkValues with the weights of --weight flags.
+func checkValuesWeights(t *testing.T, text string, merged func(*setup.Config), changed []string, flagWeights map[string]float64, want string) {
+	t.Helper()
 	f, err := Parse("PATH", text)
 	if err == nil {
 		cfg := f.Config
 		if merged != nil {
 			merged(&cfg)
 		}
-		err = f.CheckValues(cfg, Flags{Changed: func(name string) bool { return slices.Contains(changed, name) }})
+		err = f.CheckValues(cfg, Flags{Changed: func(name string) bool { return slices.Contains(changed, name) }, Weights: flagWeights})
 	}
 	if want == "" {
 		if err != nil {
@@ -122,6 +128,50 @@ func checkValues(t *testing.T, text string, merged func(*setup.Config), changed 
 	var placed *Error
 	if err == nil || err.Error() != want || !errors.As(err, &placed) {
 		t.Errorf("error\n%v\nwant\n%s", err, want)
+	}
+}
+
+// TestNonFiniteValuesSayTheirLine: every number the file gives, TOML's
+// nan, inf and -inf included, is checked finite at its line: an
+// objective's weight (whose NaN the scorer would read as no weight, the
+// default 1/m) in [[objective]], inline or in a source's table, svrl's
+// weights, epsilon, penalty, a tolerance. A weight a --weight overrides,
+// and a constraint or gate when --constraint or --gate is given, are the
+// flags', not checked here.
+func TestNonFiniteValuesSayTheirLine(t *testing.T) {
+	const accuracy = "[[objective]]\nname = \"accuracy\"\nexpr = \"metadata.accuracy\"\n"
+	const safety = "[[objective]]\nname = \"safety\"\nexpr = \"metadata.safety\"\n"
+	const sourceBy = "source_by = \"metadata.src\"\n[sources.a]\n"
+	for _, c := range []struct {
+		name, config string
+		flagWeights  map[string]float64
+		changed      []string
+		want         string // the error, the config's path being PATH; "" for none
+	}{
+		{"objective weight nan", accuracy + "weight = nan\n" + safety, nil, nil, `PATH:4: weight accuracy: NaN is not a finite number`},
+		{"second objective's weight inf", accuracy + safety + "weight = inf\n", nil, nil, `PATH:7: weight safety: +Inf is not a finite number`},
+		{"objective weight -inf", "method = \"grpo\"\n" + accuracy + "weight = -inf\n", nil, nil, `PATH:5: weight accuracy: -Inf is not a finite number`},
+		{"inline objective weight", "\nobjective = [{name = \"a\", expr = \"metadata.accuracy\", weight = nan}]\n", nil, nil,
+			`PATH:2: weight a: NaN is not a finite number`},
+		{"source objective weight", sourceBy + "[[sources.a.objective]]\nname = \"x\"\nexpr = \"metadata.x\"\nweight = nan\n", nil, nil,
+			`PATH:6: source a: weight x: NaN is not a finite number`},
+		{"weights table", "weights = {accuracy = -inf}\n" + accuracy, nil, nil, `PATH:1: weight accuracy: -Inf is not a finite number`},
+		{"verification_weight", "computer = \"svrl\"\nverification_weight = nan\n", nil, nil, `PATH:2: verification_weight: NaN is not a finite number`},
+		{"efficiency_weight", "computer = \"svrl\"\n\nefficiency_weight = -inf\n", nil, nil, `PATH:3: efficiency_weight: -Inf is not a finite number`},
+		{"epsilon", "epsilon = nan\n", nil, nil, `PATH:1: epsilon NaN: must be a positive finite number`},
+		{"penalty", "\npenalty = inf\n", nil, nil, `PATH:2: penalty +Inf: must be a finite number >= 0`},
+		{"priority tolerance", "method = \"lexicographic\"\npriority = [\"accuracy\"]\npriority_tolerance = {accuracy = nan}\n" + accuracy, nil, nil,
+			`PATH:3: priority tolerance accuracy: NaN must be a positive finite number`},
+
+		{"objective weight under --weight", accuracy + "weight = nan\n", map[string]float64{"accuracy": 1}, nil, ""},
+		{"source objective weight under --weight", sourceBy + "[[sources.a.objective]]\nname = \"x\"\nexpr = \"metadata.x\"\nweight = inf\n", map[string]float64{"x": 1}, nil, ""},
+		{"source weights table under --weight", sourceBy + "objective = [{name = \"x\", expr = \"metadata.x\"}]\nweights = {x = nan}\n", map[string]float64{"x": 1}, nil, ""},
+		{"another objective's weight under --weight", accuracy + "weight = nan\n" + safety, map[string]float64{"safety": 1}, nil,
+			`PATH:4: weight accuracy: NaN is not a finite number`},
+		{"constraint under --constraint", "constraint = [\"accuracy + 1\"]\n" + accuracy, nil, []string{"constraint"}, ""},
+		{"gate under --gate", "gate = [\"accuracy true\"]\n" + accuracy, nil, []string{"gate"}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) { checkValuesWeights(t, c.config, nil, c.changed, c.flagWeights, c.want) })
 	}
 }
 

@@ -3,6 +3,7 @@ package testfile
 
 import (
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -16,6 +17,23 @@ func Append(tb testing.TB, path, text string) {
 	}
 	defer f.Close()
 	if _, err := f.WriteString(text); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// ReplaceFirst replaces the first old in the file path by new, failing
+// tb on an error or when the file holds no old.
+func ReplaceFirst(tb testing.TB, path, old, new string) {
+	tb.Helper()
+	text, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	replaced := strings.Replace(string(text), old, new, 1)
+	if replaced == string(text) {
+		tb.Fatalf("no %q in %s", old, path)
+	}
+	if err := os.WriteFile(path, []byte(replaced), 0o644); err != nil {
 		tb.Fatal(err)
 	}
 }

@@ -12,6 +12,9 @@ func ReportCPU(b *testing.B, cpu time.Duration) {
 }
 
 // SwitchMethods are the methods scripts/bench-dashboard.sh switches the
-// dashboard through on a file of two objectives, from pareto (engine's
-// Method values; testkit imports no engine, whose own tests use it).
+// dashboard through on a file of two objectives, from pareto. They are
+// engine's Method values as text: package engine's own tests read them,
+// so testkit cannot import engine, and no package that imports engine
+// can hold them for those tests; engine's TestSwitchMethodsFollowTheCycle
+// checks them against the dashboard's cycle (engine.MethodsFor).
 var SwitchMethods = []string{"pareto-crowding", "gdpo", "rpp-baseline", "rloo-whitened"}

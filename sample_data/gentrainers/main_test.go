@@ -100,7 +100,7 @@ func TestCommittedTRLFixturesMatchGenerator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n != 37 {
-		t.Errorf("%d tables written, want 37", n)
+	if n != 43 {
+		t.Errorf("%d tables written, want 43", n)
 	}
 }

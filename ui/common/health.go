@@ -16,12 +16,17 @@ import (
 )
 
 // healthCounts counts the checks (per objective) by the worst level they
-// reached.
+// reached; a provisional finding (of a step still being written:
+// health.Finding.Provisional) at WARN at most, as it raises no verdict.
 func healthCounts(findings []health.Finding) (warn, alert int) {
 	worst := map[[2]string]health.Level{}
 	for _, f := range findings {
 		k := [2]string{string(f.Check), f.Objective}
-		worst[k] = max(worst[k], f.Level)
+		level := f.Level
+		if f.Provisional != "" {
+			level = min(level, health.Warn)
+		}
+		worst[k] = max(worst[k], level)
 	}
 	for _, l := range worst {
 		if l == health.Alert {
@@ -180,24 +185,33 @@ func AlertsFirst(findings []health.Finding) []health.Finding {
 	})
 }
 
-// findingWhat is a finding's check (with its objective) and that check
+// findingWhat is a finding's check (with its objective, and
+// "(provisional)" when its step is still being written) and that check
 // followed by what it saw, sanitised: they quote objectives' names.
 func findingWhat(f health.Finding) (check, what string) {
 	check = string(f.Check)
 	if f.Objective != "" {
 		check += " (" + f.Objective + ")"
 	}
+	if f.Provisional != "" {
+		check += " (provisional)"
+	}
 	check = textsafe.Line(check)
 	return check, check + ": " + textsafe.Line(f.Message)
 }
 
 // FindingText is a finding whole, unstyled, for ? to wrap: "✖ ALERT
-// step 26 length_drift: mean step_count 5.6, …: -5.9 sd".
+// step 26 length_drift: mean step_count 5.6, …: -5.9 sd", and of a
+// provisional one why ("; provisional: WHY").
 func FindingText(f health.Finding) string {
 	_, what := findingWhat(f)
 	level := "⚠ WARN"
 	if f.Level == health.Alert {
 		level = "✖ ALERT"
 	}
-	return fmt.Sprintf("%s step %d %s", level, f.Step, what)
+	text := fmt.Sprintf("%s step %d %s", level, f.Step, what)
+	if f.Provisional != "" {
+		text += "; provisional: " + textsafe.Line(f.Provisional)
+	}
+	return text
 }

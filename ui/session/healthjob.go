@@ -10,6 +10,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/pause"
+	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // healthCache holds the trends and the health findings of one result: the
@@ -21,8 +22,8 @@ type healthCache struct {
 }
 
 // SetHealth sets the health checks' settings and the hypervolume
-// reference, checked against the objectives. cfg.RowCap is not a
-// setting but the reading's, which the session keeps.
+// reference, checked against the objectives. cfg.RowCap and cfg.Trainer
+// are not settings but the reading's, which the session keeps.
 func (s *Session) SetHealth(cfg health.Config, ref []float64) error {
 	objectives := s.Evaluation.Objectives
 	if err := cfg.Validate(objectives); err != nil {
@@ -31,7 +32,7 @@ func (s *Session) SetHealth(cfg health.Config, ref []float64) error {
 	if err := diagnose.ValidateHVRef(objectives, ref); err != nil {
 		return err
 	}
-	cfg.RowCap = s.HealthConfig.RowCap
+	cfg.RowCap, cfg.Trainer = s.HealthConfig.RowCap, s.HealthConfig.Trainer
 	s.HealthConfig, s.HVRef = cfg, ref
 	s.health, s.job = healthCache{}, nil
 	return nil
@@ -147,10 +148,39 @@ func (s *Session) Unused(old *engine.Result) bool {
 // HealthJob returns the job of the current result, making it if needed.
 func (s *Session) HealthJob() *HealthJob {
 	if s.job == nil || s.job.result != s.Result {
-		s.job = &HealthJob{result: s.Result, cfg: s.HealthConfig, ref: s.HVRef, dead: s.deadSignal(), logged: loggedCheckOf(s.Result, &s.logged)}
+		s.job = &HealthJob{result: s.Result, cfg: s.healthConfig(), ref: s.HVRef, dead: s.deadSignal(), logged: loggedCheckOf(s.Result, &s.logged)}
 	}
 	return s.job
 }
 
 // HealthReady reports whether the current result's health is known.
 func (s *Session) HealthReady() bool { return s.health.result == s.Result }
+
+// SetStillWritten notes paths, the files whose unfinished last line the
+// reading left out (loaders.LastLinesLeftOut; following, those not read
+// since and those unended): the health computed from now on grades the
+// step of each one's last row read provisionally. A follower sets them
+// before it applies an update, whose health is then graded so.
+func (s *Session) SetStillWritten(paths []string) { s.stillWritten = paths }
+
+// healthConfig is HealthConfig with, as Provisional, the steps of the
+// files still being written (SetStillWritten) at the step of each one's
+// last row read now (loaders.StillWritten).
+func (s *Session) healthConfig() health.Config {
+	cfg := s.HealthConfig
+	if len(s.stillWritten) > 0 {
+		cfg.Provisional = loaders.StillWritten(s.stillWritten, s.lastSteps())
+	}
+	return cfg
+}
+
+// lastSteps returns the step of each file's last row read
+// (loaders.NoteLastSteps of the trajectories).
+func (s *Session) lastSteps() map[string]int64 {
+	lastStep := map[string]int64{}
+	for i := range s.Trajectories.Len() {
+		t := s.Trajectories.At(i)
+		lastStep[t.Source] = t.Batch
+	}
+	return lastStep
+}

@@ -152,12 +152,7 @@ func (s *Session) LoggedWarning() string { return s.logged.note }
 func (s *Session) SetUnfinishedLines(paths []string) {
 	var lines map[int64]string
 	if len(paths) > 0 {
-		lastStep := map[string]int64{}
-		for i := range s.Trajectories.Len() {
-			t := s.Trajectories.At(i)
-			lastStep[t.Source] = t.Batch
-		}
-		lines = loaders.LinesLeftOut(paths, lastStep)
+		lines = loaders.LinesLeftOut(paths, s.lastSteps())
 	}
 	s.logged.linesLeftOut = lines
 	if s.loggedDue != nil {

@@ -158,8 +158,10 @@ func (s *Session) loaded(cfg setup.Config, res *loaders.Result, warnings []strin
 	// The group --max-rows cut is not graded against the trainer's log,
 	// nor blamed on its settings.
 	s.HealthConfig.RowCap = res.RowCap()
+	s.HealthConfig.Trainer = engine.Trainer(cfg.From) // non_finite's level
 	s.logged.rowCap = res.RowCap()
 	s.Unfinished = res.Unfinished
+	s.stillWritten = loaders.LastLinesLeftOut(res.Unfinished)
 	for _, u := range res.Unfinished {
 		s.Warnings = append(s.Warnings, u.String())
 	}

@@ -111,6 +111,10 @@ type Session struct {
 	// reference point (nil for engine.DefaultHVRef).
 	HealthConfig health.Config
 	HVRef        []float64
+	// stillWritten are the files whose unfinished last line the reading
+	// left out, their runs probably still writing them: the health grades
+	// the step of each one's last row read provisionally (healthConfig).
+	stillWritten []string
 	// Prompts are each trajectory's prompt and task metric, by the
 	// config's prompt_by, task_metric and pass_threshold, for the Prompts
 	// tab; nil when they cannot be read, with PromptsErr saying why.

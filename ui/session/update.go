@@ -63,7 +63,7 @@ func (s *Session) ApplyUpdate(followed *live.Evaluation, u loaders.Update) {
 	if trends != nil {
 		dead := s.deadSignal()
 		dead.add(s.Result, trends)
-		s.health = healthCache{s.Result, trends, dead.findings(s.Result, trends, s.HealthConfig)}
+		s.health = healthCache{s.Result, trends, dead.findings(s.Result, trends, s.healthConfig())}
 		// No health job runs for this result: the rows that differ from
 		// the log are counted again by a job of their own, off the event
 		// loop (LoggedJob), which replaces that of an update before.

@@ -3,15 +3,14 @@ package csvread
 import (
 	"bufio"
 	"encoding/csv"
-	"strings"
 
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
 )
 
 // Columns returns the named columns of the CSV text br holds, in its
-// header's order (as Read names them: trimmed, those without a name left
-// out), and those of ints among them (a jsonread.IntegerScan of the first
-// jsonread.IntegerRows rows): pandas' to_csv, and W&B's export of a
+// header's order (namedColumns, as Read names them), and those of ints
+// among them (a jsonread.IntegerScan of the first jsonread.IntegerRows
+// rows): pandas' to_csv, and W&B's export of a
 // table, write a DataFrame's columns in its order, as a W&B table's
 // "columns" keep it (TRL's rewards, then its log_extra columns). nil
 // when the header cannot be read (the load says why).
@@ -22,13 +21,7 @@ func Columns(br *bufio.Reader) (columns, integers []string) {
 	if err != nil {
 		return nil, nil
 	}
-	var index []int // of each column, in header
-	for i, name := range header {
-		if name = strings.TrimSpace(name); name != "" {
-			columns = append(columns, name)
-			index = append(index, i)
-		}
-	}
+	columns, index := namedColumns(header)
 	scan := jsonread.NewIntegerScan(len(columns))
 	for n := 0; n < jsonread.IntegerRows; n++ {
 		row, err := cr.Read()

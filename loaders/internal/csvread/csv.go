@@ -190,19 +190,17 @@ type csvColumn struct {
 	name  string
 }
 
-// layoutOf reads the layout from the header row; a name given twice is an
-// error.
+// layoutOf reads the layout from the header row (its namedColumns); a
+// name given twice is an error.
 func layoutOf(l *input.Loader, header []string, cr *csv.Reader) (*csvLayout, error) {
 	layout := &csvLayout{}
 	for i := range layout.fields {
 		layout.fields[i] = -1
 	}
-	seen := make(map[string]bool, len(header))
-	for i, name := range header {
-		name = strings.TrimSpace(name)
-		if name == "" {
-			continue
-		}
+	names, index := namedColumns(header)
+	seen := make(map[string]bool, len(names))
+	for k, name := range names {
+		i := index[k]
 		if seen[name] {
 			line, col := cr.FieldPos(i)
 			return nil, l.ErrorAt(line, col, fmt.Sprintf("duplicate column %q", name))

@@ -16,11 +16,8 @@ import (
 // nothing said; a header of numbers is no header anyone wrote on purpose.
 func checkHeader(l *input.Loader, header []string, cr *csv.Reader) error {
 	var numbers []string
-	for _, cell := range header {
-		name := strings.TrimSpace(cell)
-		if name == "" {
-			continue
-		}
+	names, _ := namedColumns(header)
+	for _, name := range names {
 		if !isNumeral(name) {
 			return nil
 		}
@@ -36,6 +33,20 @@ func checkHeader(l *input.Loader, header []string, cr *csv.Reader) error {
 	}
 	msg := fmt.Sprintf("no header row: the first row holds numbers (%s), not column names; CSV input starts with a header such as id,group,accuracy", textsafe.Shorten(shown))
 	return l.ErrorAt(line, col, msg)
+}
+
+// namedColumns returns the columns of a CSV header row that have a name,
+// in its order: their names, trimmed of spaces, and their indexes in
+// header. A column without a name (the index column pandas writes, a
+// name of spaces) is left out: its cells are no field of a trajectory.
+func namedColumns(header []string) (names []string, index []int) {
+	for i, name := range header {
+		if name = strings.TrimSpace(name); name != "" {
+			names = append(names, name)
+			index = append(index, i)
+		}
+	}
+	return names, index
 }
 
 // isNumeral reports whether s is written as a number: it parses as one and

@@ -35,6 +35,42 @@ type Histogram struct {
 	// statistics hold it): the bins come from its quartiles rather than
 	// from selecting them among the values again.
 	Summary *stats.Summary
+	// Bins, when not nil, are the values binned for a width (BinsOf),
+	// which View draws at that width rather than bin them again: binned
+	// off the event loop.
+	Bins *Bins
+}
+
+// Bins is what a Histogram draws of its values at one width: their
+// number, their bins and each bin's count, or the one value they all are.
+type Bins struct {
+	// Width is the width in cells the bins were chosen for.
+	Width int
+	// N is the number of values.
+	N int
+	// Edges are NiceBins' for that width, nil when no value is finite.
+	Edges []float64
+	// Counts are stats.Histogram's over Edges, nil when the values are
+	// Constant.
+	Counts []int
+	// Constant, when IsConstant, is every finite value.
+	Constant   float64
+	IsConstant bool
+}
+
+// BinsOf bins h's values as View draws them in width cells.
+func (h Histogram) BinsOf(width int) Bins {
+	b := Bins{Width: width, N: len(h.Values)}
+	// Bins are capped with the widest count label there can be (every
+	// value in one bin), so that the bars fit whatever the counts are.
+	plotWidth := width - len(strconv.Itoa(len(h.Values))) - 2
+	if b.Edges = NiceBins(h.Values, h.Summary, max((plotWidth+barGap)/(1+barGap), 1)); b.Edges == nil {
+		return b
+	}
+	if b.Constant, b.IsConstant = Constant(h.Values); !b.IsConstant {
+		b.Counts = stats.Histogram(h.Values, b.Edges)
+	}
+	return b
 }
 
 // barGap is the number of blank columns between two bars.
@@ -162,20 +198,21 @@ func freedmanDiaconisBins(values []float64, summary *stats.Summary, maxBins int)
 func (h Histogram) View(st *common.Styles, width, height int) string {
 	title := st.Title.Render(common.FitWords(h.Title, width))
 	plotHeight := height - 4 // title, baseline, ticks, caption
-	// Bins are capped with the widest count label there can be (every
-	// value in one bin), so that the bars fit whatever the counts are.
-	plotWidth := width - len(strconv.Itoa(len(h.Values))) - 2
-	edges := NiceBins(h.Values, h.Summary, max((plotWidth+barGap)/(1+barGap), 1))
+	bins := h.Bins
+	if bins == nil || bins.Width != width {
+		b := h.BinsOf(width)
+		bins = &b
+	}
+	edges, counts := bins.Edges, bins.Counts
 	if edges == nil {
 		return title + "\n" + st.Muted.Render("no valid values")
 	}
-	if plotHeight < 1 || plotWidth < 1 {
+	if plotWidth := width - len(strconv.Itoa(bins.N)) - 2; plotHeight < 1 || plotWidth < 1 {
 		return title
 	}
-	if c, ok := Constant(h.Values); ok {
-		return title + "\n" + h.constantView(st, c, width, plotHeight)
+	if bins.IsConstant {
+		return title + "\n" + h.constantView(st, bins.Constant, bins.N, width, plotHeight)
 	}
-	counts := stats.Histogram(h.Values, edges)
 	// Cell 0 of the count axis is the baseline; cell r, row r of the bars
 	// from the bottom, where a bar of r units of counts ends.
 	axis := chart.Fit(0, float64(slices.Max(counts)), plotHeight+1, chart.Options{NonNegative: true, Integer: true})
@@ -184,7 +221,7 @@ func (h Histogram) View(st *common.Styles, width, height int) string {
 		labels[t.Cell] = t.Label
 	}
 	countWidth := axis.LabelWidth()
-	plotWidth = width - countWidth - 2 // the count labels, a space, the axis
+	plotWidth := width - countWidth - 2 // the count labels, a space, the axis
 	barWidth := max((plotWidth+barGap)/len(counts)-barGap, 1)
 
 	bc := barchart.New(plotWidth, plotHeight,
@@ -216,7 +253,7 @@ func (h Histogram) View(st *common.Styles, width, height int) string {
 	rows = append(rows,
 		st.AxisLabel.Render(fmt.Sprintf("%*s ", countWidth, labels[0]))+st.Axis.Render("└"+baseline),
 		pad+" "+st.AxisLabel.Render(ticks),
-		pad+" "+lipgloss.PlaceHorizontal(axisWidth, lipgloss.Center, st.AxisLabel.Render(h.Quantity)+st.Muted.Render(h.note(edges, plotWidth))),
+		pad+" "+lipgloss.PlaceHorizontal(axisWidth, lipgloss.Center, st.AxisLabel.Render(h.Quantity)+st.Muted.Render(h.note(bins.N, edges, plotWidth))),
 	)
 	return strings.Join(rows, "\n")
 }
@@ -243,9 +280,9 @@ func Constant(values []float64) (float64, bool) {
 func ConstantLabel(c float64) string { return "all " + common.FormatValue(c) }
 
 // constantView draws the constant c as one bar of every value, plotHeight
-// rows tall, on a count axis from 0 to n, labelled with c under it.
-func (h Histogram) constantView(st *common.Styles, c float64, width, plotHeight int) string {
-	n := strconv.Itoa(len(h.Values))
+// rows tall, on a count axis from 0 to count, labelled with c under it.
+func (h Histogram) constantView(st *common.Styles, c float64, count, width, plotHeight int) string {
+	n := strconv.Itoa(count)
 	label := ConstantLabel(c)
 	barWidth := min(max(len(label), 4), max(width-len(n)-2, 1))
 	rows := make([]string, 0, plotHeight+3)
@@ -260,19 +297,19 @@ func (h Histogram) constantView(st *common.Styles, c float64, width, plotHeight 
 	rows = append(rows,
 		st.AxisLabel.Render(fmt.Sprintf("%*s ", len(n), "0"))+st.Axis.Render("└"+strings.Repeat("─", barWidth)),
 		pad+" "+st.AxisLabel.Render(ansi.Truncate(label, max(width-len(pad)-1, 1), "…")),
-		pad+" "+ansi.Truncate(st.AxisLabel.Render(h.Quantity)+st.Muted.Render(fmt.Sprintf("  (n = %d, one value)", len(h.Values))), max(width-len(pad)-1, 1), "…"),
+		pad+" "+ansi.Truncate(st.AxisLabel.Render(h.Quantity)+st.Muted.Render(fmt.Sprintf("  (n = %d, one value)", count)), max(width-len(pad)-1, 1), "…"),
 	)
 	return strings.Join(rows, "\n")
 }
 
-// note is what the caption says after the quantity, "  (n = 128, count per
-// bin of 0.5)", without the bin or at all when the plot is too narrow for
-// it: a note cut short would cut its numbers.
-func (h Histogram) note(edges []float64, width int) string {
+// note is what the caption says after the quantity of n values, "  (n =
+// 128, count per bin of 0.5)", without the bin or at all when the plot is
+// too narrow for it: a note cut short would cut its numbers.
+func (h Histogram) note(n int, edges []float64, width int) string {
 	bin := chart.Format(edges[1]-edges[0], chart.StepDecimals(edges[1]-edges[0]))
 	for _, note := range []string{
-		fmt.Sprintf("  (n = %d, count per bin of %s)", len(h.Values), bin),
-		fmt.Sprintf("  (n = %d)", len(h.Values)),
+		fmt.Sprintf("  (n = %d, count per bin of %s)", n, bin),
+		fmt.Sprintf("  (n = %d)", n),
 	} {
 		if ansi.StringWidth(h.Quantity+note) <= width {
 			return note

@@ -33,6 +33,34 @@ func TestHistogramCutsNoNumber(t *testing.T) {
 	}
 }
 
+// TestBinsDrawAsTheValues: a histogram given its values' Bins for the
+// width drawn draws what it draws binning them itself, for values of
+// bins, of one value and of none; Bins of another width are not drawn.
+func TestBinsDrawAsTheValues(t *testing.T) {
+	st := common.NewStyles(true, true)
+	for _, values := range [][]float64{
+		{0.1, 0.2, 0.2, 0.3, 0.35, 0.4, 0.5, 0.8},
+		{0.7, 0.7, 0.7},
+		{math.NaN()},
+	} {
+		h := Histogram{Title: "Rewards", Quantity: "reward", Values: values}
+		for _, width := range []int{8, 40, 80} {
+			want := h.View(st, width, 12)
+			binned := h
+			bins := h.BinsOf(width)
+			binned.Bins = &bins
+			if got := binned.View(st, width, 12); got != want {
+				t.Errorf("%v at %d: drawn from its bins\n%s\nwant\n%s", values, width, got, want)
+			}
+			wider := h.BinsOf(width + 20)
+			binned.Bins = &wider
+			if got := binned.View(st, width, 12); got != want {
+				t.Errorf("%v at %d: drawn from the bins of %d\n%s\nwant\n%s", values, width, width+20, got, want)
+			}
+		}
+	}
+}
+
 // TestDiscreteValuesKeepTheirBins: verl's scores -1, 0.5 and 1 fall in
 // bins of 1 by Freedman-Diaconis, 0.5 and 1 together ([0, 1] is closed on
 // the right); the bins become 0.5 wide, the last one above 1, so that each

@@ -46,14 +46,8 @@ type objectivesTab struct {
 	// source is the source shown, with --source-by (sources.go).
 	source    common.SourcePick
 	sourceKey key.Binding
-	// pending is set while a source's statistics are computed off the
-	// event loop (common.Worker); job is that computation until the root
-	// takes it, gen numbers it.
-	pending bool
-	job     func() tea.Msg
-	gen     int
-	// wait is the batch's statistics computed off the event loop when
-	// the session has not (common.StatsWait).
+	// wait is the statistics computed off the event loop: the batch's
+	// when the session has not, or the source's shown (common.StatsWait).
 	wait common.StatsWait
 }
 
@@ -96,14 +90,15 @@ func (t *objectivesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.SessionChangedMsg:
 		t.refresh()
 	case common.StatsReadyMsg:
-		if t.wait.Ready(msg) {
-			t.refresh()
+		if !t.wait.Ready(msg) {
+			break
 		}
-	case sourceStatsMsg:
-		if msg.gen == t.gen && t.pending {
-			t.pending, t.stats = false, msg.stats
-			t.setValues(msg.values, valuesKey{})
+		if src, ok := msg.Value.(sourceStats); ok {
+			t.stats = src.stats
+			t.setValues(src.values, valuesKey{})
 			t.render()
+		} else {
+			t.refresh()
 		}
 	case tea.KeyPressMsg:
 		if key.Matches(msg, t.sourceKey) {
@@ -121,9 +116,6 @@ func (t *objectivesTab) ShowsStats() {}
 
 // View implements Component.
 func (t *objectivesTab) View() string {
-	if t.pending && t.width > 0 {
-		return common.FitBox(common.Computing(t.common.Styles, "the source's statistics", t.width), t.width, t.height)
-	}
 	if v, waits := t.wait.View(t.common.Styles, t.width, t.height); waits {
 		return v
 	}
@@ -155,7 +147,6 @@ func (t *objectivesTab) refresh() {
 	b := s.CurrentBatch()
 	common.SetSourceKey(&t.sourceKey, s.Result.Evaluation)
 	if t.refreshSource() {
-		t.wait.Stop()
 		t.render()
 		return
 	}

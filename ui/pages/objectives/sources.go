@@ -13,47 +13,38 @@ import (
 // source's, over its own objectives (diagnose.SourceBatchStats).
 
 // refreshSource has the statistics and values of the chosen source, when
-// one is, computed off the event loop (Job), and reports whether it is.
+// one is, computed off the event loop (wait's job), and reports whether
+// it is.
 func (t *objectivesTab) refreshSource() bool {
 	s := t.common.Session
 	src := t.source.Source(s.Result.Evaluation)
-	t.gen++ // a source's statistics still computed are not wanted
-	t.pending, t.job = false, nil
 	if src < 0 {
 		return false
 	}
-	res, b, gen := s.Result, s.CurrentBatch(), t.gen
-	t.pending = true
-	t.job = func() tea.Msg {
-		msg := sourceStatsMsg{gen: gen, stats: diagnose.SourceBatchStats(res, b, src)}
+	res, b := s.Result, s.CurrentBatch()
+	t.wait.WaitFor("the source's statistics", func() any {
+		out := sourceStats{stats: diagnose.SourceBatchStats(res, b, src)}
 		part := diagnose.SourceBatch(res, b, src)
 		ks := res.Evaluation.SourceObjectives(src)
-		msg.values = make([][]float64, len(ks))
+		out.values = make([][]float64, len(ks))
 		for j, k := range ks {
-			msg.values[j] = common.ValidObjective(res, &part, k)
+			out.values[j] = common.ValidObjective(res, &part, k)
 		}
-		return msg
-	}
+		return out
+	})
 	return true
 }
 
-// sourceStatsMsg is job gen's statistics and values of a source.
-type sourceStatsMsg struct {
-	gen    int
+// sourceStats is a source's statistics and values, which its job gives
+// back in common.StatsReadyMsg.Value.
+type sourceStats struct {
 	stats  diagnose.BatchStats
 	values [][]float64
 }
 
-// Job returns the computation still to run, once: the batch's
-// statistics when the session has not computed them, or a source's.
-func (t *objectivesTab) Job() func() tea.Msg {
-	if job := t.wait.Job(); job != nil {
-		return job
-	}
-	job := t.job
-	t.job = nil
-	return job
-}
+// Job implements common.Worker: the statistics waited for, the batch's
+// when the session has not computed them or a source's.
+func (t *objectivesTab) Job() func() tea.Msg { return t.wait.Job() }
 
 // sourceTitle is what the title says of the source shown, "" without
 // sources.

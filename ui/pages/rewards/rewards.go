@@ -32,7 +32,13 @@ type rewardsTab struct {
 	stats           diagnose.BatchStats
 	droppedGroups   int
 	rewards, scores []float64
-	view            string
+	// rewardsBins are the rewards binned for their chart, nil until
+	// drawn; spare is the buffer the next PrepareJob gathers the rewards
+	// into, and prepared that job's, until refresh takes it.
+	rewardsBins *histogram.Bins
+	spare       []float64
+	prepared    *prepared
+	view        string
 	// scoresOf says which scores t.scores holds, and scoresView, drawn at
 	// scoresAt, shows: a method switch keeps the scores (the same array),
 	// so their histogram is not binned again.
@@ -42,6 +48,20 @@ type rewardsTab struct {
 	// wait is the statistics computed off the event loop when the
 	// session has not (common.StatsWait).
 	wait common.StatsWait
+}
+
+// prepared is the shown rewards of a recompute's result and their bins,
+// made beside its statistics (PrepareJob) for the refresh on that result
+// to take; its fields are set off the event loop, under its lock, done
+// once they are.
+type prepared struct {
+	sync.Mutex
+	done    bool
+	res     *engine.Result
+	batch   *engine.Batch
+	members int
+	rewards []float64
+	bins    histogram.Bins
 }
 
 // scoresKey names the scores of a batch: the evaluation, its scores
@@ -81,8 +101,53 @@ func (t *rewardsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		if t.wait.Ready(msg) {
 			t.refresh()
 		}
+	case common.HiddenMsg: // what only speeds up the next switch
+		t.spare, t.prepared = nil, nil
 	}
 	return t, nil
+}
+
+// PrepareJob implements common.JobPreparer: the rewards of the batch
+// shown, gathered and binned for their chart beside the recompute's
+// statistics, whose reward summary the bins come from (diagnose.StatsOf
+// waits for the recompute's own computation of them, engine.Cached), so
+// that the switch's refresh on the event loop does not bin them.
+func (t *rewardsTab) PrepareJob() func(res *engine.Result, _ func() *engine.Result) {
+	s := t.common.Session
+	if s.Result == nil || t.width <= 0 || t.height <= 0 {
+		return nil
+	}
+	p := &prepared{rewards: t.spare[:0]}
+	t.spare, t.prepared = nil, p
+	bi, width := s.Batch, t.chartWidth()
+	return func(res *engine.Result, _ func() *engine.Result) {
+		p.Lock()
+		defer p.Unlock()
+		b := &res.Ranking.Batches[min(max(bi, 0), len(res.Ranking.Batches)-1)]
+		st := diagnose.StatsOf(res, b)
+		p.rewards = common.AppendShownRewards(p.rewards, res, b)
+		p.bins = histogram.Histogram{Values: p.rewards, Summary: &st.Reward}.BinsOf(width)
+		p.res, p.batch, p.members, p.done = res, b, len(b.Members), true
+	}
+}
+
+// takePrepared returns what PrepareJob made of batch b of res, or nil:
+// none made, still making (kept for a later refresh), or made of another.
+func (t *rewardsTab) takePrepared(res *engine.Result, b *engine.Batch) *prepared {
+	p := t.prepared
+	if p == nil || !p.TryLock() {
+		return nil
+	}
+	defer p.Unlock()
+	if !p.done {
+		return nil
+	}
+	t.prepared = nil
+	if p.res != res || p.batch != b || p.members != len(b.Members) {
+		t.spare = p.rewards
+		return nil
+	}
+	return p
 }
 
 // Job implements common.Worker: the batch's statistics, when the session
@@ -122,7 +187,11 @@ func (t *rewardsTab) refresh() {
 	if t.rewards == nil {
 		t.rewards, t.scores = make([]float64, 0, len(b.Members)), make([]float64, 0, len(b.Members))
 	}
-	t.rewards = common.AppendShownRewards(t.rewards[:0], s.Result, b)
+	if p := t.takePrepared(s.Result, b); p != nil {
+		t.spare, t.rewards, t.rewardsBins = t.rewards, p.rewards, &p.bins
+	} else {
+		t.rewards, t.rewardsBins = common.AppendShownRewards(t.rewards[:0], s.Result, b), nil
+	}
 	key := scoresKey{ev: s.Result.Evaluation, step: b.Step, members: len(b.Members)}
 	if len(s.Result.Scores) > 0 {
 		key.scores = &s.Result.Scores[0]
@@ -141,13 +210,14 @@ func (t *rewardsTab) render() {
 		return // no session or no size yet: binning a large batch for nothing
 	}
 	st, opts := t.common.Styles, t.common.Session.Result.Options
-	chartWidth := max(t.width-summaryWidth-2, 0)
+	chartWidth := t.chartWidth()
 	top := t.height / 2
 	rewards := histogram.Histogram{
 		Title:    rewardsTitle(opts, chartWidth),
 		Quantity: "reward",
 		Values:   t.rewards,
 		Summary:  &t.stats.Reward,
+		Bins:     t.rewardsBins,
 	}
 	scores := histogram.Histogram{
 		Title:    "Scores: " + common.ScoreFormula(t.common.Session.Result, chartWidth-len("Scores: ")),
@@ -161,6 +231,10 @@ func (t *rewardsTab) render() {
 	if at := (scoresDrawing{st.IsDark, chartWidth, t.height - top}); t.scoresView == "" || at != t.scoresAt {
 		wg.Go(func() { t.scoresView, t.scoresAt = scores.View(st, chartWidth, t.height-top), at })
 	}
+	if t.rewardsBins == nil || t.rewardsBins.Width != chartWidth {
+		bins := rewards.BinsOf(chartWidth)
+		t.rewardsBins, rewards.Bins = &bins, &bins
+	}
 	rewardsView := rewards.View(st, chartWidth, top-1)
 	wg.Wait()
 	scoresView := t.scoresView
@@ -170,6 +244,9 @@ func (t *rewardsTab) render() {
 	)
 	t.view = lipgloss.JoinHorizontal(lipgloss.Top, charts, "  ", summaryView(st, &t.stats, len(t.common.Session.CurrentBatch().Groups), t.droppedGroups))
 }
+
+// chartWidth is the width of the two charts, left of the summary.
+func (t *rewardsTab) chartWidth() int { return max(t.width-summaryWidth-2, 0) }
 
 // droppedGroups counts b's comparison groups that the group filter
 // dropped (ev.Dropped): those without a valid member that hold a dropped

@@ -151,3 +151,40 @@ func TestRewardsSummaryDroppedApartFromEmpty(t *testing.T) {
 		})
 	}
 }
+
+// TestRewardsSwitchTakesThePreparedBins: a method switch's refresh takes
+// the rewards gathered and binned beside the recompute (PrepareJob), not
+// binning them on the event loop, and shows what a tab opened on the new
+// options shows; bins made of another result than the one shown are not
+// taken.
+func TestRewardsSwitchTakesThePreparedBins(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	r := tab.(*rewardsTab)
+	s.Options.Weights = s.Weights()
+	first := s.Options.Method
+	next := engine.Methods[(slices.Index(engine.Methods, first)+1)%len(engine.Methods)]
+	for i, change := range []uitest.OptionChange{uitest.MethodChange(next), uitest.MethodChange(first)} {
+		change.Set(&s.Options)
+		job := r.PrepareJob()
+		if job == nil {
+			t.Fatalf("%s: no job prepared", change.Name)
+		}
+		p := r.prepared
+		s.Recompute()
+		job(s.Result, nil)
+		if i == 1 { // the options changed again before the result was shown
+			s.Options.Scope = engine.ScopeBatch
+			s.Recompute()
+		}
+		uitest.Refresh(tab, s)
+		if took := r.rewardsBins == &p.bins; took != (i == 0) {
+			t.Errorf("%s: took the prepared bins %v, want %v", change.Name, took, i == 0)
+		}
+		opened := uitest.SampleSession(t)
+		opened.Options = s.Options
+		opened.Recompute()
+		if got, want := uitest.Plain(tab), uitest.Plain(uitest.TabOn(opened, New)); got != want {
+			t.Errorf("%s: the tab shows\n%s\nwant\n%s", change.Name, got, want)
+		}
+	}
+}

@@ -1,0 +1,40 @@
+package cmd
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/rewardlens/rewardlens/internal/testfile"
+)
+
+// verlNaNRun writes a verl dump of steps 1-5 (testfile.VerlSteps) into a
+// new directory, one score of step 3 NaN, and returns that directory.
+func verlNaNRun(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	testfile.VerlSteps(t, dir, false)
+	testfile.ReplaceFirst(t, filepath.Join(dir, "3.jsonl"), `"score":1,`, `"score":NaN,`)
+	return dir
+}
+
+// TestStatsHealthNonFinite: a NaN score in a verl run is non_finite's
+// ALERT at its step, naming verl's optimizer step that skips the update,
+// in stats --health (exit 3) and in stats --follow --health's line.
+func TestStatsHealthNonFinite(t *testing.T) {
+	dir := verlNaNRun(t)
+	out, errOut, code := run(t, "", "stats", "--health", dir)
+	if code != exitHealthAlert || !strings.Contains(out, "ALERT  step 3  non_finite") || !strings.Contains(out, "FSDPEngine.optimizer_step") {
+		t.Errorf("a NaN score under verl: exit %d, want %d and non_finite's ALERT at step 3 naming verl's optimizer step\n%s\n%s", code, exitHealthAlert, out, errOut)
+	}
+
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	shortQuiet(t)
+	f := startFollowing(t, "stats", "--follow", "--health", dir)
+	f.await(t, "step 4 ")
+	if code := f.stop(); code != exitHealthAlert || !strings.Contains(f.out.String(), "ALERT non_finite=1") {
+		t.Errorf("followed: exit %d, want %d and step 3's line with non_finite's ALERT\n%s", code, exitHealthAlert, f.out.String())
+	}
+}

@@ -1,0 +1,32 @@
+package health
+
+import (
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+)
+
+// TestProvisionalStep: the findings of a step of Config.Provisional are
+// listed with its reason but raise no level, so that a later step's
+// finding of the same level is listed too, and Standing leaves them out.
+func TestProvisionalStep(t *testing.T) {
+	trends := []diagnose.Trend{healthyTrend(0), healthyTrend(1), healthyTrend(2), healthyTrend(3), healthyTrend(4)}
+	trends[3].FracAtMax, trends[4].FracAtMax = 1, 1 // ceiling's ALERT at steps 3 and 4
+	res := &engine.Result{Options: engine.Options{Method: engine.Absolute}, Objectives: []scoring.Objective{trends[0].Objectives[0].Objective, trends[0].Objectives[1].Objective}}
+	const why = "run/3.jsonl ends in an unfinished line"
+	got := Findings(res, trends, Config{Provisional: map[int64]string{3: why}})
+	if len(got) != 2 || got[0].Step != 3 || got[0].Provisional != why || got[1].Step != 4 || got[1].Provisional != "" || got[1].Level != Alert {
+		t.Fatalf("ceiling's ALERTs: %+v, want step 3's provisional (%q) and step 4's standing", got, why)
+	}
+	if standing := Standing(got); len(standing) != 1 || standing[0].Step != 4 {
+		t.Errorf("Standing: %+v, want step 4's ALERT alone", standing)
+	}
+	if step := StepFindings(res, trends, Config{Provisional: map[int64]string{3: why}}, 3); len(step) != 1 || step[0].Provisional != why {
+		t.Errorf("StepFindings of the provisional step: %+v, want its ALERT marked %q", step, why)
+	}
+	if got := Findings(res, trends, Config{}); len(got) != 1 || got[0].Step != 3 || got[0].Provisional != "" {
+		t.Errorf("no step provisional: %+v, want step 3's ALERT alone, standing", got)
+	}
+}
