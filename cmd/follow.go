@@ -194,6 +194,7 @@ func (f *statsFollower) withAlerts(err error) error {
 func (f *statsFollower) take(ctx context.Context, u loaders.Update) error {
 	reportUpdate(f.errOut, u)
 	f.malformed += f.skips.Update(u)
+	f.unread.Update(u)
 	f.repeats.Forget(u.Reloaded)
 	f.repeats.Add(u.Trajectories)
 	f.sessions.Forget(u.Reloaded)
@@ -215,7 +216,8 @@ func (f *statsFollower) take(ctx context.Context, u loaders.Update) error {
 // following would have). The followed files whose last line
 // has no line end, never read, are an error (status 2; an ALERT's status
 // 3 stands, both told), as are the malformed lines skipped without
-// --skip-invalid-lines.
+// --skip-invalid-lines and the followed files not read (follow.Unread):
+// their rows are missing from the lines.
 func (f *statsFollower) interrupted(ctx context.Context, err error, updates <-chan loaders.Update) error {
 	atEnd := context.WithoutCancel(ctx)
 	if u := f.pending; u != nil {
@@ -233,9 +235,15 @@ func (f *statsFollower) interrupted(ctx context.Context, err error, updates <-ch
 		}
 	}
 	unended := unendedError(f.unendedAtEnd())
+	var unread error
+	if w := f.unread.Warning(" as following ends"); w != "" {
+		unread = errors.New(w)
+	}
 	if f.res == nil {
-		if unended != nil {
-			fmt.Fprintf(f.errOut, "rewardlens: %s\n", textsafe.Line(unended.Error()))
+		for _, bad := range []error{unended, unread} {
+			if bad != nil {
+				fmt.Fprintf(f.errOut, "rewardlens: %s\n", textsafe.Line(bad.Error()))
+			}
 		}
 		return err
 	}
@@ -255,7 +263,7 @@ func (f *statsFollower) interrupted(ctx context.Context, err error, updates <-ch
 	f.sayRunAgreement()
 	alert := f.status()
 	var bad []string
-	for _, err := range []error{unended, malformedError(f.malformed)} {
+	for _, err := range []error{unended, unread, malformedError(f.malformed)} {
 		if err != nil {
 			bad = append(bad, err.Error())
 		}
@@ -385,6 +393,10 @@ type statsFollower struct {
 	// malformed those skipped without it, which make the end's status 2.
 	skips     follow.Skipped
 	malformed int
+	// unread are the followed files that could not be read so far: each
+	// line printed while one is says so, and following ending with one
+	// ends with status 2, as a malformed line does.
+	unread follow.Unread
 	// matchLogged is --match-logged: the result is computed with the
 	// settings that reproduce the logged advantages of the rows read so
 	// far (rematch). matched is set once they were looked for, found is

@@ -20,6 +20,7 @@ import (
 	"github.com/rewardlens/rewardlens/internal/output"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/layouts"
+	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // printBatches prints the line of every batch not printed yet, or printed
@@ -368,15 +369,19 @@ type followLine struct {
 	Logged       *loggedJSON      `json:"logged_advantage,omitempty"`
 	Agreement    *agreementJSON   `json:"trainer_agreement,omitempty"`
 	SkippedLines int              `json:"skipped_lines,omitempty"` // so far in the run
-	Updated      bool             `json:"updated,omitempty"`
-	Partial      bool             `json:"partial,omitempty"`
+	// UnreadFiles are the followed files not read as the line is
+	// printed (follow.Unread): their rows are missing from it.
+	UnreadFiles []unreadFileJSON `json:"unread_files,omitempty"`
+	Updated     bool             `json:"updated,omitempty"`
+	Partial     bool             `json:"partial,omitempty"`
 	// WarningWithdrawn is the trainer check's warning of the step's
 	// earlier line that this one withdraws or replaces.
 	WarningWithdrawn string `json:"warning_withdrawn,omitempty"`
 }
 
 // printLine prints a batch's line: step, count, reward mean and std,
-// frontier size and findings, then its comparison with the logged
+// frontier size and findings, then the followed files not read so far
+// (follow.Unread, whose rows it lacks), then its comparison with the logged
 // advantages (logged and agree, nil without them) and its dead signal
 // (nil for none) on lines of their own, as stats prints them, the
 // trainer check's warning as warning says it stands; updated marks a batch printed
@@ -395,7 +400,7 @@ func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, 
 	}
 	if f.json {
 		line, err := output.MarshalJSON(followLine{t.Step, t.Trajectories, t.Invalid, number(t.Reward.Mean), number(t.Reward.Std),
-			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, logged, agree, f.skips.N, updated, partial, warning.withdrawn}, "")
+			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, logged, agree, f.skips.N, unreadFilesJSON(f.unread.Files()), updated, partial, warning.withdrawn}, "")
 		if err != nil {
 			return err
 		}
@@ -427,6 +432,11 @@ func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, 
 	if _, err := fmt.Fprintf(f.out, "step %d%s  trajectories %d (%d invalid)  reward mean %s std %s  frontier %d  %s\n",
 		t.Step, note, t.Trajectories, t.Invalid, tableNumber(t.Reward.Mean), tableNumber(t.Reward.Std), t.FrontierSize, health); err != nil {
 		return err
+	}
+	if w := f.unread.Warning(""); w != "" {
+		if _, err := fmt.Fprintf(f.out, "  warning: %s\n", textsafe.Line(w)); err != nil {
+			return err
+		}
 	}
 	if err := writeLogged(f.out, "  ", logged, nil); err != nil {
 		return err
@@ -466,4 +476,21 @@ func writeAgreementWarning(w io.Writer, notes agreementNotes) error {
 	}
 	_, err := fmt.Fprintf(w, "  warning%s: %s\n", mark, textsafe.Line(notes.warning))
 	return err
+}
+
+// unreadFileJSON is a followed file not read, in a JSON line: its path
+// and the first line of its latest error.
+type unreadFileJSON struct {
+	Path  string `json:"path"`
+	Error string `json:"error"`
+}
+
+// unreadFilesJSON is files in a JSON line, nil for none.
+func unreadFilesJSON(files []loaders.FileError) []unreadFileJSON {
+	var out []unreadFileJSON
+	for _, f := range files {
+		text, _, _ := strings.Cut(f.Err.Error(), "\n")
+		out = append(out, unreadFileJSON{f.Path, text})
+	}
+	return out
 }

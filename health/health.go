@@ -198,7 +198,8 @@ func Standing(findings []Finding) []Finding {
 //     score is NaN or infinite (invalid here, their group's others scored
 //     without them), at the level of what cfg.Trainer does with such a
 //     score (nonFiniteEffects): an ALERT where it skips the update
-//     (verl) or trains on NaN advantages, else a WARN from one row.
+//     (verl) or trains on NaN advantages (open-instruct; TRL's on an
+//     infinite reward), else a WARN from one row.
 //   - invalid_fraction: the fraction of the batch's trajectories that are
 //     invalid above 0.1, 0.5 (invalid.Mostly), so that a batch whose
 //     rewards are mostly neutral fillers is never healthy.
@@ -604,6 +605,12 @@ var nonFiniteEffects = map[engine.Trainer]nonFiniteEffect{
 		return Alert, "verl's advantages of such a row's group are NaN (compute_grpo_outcome_advantage's mean and std over the group; its other estimators alike), " +
 			"so the loss and grad norm of each mini-batch holding them are not finite, and its actor's optimizer step " +
 			"(DataParallelPPOActor._optimizer_step, or the engine's FSDPEngine.optimizer_step: if not torch.isfinite(grad_norm), zero_grad) skips that update"
+	},
+	// open-instruct's mean and std over a group are numpy's, NaN with one
+	// NaN score, and the advantages it logs are those it trains on.
+	engine.TrainerOpenInstruct: func(_, _ int) (Level, string) {
+		return Alert, "open-instruct's advantages of such a row's group are NaN (numpy's mean and std over the group in DataPreparationActor._data_preparation_loop, " +
+			"logged so in the traces), and that loop packs them into the step's training batch as they are, no check of their finiteness: the step's loss trains on them"
 	},
 	engine.TrainerTRL: func(_, inf int) (Level, string) {
 		if inf > 0 {

@@ -33,6 +33,7 @@ func TestNonFiniteCheck(t *testing.T) {
 		{"NaN under verl", math.NaN(), engine.TrainerVerl, Alert, "1 row of 30 with a score not finite (1 NaN): verl's advantages of such a row's group are NaN"},
 		{"+Inf under verl", math.Inf(1), engine.TrainerVerl, Alert, "(1 infinite): verl's advantages"},
 		{"verl's optimizer step", math.NaN(), engine.TrainerVerl, Alert, "(DataParallelPPOActor._optimizer_step, or the engine's FSDPEngine.optimizer_step: if not torch.isfinite(grad_norm), zero_grad) skips that update"},
+		{"NaN under open-instruct", math.NaN(), engine.TrainerOpenInstruct, Alert, "open-instruct's advantages of such a row's group are NaN (numpy's mean and std over the group in DataPreparationActor._data_preparation_loop"},
 		{"NaN under TRL", math.NaN(), engine.TrainerTRL, Warn, "GRPOTrainer._generate_and_score_completions"},
 		{"+Inf under TRL", math.Inf(1), engine.TrainerTRL, Alert, "an infinite reward makes TRL's group mean infinite"},
 		{"NaN without a trainer", math.NaN(), "", Warn, "here those rows are invalid"},

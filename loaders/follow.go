@@ -565,7 +565,7 @@ func (f *follower) scanDirs() {
 			if _, known := f.byPath[filepath.Clean(path)]; !known {
 				ff := f.add(path)
 				ff.relogDue = f.relog != nil
-				f.note(ff, ff.reload(f.opts.Options, nil))
+				f.note(ff, ff.said(ff.reload(f.opts.Options, nil)))
 				f.limitOpen()
 			}
 		}

@@ -464,3 +464,34 @@ func TestFollowFileErrsLatestFirst(t *testing.T) {
 		t.Errorf("a.jsonl's errors %v lose the older one", fe[0].Err)
 	}
 }
+
+// TestFollowAppearedUnreadableThenRecovers: a file that appears in a
+// followed directory and cannot be read at its first reading (a symbolic
+// link to itself: too many levels of symbolic links; mode 000 to another
+// user) is said, and once it is read, at the next check, it is said
+// Recovered, so that a consumer forgets the error rather than keep the
+// file unread.
+func TestFollowAppearedUnreadableThenRecovers(t *testing.T) {
+	dir := t.TempDir()
+	writeText(t, filepath.Join(dir, "a_0.jsonl"), idLines("a", 1))
+	f, state := newTestFollower(t, dir)
+	path := filepath.Join(dir, "a_1.jsonl")
+	if err := os.Symlink("a_1.jsonl", path); err != nil {
+		t.Fatal(err)
+	}
+	f.checkAll()
+	failed := takePending(f, state)
+	if len(failed) != 1 || len(failed[0].FileErrs()) != 1 || failed[0].FileErrs()[0].Path != path {
+		t.Fatalf("appeared unreadable: %+v, want its error", failed)
+	}
+	tmp := filepath.Join(dir, "tmp")
+	writeText(t, tmp, idLines("b", 1))
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	f.checkAll()
+	read := takePending(f, state)
+	if len(read) != 1 || read[0].Err() != nil || !slices.Equal(updateIDs(read[0]), []string{"b0"}) || !slices.Equal(read[0].Recovered, []string{path}) {
+		t.Errorf("read at last: %+v, want its row, Recovered", read)
+	}
+}

@@ -159,9 +159,15 @@ type fileChange struct {
 }
 
 // check looks at the file and reads what changed (look), and notes
-// whether it says an error of the file or ends one said before.
+// whether it says an error of the file or ends one said before (said).
 func (f *followedFile) check(opts Options) fileChange {
-	c := f.look(opts)
+	return f.said(f.look(opts))
+}
+
+// said notes whether c, what a reading of the file found (a check's, or
+// the first of a file that appeared), says an error of the file or ends
+// one said before (recovered), and returns it.
+func (f *followedFile) said(c fileChange) fileChange {
 	switch {
 	case c.gone:
 		f.errSaid = false // the consumer forgets a gone file's error

@@ -18,22 +18,30 @@ func TestHealthBadge(t *testing.T) {
 	warn := health.Finding{Check: health.CheckZeroSpread, Level: health.Warn}
 	for _, c := range []struct {
 		findings []health.Finding
+		unread   []string
 		want     string
 	}{
-		{nil, "✓ healthy"},
-		{[]health.Finding{warn}, "⚠ 1 check warns"},
+		{nil, nil, "✓ healthy"},
+		{[]health.Finding{warn}, nil, "⚠ 1 check warns"},
 		// A check counts once, at its worst level.
-		{[]health.Finding{warn, {Check: health.CheckZeroSpread, Level: health.Alert}}, "✖ 1 check alerts"},
+		{[]health.Finding{warn, {Check: health.CheckZeroSpread, Level: health.Alert}}, nil, "✖ 1 check alerts"},
 		{[]health.Finding{
 			warn,
 			{Check: health.CheckCorrelationFlip, Objective: "a", Level: health.Alert},
 			{Check: health.CheckCorrelationFlip, Objective: "b", Level: health.Warn},
-		}, "✖ 1 check alerts ⚠ 2 warn"},
-		{[]health.Finding{warn, {Check: health.CheckDominance, Level: health.Warn}}, "⚠ 2 checks warn"},
+		}, nil, "✖ 1 check alerts ⚠ 2 warn"},
+		{[]health.Finding{warn, {Check: health.CheckDominance, Level: health.Warn}}, nil, "⚠ 2 checks warn"},
+		// A followed file not read: never healthy, its rows missing.
+		{nil, []string{"run/a_1.jsonl"}, "⚠ a_1.jsonl unread"},
+		{[]health.Finding{warn}, []string{"run/a_1.jsonl", "run/a_2.jsonl"}, "⚠ 1 check warns ⚠ 2 files unread"},
+		{nil, []string{"run/rollouts_of_a_very_long_run_name.jsonl"}, "⚠ …very_long_run_name.jsonl unread"},
 	} {
-		if got := ansi.Strip(common.HealthBadge(st, c.findings)); got != c.want {
+		if got := ansi.Strip(common.HealthBadge(st, c.findings, c.unread)); got != c.want {
 			t.Errorf("badge %q, want %q", got, c.want)
 		}
+	}
+	if got := ansi.Strip(common.CompactHealthBadge(st, nil, []string{"a_1.jsonl"})); got != "⚠ 1 unread" {
+		t.Errorf("compact badge %q, want %q", got, "⚠ 1 unread")
 	}
 }
 

@@ -49,6 +49,9 @@ type liveState struct {
 	// (loaders.Update.FileErrs), each its first line ("file:line: ..."
 	// for a line's), until the file is read well again or gone.
 	failed []fileFailure
+	// unread are the files among failed that could not be read (not a
+	// malformed line's), which the health badge says (session.Unread).
+	unread follow.Unread
 	// skipped counts the lines skipped since the session's load, as stats
 	// --follow counts them; its warning replaces the load's in warnings.
 	skipped follow.Skipped
@@ -212,6 +215,7 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 	newer := m.holdDetail(step)
 	s.SetBatch(l.batchToShow(s.Result, step))
 	s.Warnings = l.allWarnings()
+	s.Unread = l.unread.Paths()
 	return tea.Batch(m.sessionChanged(), l.wait(), expire, newer, m.countLogged(), l.quietFor())
 }
 
@@ -410,6 +414,7 @@ func (l *liveState) note(u loaders.Update) {
 		}
 	}
 	l.failed = slices.DeleteFunc(l.failed, func(f fileFailure) bool { return slices.Contains(u.Gone, f.path) })
+	l.unread.Update(u)
 }
 
 // fileFailure is a followed file's error as the status line says it: the

@@ -465,3 +465,29 @@ func TestLiveReloggedWhileWaiting(t *testing.T) {
 		t.Errorf("warnings %q, want one starting %q", s.Warnings, want)
 	}
 }
+
+// TestLiveBadgeSaysAnUnreadFile: a followed file that cannot be read is
+// said by the header's health badge, and by the Steps tab's health
+// title, in place of "✓ healthy", until it is read (Recovered); a
+// malformed line leaves no file unread.
+func TestLiveBadgeSaysAnUnreadFile(t *testing.T) {
+	m, _ := newLiveModel(t)
+	denied := errors.New("open run/a_1.jsonl: permission denied")
+	malformed := &loaders.MalformedError{Path: "run.jsonl", Skipped: 1}
+	m.Update(liveMsg{loaders.Update{Errs: []loaders.FileError{{Path: "run/a_1.jsonl", Err: denied}, {Path: "run.jsonl", Err: malformed}}}, true})
+	m.Settle()
+	if h := headerOf(m); !strings.HasSuffix(strings.TrimRight(h, " "), "  ⚠ a_1.jsonl unread") {
+		t.Errorf("a file not read: header %q", h)
+	}
+	m.Update(uitest.KeyPress("6"))
+	m.Settle()
+	if v := screen(m); !strings.Contains(v, "⚠ a_1.jsonl unread") || strings.Count(v, "unread") != 2 {
+		t.Errorf("the Steps tab's health title does not say the file not read:\n%s", v)
+	}
+	_, more := sampleSteps(t, 20, 21)
+	m.Update(liveMsg{loaders.Update{Trajectories: more, Recovered: []string{"run/a_1.jsonl"}}, true})
+	m.Settle()
+	if h := headerOf(m); strings.Contains(h, "unread") || !strings.Contains(h, "✓ healthy") {
+		t.Errorf("the file read at last: header %q", h)
+	}
+}

@@ -3,6 +3,7 @@ package common
 import (
 	"cmp"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,8 +52,10 @@ func RecomputingBadge(st *Styles) string { return st.Muted.Render("◌ recomputi
 // it reached, said in words: "✓ healthy", "⚠ 2 checks warn", or "✖ 2
 // checks alert ⚠ 1 warns" (the unit said once), the alerts highlighted. A check that warned at one step and
 // alerted at a later one is two findings (the Steps panel's lines) but
-// one check, alerting.
-func HealthBadge(st *Styles, findings []health.Finding) string {
+// one check, alerting. The followed files not read (unread: their rows
+// are missing from the findings) follow, as UnreadBadge says them, and
+// the badge never reads healthy beside them.
+func HealthBadge(st *Styles, findings []health.Finding, unread []string) string {
 	return badge(st, findings, func(alert int) string {
 		return "✖ " + Count(alert, "check", "checks") + " " + english.Verb(alert, "alerts", "alert")
 	}, func(alert, warn int) string {
@@ -61,20 +64,45 @@ func HealthBadge(st *Styles, findings []health.Finding) string {
 			count = strconv.Itoa(warn)
 		}
 		return "⚠ " + count + " " + english.Verb(warn, "warns", "warn")
-	}, "✓ healthy")
+	}, UnreadBadge(st, unread, false), "✓ healthy")
 }
 
 // CompactHealthBadge is HealthBadge's counts alone, "✖2 ⚠1", for a narrow
-// header.
-func CompactHealthBadge(st *Styles, findings []health.Finding) string {
+// header, then UnreadBadge's compact form.
+func CompactHealthBadge(st *Styles, findings []health.Finding, unread []string) string {
 	return badge(st, findings, func(alert int) string { return fmt.Sprintf("✖%d", alert) },
-		func(_, warn int) string { return fmt.Sprintf("⚠%d", warn) }, "✓")
+		func(_, warn int) string { return fmt.Sprintf("⚠%d", warn) }, UnreadBadge(st, unread, true), "✓")
 }
+
+// UnreadBadge is the badge's mark of the followed files not read, "" for
+// none: "⚠ a_1.jsonl unread" (its name, the directory left out, its last
+// maxUnreadNameRunes runes: a run's files differ by their ends) for one, "⚠ 2 files unread" for more;
+// compact, "⚠ 1 unread". The status line says their errors whole.
+func UnreadBadge(st *Styles, unread []string, compact bool) string {
+	switch {
+	case len(unread) == 0:
+		return ""
+	case compact:
+		return st.Warning.Render(fmt.Sprintf("⚠ %d unread", len(unread)))
+	case len(unread) == 1:
+		name := []rune(filepath.Base(unread[0]))
+		if len(name) > maxUnreadNameRunes {
+			name = append([]rune("…"), name[len(name)-maxUnreadNameRunes:]...)
+		}
+		return st.Warning.Render("⚠ " + textsafe.Line(string(name)) + " unread")
+	}
+	return st.Warning.Render(fmt.Sprintf("⚠ %d files unread", len(unread)))
+}
+
+// maxUnreadNameRunes is how much of an unread file's name UnreadBadge
+// shows: the header has other fields to fit beside it.
+const maxUnreadNameRunes = 24
 
 // badge is the checks counted by their worst level, the alerting ones
 // written by alertText, the warning ones by warnText (given both counts),
-// or healthy when there are none.
-func badge(st *Styles, findings []health.Finding, alertText func(alert int) string, warnText func(alert, warn int) string, healthy string) string {
+// then unread (UnreadBadge's, "" for none), or healthy when there is
+// none of them.
+func badge(st *Styles, findings []health.Finding, alertText func(alert int) string, warnText func(alert, warn int) string, unread, healthy string) string {
 	warn, alert := healthCounts(findings)
 	var parts []string
 	if alert > 0 {
@@ -82,6 +110,9 @@ func badge(st *Styles, findings []health.Finding, alertText func(alert int) stri
 	}
 	if warn > 0 {
 		parts = append(parts, st.Warning.Render(warnText(alert, warn)))
+	}
+	if unread != "" {
+		parts = append(parts, unread)
 	}
 	if len(parts) == 0 {
 		return st.Positive.Render(healthy)

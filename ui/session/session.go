@@ -56,6 +56,10 @@ type Session struct {
 	CompareMethod engine.Method
 	// Warnings are shown in the status line (skipped lines, invalid rows).
 	Warnings []string
+	// Unread are the followed files that could not be read and have not
+	// been since (follow.Unread's, set by ui's live state): what is shown
+	// lacks their rows, so the health badge says them, never healthy.
+	Unread []string
 	// FollowedIDs, for a session opened to be followed (Builder.Follow),
 	// holds the IDs of what it opened on, noted off the event loop in the
 	// pass that counted their repeats (checkIDs), for the repeats of the

@@ -38,6 +38,9 @@ type Header struct {
 	// they are being computed (background.go).
 	findings []health.Finding
 	updating bool
+	// unread are the followed files not read (session.Unread), which the
+	// badge says whatever else it reads.
+	unread []string
 	// Recomputing says a recompute will replace the result shown (the
 	// root sets it from a change of the options until the result lands):
 	// the badge then reads "◌ recomputing…".
@@ -88,6 +91,7 @@ func (h *Header) Refresh(st *common.Styles, s *session.Session) {
 	if h.updating = !s.HealthReady(); !h.updating {
 		h.findings = s.Findings()
 	}
+	h.unread = s.Unread
 	counts := s.Counts()
 	h.valid, h.invalid, h.dropped = counts.Valid(), counts.Invalid, counts.Dropped
 	h.feasible, h.constrained = counts.Feasible, s.Result.Evaluation.HasConstraints()
@@ -368,12 +372,17 @@ func changedSettings(st *common.Styles, o engine.Options) string {
 // its counts alone), and the cells to keep for it: those of the widest
 // of it, the "health updating" badge, which replaces it while the health
 // is computed, and the "recomputing" one, which replaces either while a
-// recompute runs.
+// recompute runs. The followed files not read are said after each
+// (common.UnreadBadge): no recompute reads them.
 func (h Header) badge(st *common.Styles, compact bool) (string, int) {
-	shown, updating, recomputing := common.HealthBadge(st, h.findings), common.UpdatingBadge(st), common.RecomputingBadge(st)
+	shown, updating, recomputing := common.HealthBadge(st, h.findings, h.unread), common.UpdatingBadge(st), common.RecomputingBadge(st)
 	if compact {
-		shown, updating = common.CompactHealthBadge(st, h.findings), st.Muted.Render("◌")
+		shown, updating = common.CompactHealthBadge(st, h.findings, h.unread), st.Muted.Render("◌")
 		recomputing = updating
+	}
+	if unread := common.UnreadBadge(st, h.unread, compact); unread != "" {
+		updating += " " + unread
+		recomputing += " " + unread
 	}
 	room := len(headerSeparator) + max(ansi.StringWidth(shown), ansi.StringWidth(updating), ansi.StringWidth(recomputing))
 	switch {

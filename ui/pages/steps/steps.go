@@ -533,7 +533,7 @@ func (t *stepsTab) healthLines() []string {
 	s, st := t.common.Session, t.common.Styles
 	findings := common.AlertsFirst(s.Findings())
 	baseline := cmp.Or(s.HealthConfig.Baseline, health.DefaultBaseline)
-	lines := []string{healthTitle(st, findings, baseline, t.width)}
+	lines := []string{healthTitle(st, findings, s.Unread, baseline, t.width)}
 	// A short screen keeps its rows for the charts.
 	most := min(max((t.height-10)/4, 1), maxFindingLines)
 	shown := findings
@@ -560,12 +560,13 @@ func (t *stepsTab) healthLines() []string {
 }
 
 // healthTitle is the title of the health findings: the baseline, the
-// header's badge and the number of findings, in width cells: in fewer
-// words when the whole does not fit (the badge's counts alone last), so
-// that the number of findings is never cut.
-func healthTitle(st *common.Styles, findings []health.Finding, baseline, width int) string {
+// header's badge (with the followed files not read, unread) and the
+// number of findings, in width cells: in fewer words when the whole does
+// not fit (the badge's counts alone last), so that the number of
+// findings is never cut.
+func healthTitle(st *common.Styles, findings []health.Finding, unread []string, baseline, width int) string {
 	against := st.Muted.Render(fmt.Sprintf(" against the first %d batches · ", baseline))
-	titles := []string{st.Title.Render("health") + against + common.HealthBadge(st, findings)}
+	titles := []string{st.Title.Render("health") + against + common.HealthBadge(st, findings, unread)}
 	if len(findings) > 0 {
 		// The lines are findings, a check's first WARN and first ALERT:
 		// more than the checks the badge counts when one rose.
@@ -573,8 +574,8 @@ func healthTitle(st *common.Styles, findings []health.Finding, baseline, width i
 		titles = []string{
 			titles[0] + st.Muted.Render(" · "+count+", each check's first step at a level:"),
 			titles[0] + st.Muted.Render(" · "+count+":"),
-			st.Title.Render("health") + against + common.CompactHealthBadge(st, findings) + st.Muted.Render(" · "+count+":"),
-			st.Title.Render("health ") + common.CompactHealthBadge(st, findings) + st.Muted.Render(" · "+count+":"),
+			st.Title.Render("health") + against + common.CompactHealthBadge(st, findings, unread) + st.Muted.Render(" · "+count+":"),
+			st.Title.Render("health ") + common.CompactHealthBadge(st, findings, unread) + st.Muted.Render(" · "+count+":"),
 		}
 	}
 	for _, title := range titles {

@@ -1,0 +1,52 @@
+package follow
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/loaders"
+)
+
+// TestUnreadKeepsFilesUntilRead: a file whose reading failed is unread,
+// with its latest error, until a reading of it ends without one
+// (Recovered, Reloaded), reads it with a malformed line alone, or it is
+// gone; a malformed line alone leaves no file unread; an error after the
+// file recovered, in one merged update, stands.
+func TestUnreadKeepsFilesUntilRead(t *testing.T) {
+	denied := errors.New("open a_1.jsonl: permission denied")
+	deniedAgain := errors.New("read a_1.jsonl: input/output error")
+	malformed := &loaders.MalformedError{Path: "b.jsonl", Skipped: 1}
+	var r Unread
+	check := func(what string, want ...string) {
+		t.Helper()
+		if got := r.Paths(); !slices.Equal(got, want) {
+			t.Errorf("%s: unread %q, want %q", what, got, want)
+		}
+	}
+	r.Update(loaders.Update{Errs: []loaders.FileError{{Path: "b.jsonl", Err: malformed}, {Path: "a_1.jsonl", Err: denied}}})
+	check("failed, and a malformed line", "a_1.jsonl")
+	if w, want := r.Warning(""), "1 followed file not read, its rows missing: open a_1.jsonl: permission denied"; w != want {
+		t.Errorf("warning %q, want %q", w, want)
+	}
+	r.Update(loaders.Update{Errs: []loaders.FileError{{Path: "a_1.jsonl", Err: deniedAgain}}})
+	if files := r.Files(); len(files) != 1 || files[0].Err.Error() != deniedAgain.Error() {
+		t.Errorf("the latest error not kept: %v", files)
+	}
+	r.Update(loaders.Update{Recovered: []string{"a_1.jsonl"}, Errs: []loaders.FileError{{Path: "a_1.jsonl", Err: denied, Recovered: true}}})
+	check("recovered")
+	r.Update(loaders.Update{Recovered: []string{"a_1.jsonl"}, Errs: []loaders.FileError{{Path: "a_1.jsonl", Err: denied, Recovered: true}, {Path: "a_1.jsonl", Err: deniedAgain}}})
+	check("failed again after it recovered", "a_1.jsonl")
+	r.Update(loaders.Update{Errs: []loaders.FileError{{Path: "a_1.jsonl", Err: errors.Join(&loaders.MalformedError{Path: "a_1.jsonl", Skipped: 2})}}})
+	check("read with malformed lines")
+
+	r.Update(loaders.Update{Errs: []loaders.FileError{{Path: "a.jsonl", Err: errors.New("too many levels of symbolic links")}, {Path: "b.jsonl", Err: errors.New("open b.jsonl: permission denied")},
+		{Path: "c.jsonl", Err: errors.New("open c.jsonl: permission denied")}, {Path: "d.jsonl", Err: denied}}})
+	want := "4 followed files not read as following ends, their rows missing: a.jsonl: too many levels of symbolic links; " +
+		"open b.jsonl: permission denied; open c.jsonl: permission denied; and 1 more"
+	if w := r.Warning(" as following ends"); w != want {
+		t.Errorf("warning %q, want %q", w, want)
+	}
+	r.Update(loaders.Update{Reloaded: []string{"b.jsonl"}, Gone: []string{"c.jsonl"}})
+	check("read again, gone", "a.jsonl", "d.jsonl")
+}
