@@ -180,6 +180,13 @@ func TestEditorRereadsLeanTrajectories(t *testing.T) {
 	if v := screen(m); !strings.Contains(v, "reading 5120 trajectories again") {
 		t.Errorf("the editor does not say it reads them again:\n%s", v)
 	}
+	// At 80 columns the saying shortens, leaving the selected constraint
+	// room for all but its end.
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if line := structureLineOf(m); !strings.Contains(line, "[step_count < max_steps -…]") || !strings.Contains(line, "λ (p) 1  rereading…") {
+		t.Errorf("at 80 columns, reading again, the structure line is:\n%s", line)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
 	settle(m)
 	sameResult(t, "reread", m, open([]string{"step_count < max_steps - 4"}))
 	lean := open(nil)

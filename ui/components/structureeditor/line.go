@@ -20,8 +20,9 @@ const itemSeparator = " · "
 // gates scroll (listWindow) to keep the selected one on screen, "←N" and
 // "N→" counting those left out; where the keys' hint leaves the
 // selected one no room, it shortens to "? for keys" (the help lists
-// them). A selected one wider than the line on its own is cut, in its
-// brackets.
+// them), as the saying that trajectories are read again does to
+// "rereading…". A selected one wider than the line on its own is cut, in
+// its brackets.
 func (e *Editor) structureLine(c *common.Common, width int, following bool) string {
 	st := c.Styles
 	s := c.Session
@@ -32,7 +33,7 @@ func (e *Editor) structureLine(c *common.Common, width int, following bool) stri
 	var tails []string
 	switch {
 	case e.job != nil && e.job.Rereads > 0:
-		tails = []string{fmt.Sprintf("reading %d trajectories again from their files for the fields they need…", e.job.Rereads), "reading again…"}
+		tails = []string{fmt.Sprintf("reading %d trajectories again from their files for the fields they need…", e.job.Rereads), "rereading…"}
 	case e.job != nil:
 		tails = []string{"evaluating…"}
 	case following && items > 0:
