@@ -54,7 +54,9 @@ func (e *Editor) structureLine(c *common.Common, width int, following bool) stri
 		constraintsLabel, gatesLabel = "constraints", "gates"
 	}
 	penalty := st.Label.Render("λ (p)") + " " + st.Value.Render(strconv.FormatFloat(s.Options.Penalty, 'g', 4, 64))
-	fixed := ansi.StringWidth(constraintsLabel+" "+"  "+gatesLabel+" "+"  ") + ansi.StringWidth(penalty)
+	// fixed is the cells of the labels and lambda with the spaces
+	// around the lists: all of the line but the lists and the tail.
+	fixed := ansi.StringWidth(constraintsLabel+" ") + ansi.StringWidth("  "+gatesLabel+" ") + ansi.StringWidth("  "+penalty)
 
 	// The list holding the selected item (the constraints when none is)
 	// is fitted first, leaving the other the least it shows ("none",
