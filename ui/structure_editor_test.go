@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -179,6 +180,13 @@ func TestEditorRereadsLeanTrajectories(t *testing.T) {
 	if v := screen(m); !strings.Contains(v, "reading 5120 trajectories again") {
 		t.Errorf("the editor does not say it reads them again:\n%s", v)
 	}
+	// At 80 columns the saying shortens, leaving the selected constraint
+	// room for all but its end.
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if line := structureLineOf(m); !strings.Contains(line, "[step_count < max_steps -…]") || !strings.Contains(line, "λ (p) 1  rereading…") {
+		t.Errorf("at 80 columns, reading again, the structure line is:\n%s", line)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
 	settle(m)
 	sameResult(t, "reread", m, open([]string{"step_count < max_steps - 4"}))
 	lean := open(nil)
@@ -443,5 +451,90 @@ func TestPenaltyInputShowsItsValue(t *testing.T) {
 	press(m, "w", "p")
 	if v := screen(m); !strings.Contains(v, "> 2.5") {
 		t.Errorf("the penalty's input does not show 2.5:\n%s", v)
+	}
+}
+
+// walkConstraints are the researcher's constraints and gate on the sample:
+// at 80 columns they do not fit on the structure line together.
+var (
+	walkConstraints = []string{"safety >= 0.8", "length <= 0.8", "safety + accuracy >= 0.9 || length == 1"}
+	walkGates       = []string{"length: accuracy == 1"}
+)
+
+// bracketed finds the selected item on the structure line.
+var bracketed = regexp.MustCompile(`\[([^\]]*)\]`)
+
+// structureLineOf is the screen's structure line, "" when none.
+func structureLineOf(m *Model) string {
+	for _, l := range strings.Split(screen(m), "\n") {
+		if strings.HasPrefix(l, "constraints") {
+			return l
+		}
+	}
+	return ""
+}
+
+// TestStructureLineShowsTheSelected: at every size, whichever constraint
+// or gate ←/→ selects is shown in brackets, with the labels of c, a and p
+// and the keys' hint (or where the help lists them); x removes the one
+// shown.
+func TestStructureLineShowsTheSelected(t *testing.T) {
+	items := append(slices.Clone(walkConstraints), walkGates...)
+	for _, size := range [][2]int{{80, 24}, {100, 30}, {140, 45}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			m := constrainedModel(t, size[0], size[1], walkConstraints, walkGates)
+			press(m, "w")
+			for k := range 2 * len(items) {
+				selected := items[k%len(items)]
+				line := structureLineOf(m)
+				for _, text := range []string{"constraints (c)", "gates (a)", "λ (p) 1"} {
+					if !strings.Contains(line, text) {
+						t.Errorf("with %q selected the line lacks %q:\n%s", selected, text, line)
+					}
+				}
+				// Whole, or cut when wider than the line leaves it.
+				shown := bracketed.FindStringSubmatch(line)
+				if shown == nil || shown[1] != selected && !(strings.HasSuffix(shown[1], "…") && strings.HasPrefix(selected, strings.TrimSuffix(shown[1], "…"))) {
+					t.Errorf("with %q selected the line shows %q:\n%s", selected, shown, line)
+				}
+				if !strings.Contains(line, "←/→ select · enter edit · x remove") && !strings.HasSuffix(strings.TrimRight(line, " "), "? for keys") {
+					t.Errorf("the line lacks the keys' hint:\n%s", line)
+				}
+				press(m, "right")
+			}
+			press(m, "right", "right", "right") // the gate
+			shown := structureLineOf(m)
+			press(m, "x")
+			settle(m)
+			if cfg := m.Session().Config; len(cfg.Gates) != 0 || !slices.Equal(cfg.Constraints, walkConstraints) {
+				t.Errorf("x with the line\n%s\nleft constraints %q and gates %q", shown, cfg.Constraints, cfg.Gates)
+			}
+		})
+	}
+}
+
+// TestStructureLineCutsALongSelected: a constraint wider than the line is
+// cut in its brackets, lambda and the others' counts still shown.
+func TestStructureLineCutsALongSelected(t *testing.T) {
+	long := "safety + accuracy + length >= 0.9 || length == 1 && accuracy >= 0.5 && safety > 0.25"
+	m := constrainedModel(t, 80, 24, []string{"safety >= 0.8", long}, walkGates)
+	press(m, "w", "right")
+	line := structureLineOf(m)
+	for _, text := range []string{"constraints (c) ←1 [safety + accuracy", "…]  gates (a) 1→  λ (p) 1  ? for keys"} {
+		if !strings.Contains(line, text) {
+			t.Errorf("the line lacks %q:\n%s", text, line)
+		}
+	}
+}
+
+// TestGoldenStructureLineScrolled keeps the researcher's walk, w → → →
+// (the gate selected), at 80x24, 100x30 and 140x45.
+func TestGoldenStructureLineScrolled(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {100, 30}, {140, 45}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			m := constrainedModel(t, size[0], size[1], walkConstraints, walkGates)
+			press(m, "w", "right", "right", "right")
+			golden.RequireEqual(t, screen(m))
+		})
 	}
 }

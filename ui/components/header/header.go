@@ -155,6 +155,32 @@ type layout struct {
 	compact bool
 	floor   sourceFloor
 	reserve int
+	// methodAt and settingsAt index the method's and the settings' fields
+	// (-1: none), after which their reserves, methodRoom and settingsRoom,
+	// are kept, so that the fields after them stay where they are.
+	methodAt, settingsAt     int
+	methodRoom, settingsRoom int
+}
+
+// padded returns the layout's fields with the reserves kept after the
+// method's and the settings' fields, as much of them as slack cells allow
+// (the method's first): the settings' after the method's when the layout
+// has no settings field.
+func (l layout) padded(slack int) []string {
+	methodPad := max(min(l.methodRoom, slack), 0)
+	settingsPad := max(min(l.settingsRoom, slack-methodPad), 0)
+	fields := slices.Clone(l.fields)
+	settingsAt := l.settingsAt
+	if settingsAt < 0 {
+		settingsAt = l.methodAt
+	}
+	if l.methodAt >= 0 {
+		fields[l.methodAt] += strings.Repeat(" ", methodPad)
+	}
+	if settingsAt >= 0 {
+		fields[settingsAt] += strings.Repeat(" ", settingsPad)
+	}
+	return fields
 }
 
 // View renders the line and says whether it shows the goals. It never
@@ -186,9 +212,13 @@ type layout struct {
 // cycles to and, where normalize: or norm: is shown, the widest
 // normalisation n gives, where the changed settings are, the most of them
 // a method m cycles to names (rloo has no normalisation), so that
-// neither m nor n makes a field come and go; the
-// source takes the room the fields leave (it grows back after each step,
-// and beside a shorter method name). The method's name is always shown:
+// neither m nor n makes a field come and go. That room is kept right
+// after the method's field and after the settings' (layout.padded), so
+// that the fields after them (the settings, the counts, the goals, the
+// badge) stay in their columns under m and n; only a source cut to fit
+// takes the room the fields leave (it grows back after each step, and
+// beside a shorter method name), the fields after it then moving as it
+// does. The method's name is always shown:
 // only when it would not fit otherwise is the source cut below
 // minSourceWidth. The health badge ends the line; its room is the widest
 // of the badge, the "health updating" one and the "recomputing" one, so
@@ -259,7 +289,10 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 	// reserve of its settings field, beside the method's.
 	arrange := func(compact bool, floor sourceFloor, settingsRoom int, fields ...string) layout {
 		fields = slices.DeleteFunc(fields, func(f string) bool { return f == "" })
-		return layout{fields: fields, compact: compact, floor: floor, reserve: methodReserve + settingsRoom}
+		return layout{fields: fields, compact: compact, floor: floor, reserve: methodReserve + settingsRoom,
+			methodAt:   slices.IndexFunc(fields, func(f string) bool { return f == method || f == methodName }),
+			settingsAt: slices.IndexFunc(fields, func(f string) bool { return f == settings || f == shortSettings || f == changed }),
+			methodRoom: methodReserve, settingsRoom: settingsRoom}
 	}
 	if h.Live != "" {
 		batch = liveBadge(st, h.Live) + " " + batch
@@ -343,7 +376,9 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 		// than the method cut.
 		sourceRoom = max(room-ansi.StringWidth(rest), 1)
 	}
-	line = st.Header.Render(shortenPath(source, sourceRoom)) + rest
+	shown := shortenPath(source, sourceRoom)
+	rest = headerSeparator + strings.Join(chosen.padded(room-ansi.StringWidth(rest)-ansi.StringWidth(shown)), headerSeparator)
+	line = st.Header.Render(shown) + rest
 	// Every compact layout holds goals, each cut to its own width.
 	goalsShown = compact || slices.Contains(chosen.fields, goals)
 	return ansi.Truncate(ansi.Truncate(line, room, "…")+health, width, ""), goalsShown

@@ -524,3 +524,55 @@ func BenchmarkRefresh(b *testing.B) {
 		})
 	}
 }
+
+// TestFieldsStayUnderM: at every width from 60 to 200, with the default
+// settings and changed ones, the fields after the method (the scope,
+// the counts, the badge) start in the same column under every method m
+// cycles through, with or without a normalisation, while the source is
+// shown whole: the room kept for the longest method and the widest
+// settings is right after them.
+func TestFieldsStayUnderM(t *testing.T) {
+	c, h := sampleHeader(t, someFindings)
+	// columns are where the scope, the counts and the badge start, -1
+	// for a field not shown.
+	columns := func(head string) [3]int {
+		var at [3]int
+		for k, f := range []string{"scope", "!1", "  "} {
+			i := strings.Index(head, f)
+			if f == "  " {
+				i = strings.LastIndex(head, f)
+			}
+			at[k] = -1
+			if i >= 0 {
+				at[k] = ansi.StringWidth(head[:i])
+			}
+		}
+		return at
+	}
+	changed := c.Session.Result.Options
+	changed.Scope, changed.Normalize = engine.ScopeBatch, false
+	for _, options := range []engine.Options{c.Session.Result.Options, changed} {
+		c.Session.Result.Options = options
+		h.widest = widestOf(c.Styles, c.Session)
+		for _, source := range []string{"sample", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
+			c.Session.Source = source
+			for width := 60; width <= 200; width++ {
+				var heads []string
+				for _, method := range engine.MethodsFor(c.Session.Options) {
+					c.Session.Result.Options.Method = method
+					head, _ := render(h, c, tabBar(width), width)
+					heads = append(heads, head)
+				}
+				if slices.ContainsFunc(heads, func(head string) bool { return !strings.HasPrefix(head, source+"  ") }) {
+					continue // the source cut takes the room kept
+				}
+				for _, head := range heads[1:] {
+					if columns(head) != columns(heads[0]) {
+						t.Errorf("%d columns, scope %s, source %q: the fields move under m:\n%s\n%s", width, options.Scope, source, heads[0], head)
+						break
+					}
+				}
+			}
+		}
+	}
+}

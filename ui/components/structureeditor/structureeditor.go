@@ -322,7 +322,6 @@ func (e *Editor) Input() string { return e.input.Value() }
 // that changes the constraints or gates (HandleKey refuses them).
 func (e *Editor) View(c *common.Common, width int, following bool) []string {
 	st := c.Styles
-	s := c.Session
 	var line string
 	if e.Typing() {
 		hint := "enter apply · esc cancel · empty removes"
@@ -331,48 +330,7 @@ func (e *Editor) View(c *common.Common, width int, following bool) []string {
 		}
 		line = e.input.View() + "  " + st.Muted.Render(hint)
 	} else {
-		constraints, gates := e.lists(s)
-		item := func(i int, text string) string {
-			text = textsafe.Line(text)
-			if i == e.selected {
-				return st.Selected.Render("[" + text + "]")
-			}
-			return st.Value.Render(text)
-		}
-		var cs, gs []string
-		for i, text := range constraints {
-			cs = append(cs, item(i, text))
-		}
-		for i, text := range gates {
-			gs = append(gs, item(len(constraints)+i, text))
-		}
-		none := st.Muted.Render("none")
-		join := func(parts []string) string {
-			if len(parts) == 0 {
-				return none
-			}
-			return strings.Join(parts, st.Muted.Render(" · "))
-		}
-		constraintsLabel, gatesLabel := "constraints (c)", "gates (a)"
-		if following {
-			constraintsLabel, gatesLabel = "constraints", "gates"
-		}
-		line = st.Label.Render(constraintsLabel) + " " + join(cs) + "  " +
-			st.Label.Render(gatesLabel) + " " + join(gs) + "  " +
-			st.Label.Render("λ (p)") + " " + st.Value.Render(strconv.FormatFloat(s.Options.Penalty, 'g', 4, 64))
-		if e.job != nil {
-			doing := "evaluating…"
-			if e.job.Rereads > 0 {
-				doing = fmt.Sprintf("reading %d trajectories again from their files for the fields they need…", e.job.Rereads)
-			}
-			line += "  " + st.Warning.Render(doing)
-		} else if following && len(cs)+len(gs) > 0 {
-			line += "  " + st.Muted.Render("fixed while following")
-		} else if e.Selects(s) {
-			line += "  " + st.Muted.Render("←/→ select · enter edit · x remove")
-		} else if len(cs)+len(gs) > 0 { // enter and x work on a selected one only (the help says the same)
-			line += "  " + st.Muted.Render("←/→ select")
-		}
+		line = e.structureLine(c, width, following)
 	}
 	lines := []string{ansi.Truncate(line, width, "…")}
 	for _, l := range errorLines(e.err, width, maxErrorLines(c.Height)) {

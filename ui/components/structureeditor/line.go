@@ -1,0 +1,177 @@
+package structureeditor
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/ui/common"
+)
+
+// itemSeparator joins the constraints, and the gates, on the line.
+const itemSeparator = " · "
+
+// structureLine is the line of constraints, gates and lambda, then what
+// the keys do or what is being done, fitted to width: the labels (their
+// keys c, a and p) and lambda are always shown, and the constraints and
+// gates scroll (listWindow) to keep the selected one on screen, "←N" and
+// "N→" counting those left out; where the keys' hint leaves the
+// selected one no room, it shortens to "? for keys" (the help lists
+// them), as the saying that trajectories are read again does to
+// "rereading…". A selected one wider than the line on its own is cut, in
+// its brackets.
+func (e *Editor) structureLine(c *common.Common, width int, following bool) string {
+	st := c.Styles
+	s := c.Session
+	constraints, gates := e.lists(s)
+	items := len(constraints) + len(gates)
+	// tails are what ends the line, the first whose room keeps the
+	// selected item whole taken.
+	var tails []string
+	switch {
+	case e.job != nil && e.job.Rereads > 0:
+		tails = []string{fmt.Sprintf("reading %d trajectories again from their files for the fields they need…", e.job.Rereads), "rereading…"}
+	case e.job != nil:
+		tails = []string{"evaluating…"}
+	case following && items > 0:
+		tails = []string{"fixed while following"}
+	case e.Selects(s):
+		tails = []string{"←/→ select · enter edit · x remove", "? for keys"}
+	case items > 0: // enter and x work on a selected one only (the help says the same)
+		tails = []string{"←/→ select", "? for keys"}
+	default:
+		tails = []string{""}
+	}
+	tailStyle := st.Muted
+	if e.job != nil {
+		tailStyle = st.Warning
+	}
+	constraintsLabel, gatesLabel := "constraints (c)", "gates (a)"
+	if following {
+		constraintsLabel, gatesLabel = "constraints", "gates"
+	}
+	penalty := st.Label.Render("λ (p)") + " " + st.Value.Render(strconv.FormatFloat(s.Options.Penalty, 'g', 4, 64))
+	// fixed is the cells of the labels and lambda with the spaces
+	// around the lists: all of the line but the lists and the tail.
+	fixed := ansi.StringWidth(constraintsLabel+" ") + ansi.StringWidth("  "+gatesLabel+" ") + ansi.StringWidth("  "+penalty)
+
+	// The list holding the selected item (the constraints when none is)
+	// is fitted first, leaving the other the least it shows ("none",
+	// "N→").
+	first, second := constraints, gates
+	firstSelected := e.selected
+	if e.selected >= len(constraints) && e.selected < items {
+		first, second = gates, constraints
+		firstSelected = e.selected - len(constraints)
+	} else if e.selected < 0 || e.selected >= items {
+		firstSelected = -1
+	}
+	var tail, firstLine, secondLine string
+	for _, tail = range tails {
+		room := width - fixed
+		if tail != "" {
+			room -= 2 + ansi.StringWidth(tail)
+		}
+		_, leastOfSecond, _ := listWindow(st, second, -1, 0)
+		var firstWidth int
+		var cut bool
+		firstLine, firstWidth, cut = listWindow(st, first, firstSelected, room-leastOfSecond)
+		secondLine, _, _ = listWindow(st, second, -1, room-firstWidth)
+		if !cut {
+			break
+		}
+	}
+	constraintsLine, gatesLine := firstLine, secondLine
+	if firstSelected >= 0 && e.selected >= len(constraints) {
+		constraintsLine, gatesLine = secondLine, firstLine
+	}
+	line := st.Label.Render(constraintsLabel) + " " + constraintsLine + "  " +
+		st.Label.Render(gatesLabel) + " " + gatesLine + "  " + penalty
+	if tail != "" {
+		line += "  " + tailStyle.Render(tail)
+	}
+	return line
+}
+
+// listWindow renders the items (constraints or gates, text from data)
+// that fit in room cells, joined by itemSeparator, the selected one
+// (none when out of range) in brackets and always among them: from the
+// first, or, when the selected one would not fit, from the first that
+// lets it; "←N " and " N→" say how many are left out on either side,
+// "N→" alone when none fits, "none" when there are none. cut says the
+// selected one, alone, was wider than room and is cut to it ("[safety +
+// cor…]"); width is the window's cells.
+func listWindow(st *common.Styles, items []string, selected, room int) (line string, width int, cut bool) {
+	if len(items) == 0 {
+		return st.Muted.Render("none"), ansi.StringWidth("none"), false
+	}
+	texts := make([]string, len(items))
+	widths := make([]int, len(items))
+	for k, item := range items {
+		texts[k] = textsafe.Line(item)
+		widths[k] = ansi.StringWidth(texts[k])
+		if k == selected {
+			widths[k] += 2 // the brackets
+		}
+	}
+	// span is the cells of items first..last (none when last < first)
+	// with the markers of those left out.
+	span := func(first, last int) int {
+		w := 0
+		for k := first; k <= last; k++ {
+			w += widths[k]
+		}
+		if last > first {
+			w += (last - first) * ansi.StringWidth(itemSeparator)
+		}
+		if first > 0 {
+			w += len(strconv.Itoa(first)) + ansi.StringWidth("← ")
+		}
+		if left := len(items) - 1 - last; left > 0 {
+			w += len(strconv.Itoa(left)) + ansi.StringWidth("→")
+			if last >= first {
+				w++ // the space before it
+			}
+		}
+		return w
+	}
+	first, last := 0, -1
+	if selected >= 0 && selected < len(items) {
+		last = selected
+		for first < last && span(first, last) > room {
+			first++
+		}
+	}
+	for last+1 < len(items) && span(first, last+1) <= room {
+		last++
+	}
+	if selected >= first && selected <= last {
+		if over := span(first, last) - room; over > 0 {
+			cut = true
+			texts[selected] = ansi.Truncate(texts[selected], max(widths[selected]-2-over, 1), "…")
+		}
+	}
+	parts := make([]string, 0, last-first+3)
+	if first > 0 {
+		parts = append(parts, st.Muted.Render("←"+strconv.Itoa(first)))
+	}
+	var shown []string
+	for k := first; k <= last; k++ {
+		if k == selected {
+			shown = append(shown, st.Selected.Render("["+texts[k]+"]"))
+		} else {
+			shown = append(shown, st.Value.Render(texts[k]))
+		}
+	}
+	if len(shown) > 0 {
+		parts = append(parts, strings.Join(shown, st.Muted.Render(itemSeparator)))
+	}
+	if left := len(items) - 1 - last; left > 0 {
+		parts = append(parts, st.Muted.Render(strconv.Itoa(left)+"→"))
+	}
+	line = strings.Join(parts, " ")
+	return line, ansi.StringWidth(line), cut
+}
