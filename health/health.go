@@ -590,9 +590,8 @@ func (h *healthRun) invalidFraction(t *diagnose.Trend) (Finding, bool) {
 
 // nonFiniteEffect is what a trainer does with the rows of a NaN or an
 // infinite score: the level of non_finite's finding and its words,
-// naming the trainer's function, given how many rows are NaN and how
-// many infinite.
-type nonFiniteEffect func(nan, inf int) (Level, string)
+// naming the trainer's function, given how many rows are infinite.
+type nonFiniteEffect func(inf int) (Level, string)
 
 // nonFiniteEffects says, per trainer, what it does with a NaN or
 // infinite score; a trainer not here, or none, gets nonFiniteUnknown.
@@ -601,18 +600,18 @@ var nonFiniteEffects = map[engine.Trainer]nonFiniteEffect{
 	// (layouts.verlNaNAdvantages), whence the loss and the grad norm of
 	// the mini-batch that holds it: verl accumulates a mini-batch's
 	// micro-batches and steps once.
-	engine.TrainerVerl: func(_, _ int) (Level, string) {
+	engine.TrainerVerl: func(int) (Level, string) {
 		return Alert, "verl's advantages of such a row's group are NaN (compute_grpo_outcome_advantage's mean and std over the group; its other estimators alike), " +
 			"so the loss and grad norm of each mini-batch holding them are not finite, and its actor's optimizer step " +
 			"(DataParallelPPOActor._optimizer_step, or the engine's FSDPEngine.optimizer_step: if not torch.isfinite(grad_norm), zero_grad) skips that update"
 	},
 	// open-instruct's mean and std over a group are numpy's, NaN with one
 	// NaN score, and the advantages it logs are those it trains on.
-	engine.TrainerOpenInstruct: func(_, _ int) (Level, string) {
+	engine.TrainerOpenInstruct: func(int) (Level, string) {
 		return Alert, "open-instruct's advantages of such a row's group are NaN (numpy's mean and std over the group in DataPreparationActor._data_preparation_loop, " +
 			"logged so in the traces), and that loop packs them into the step's training batch as they are, no check of their finiteness: the step's loss trains on them"
 	},
-	engine.TrainerTRL: func(_, inf int) (Level, string) {
+	engine.TrainerTRL: func(inf int) (Level, string) {
 		if inf > 0 {
 			return Alert, "an infinite reward makes TRL's group mean infinite and the group's advantages NaN (nanmean and nanstd in GRPOTrainer._generate_and_score_completions), and the step's loss with them"
 		}
@@ -623,7 +622,7 @@ var nonFiniteEffects = map[engine.Trainer]nonFiniteEffect{
 
 // nonFiniteUnknown is what non_finite says without a trainer that
 // nonFiniteEffects knows.
-func nonFiniteUnknown(_, _ int) (Level, string) {
+func nonFiniteUnknown(int) (Level, string) {
 	return Warn, "here those rows are invalid and their group's others scored without them; a trainer's advantages of such a group may be NaN"
 }
 
@@ -660,7 +659,7 @@ func (h *healthRun) nonFinite(t *diagnose.Trend) (Finding, bool) {
 	if !ok {
 		effect = nonFiniteUnknown
 	}
-	level, says := effect(nan, inf)
+	level, says := effect(inf)
 	var kinds []string
 	if nan > 0 {
 		kinds = append(kinds, fmt.Sprintf("%d NaN", nan))

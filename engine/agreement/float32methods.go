@@ -102,7 +102,7 @@ func LeaveOneOutFloat32(groups [][]float64, whitened bool) (bound Float32Bound, 
 			}
 		}
 	}
-	f, ok := whitened32(c, errs, stats.SampleStd(c)+1e-4, 1, true)
+	f, ok := whitened32(c, errs, 1e-4, 1, true)
 	if !ok {
 		return nil, false
 	}
@@ -165,7 +165,7 @@ func NormalizeThenSumFloat32(terms [][][]float64, weights []float64, eps float64
 			f.MeanOf(x)
 			f.StdOf(x)
 			mean := stats.Mean(x)
-			f.Divisor = stdWith(x, mean, correction) + eps
+			f.Divisor = stdWith(x, correction) + eps
 			w := weights[k]
 			for j, v := range values {
 				if math.IsNaN(v) {
@@ -190,11 +190,7 @@ func NormalizeThenSumFloat32(terms [][][]float64, weights []float64, eps float64
 			}
 		}
 	}
-	divisor := 1.0
-	if normalized && len(sums) >= 2 {
-		divisor = stdWith(sums, stats.Mean(sums), correction) + eps
-	}
-	f, ok := whitened32(sums, errs, divisor, correction, normalized)
+	f, ok := whitened32(sums, errs, eps, correction, normalized)
 	if !ok {
 		return nil, false
 	}
@@ -215,7 +211,7 @@ func NormalizeThenSumFloat32(terms [][][]float64, weights []float64, eps float64
 // or the errors' root mean square is beyond maxInputErrShare of v's std:
 // the trainer's advantages are then float32 noise as large as what a
 // wrong method or weight changes, which a bound would hide.
-func whitened32(v, errs []float64, divisor float64, correction int, divided bool) (GRPOFloat32, bool) {
+func whitened32(v, errs []float64, eps float64, correction int, divided bool) (GRPOFloat32, bool) {
 	f := GRPOFloat32{Correction: correction, Divisor: 1}
 	if len(v) < 2 {
 		return f, false
@@ -228,11 +224,12 @@ func whitened32(v, errs []float64, divisor float64, correction int, divided bool
 	f.InputErrMean /= float64(len(errs))
 	f.InputErrRMS = math.Sqrt(sq / float64(len(errs)))
 	f.MeanOf(v)
+	std := stdWith(v, correction)
 	if divided {
 		f.StdOf(v)
-		f.Divisor = divisor
+		f.Divisor = std + eps
 	}
-	return f, f.InputErrRMS <= maxInputErrShare*stdWith(v, stats.Mean(v), correction) && f.Bound(0) > 0
+	return f, f.InputErrRMS <= maxInputErrShare*std && f.Bound(0) > 0
 }
 
 // maxInputErrShare is the largest share of their std that the errors'
@@ -244,12 +241,12 @@ const maxInputErrShare = 0.01
 
 // stdWith returns the std of x about mean, Bessel's correction c: the
 // sample std for 1, the population std for 0.
-func stdWith(x []float64, mean float64, correction int) float64 {
-	sq := 0.0
-	for _, v := range x {
-		sq += (v - mean) * (v - mean)
+func stdWith(x []float64, correction int) float64 {
+	if correction == 0 {
+		_, std := stats.PopMeanStd(x)
+		return std
 	}
-	return math.Sqrt(sq / float64(len(x)-correction))
+	return stats.SampleStd(x)
 }
 
 // methodFloat32Bounds returns, for each valid row of batch (a batch of
@@ -267,7 +264,7 @@ func methodFloat32Bounds(res *engine.Result, batch *engine.Batch) (bounds []floa
 	}
 	members := make([][]int, len(batch.Groups)) // each group's valid members
 	for g, m := range batch.Groups {
-		members[g] = slices.DeleteFunc(slices.Clone(m.Members), func(i int) bool { return !res.Evaluation.Valid[i] })
+		members[g] = engine.ValidMembers(nil, m.Members, res.Evaluation.Valid)
 	}
 	var bound Float32Bound
 	if o.Method == engine.GDPO {
@@ -281,7 +278,7 @@ func methodFloat32Bounds(res *engine.Result, batch *engine.Batch) (bounds []floa
 			for k := range res.Objectives {
 				for _, i := range m {
 					v := math.NaN()
-					if res.Evaluation.Absent == nil || !res.Evaluation.Absent[i*res.Evaluation.M+k] {
+					if !res.Evaluation.Missing(i, k) {
 						v = res.Term(i, k)
 					}
 					terms[g][k] = append(terms[g][k], v)
@@ -296,7 +293,9 @@ func methodFloat32Bounds(res *engine.Result, batch *engine.Batch) (bounds []floa
 	} else {
 		groups := make([][]float64, len(members))
 		for g, m := range members {
-			groups[g] = gatherValid(nil, res, m)
+			for _, i := range m {
+				groups[g] = append(groups[g], res.Scores[i])
+			}
 		}
 		bound, ok = LeaveOneOutFloat32(groups, o.Method == engine.RLOOWhitened)
 	}
@@ -346,7 +345,7 @@ func methodFloat32Agreeing(res *engine.Result, b, batch *engine.Batch, rows *row
 	for _, i := range b.Members {
 		if e := bounds[i-first]; e > 0 && beyond(i) && math.Abs(res.Rewards[i]-res.Evaluation.Logged[i]) <= e {
 			if rows.marked == nil {
-				rows.cover(slices.Min(batch.Members), slices.Max(batch.Members))
+				rows.cover(first, first+len(bounds)-1)
 			}
 			rows.mark(i)
 			marked = true
