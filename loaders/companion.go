@@ -2,6 +2,7 @@ package loaders
 
 import (
 	"bufio"
+	"compress/gzip"
 	"encoding/json"
 	"maps"
 	"os"
@@ -33,11 +34,12 @@ var companionKeys = []string{"git_commit", "model_name", "run_name", "timestamp"
 const maxCompanionLine = 64 << 10
 
 // isCompanion reports whether the file at path, of the name given, is
-// open-instruct's run metadata: named *_metadata.jsonl, and either empty
-// (the run is writing it) or with a first line that is a JSON object of
-// exactly RolloutMetadata's fields. Any other file is read as usual.
+// open-instruct's run metadata: named *_metadata.jsonl, or that with .gz
+// (a run directory gzipped after the run), and either empty (the run is writing it) or with a first line
+// that is a JSON object of exactly RolloutMetadata's fields, gzipped or
+// not, as the loaders read any file. Any other file is read as usual.
 func isCompanion(path, name string) bool {
-	if !strings.HasSuffix(name, companionSuffix) {
+	if !strings.HasSuffix(strings.TrimSuffix(name, ".gz"), companionSuffix) {
 		return false
 	}
 	f, err := os.Open(path)
@@ -45,7 +47,16 @@ func isCompanion(path, name string) bool {
 		return false // the reading reports it
 	}
 	defer f.Close()
-	line, err := bufio.NewReaderSize(f, 4096).ReadSlice('\n')
+	br := bufio.NewReaderSize(f, 4096)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return false // the reading reports it
+		}
+		defer zr.Close()
+		br = bufio.NewReaderSize(zr, 4096)
+	}
+	line, err := br.ReadSlice('\n')
 	if len(line) == 0 && err != nil {
 		st, serr := f.Stat()
 		return serr == nil && st.Size() == 0

@@ -35,6 +35,16 @@ func TestCompanions(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A run directory gzipped after the run (gzip *.jsonl): its metadata
+	// is left out as well; a gzipped *_metadata.jsonl of trajectories is
+	// read.
+	for name, text := range map[string]string{
+		"z_metadata.jsonl.gz":        meta,
+		"z_rollouts_000000.jsonl.gz": `{"step": 1, "prompt_idx": 0, "reward": 1.0}` + "\n",
+		"zeval_metadata.jsonl.gz":    `{"id": "a", "metadata": {"x": 1}}` + "\n",
+	} {
+		writeFile(t, dir, name, gzipped(text))
+	}
 	files, err := Expand([]string{dir})
 	if err != nil {
 		t.Fatal(err)
@@ -43,13 +53,14 @@ func TestCompanions(t *testing.T) {
 	for _, f := range files {
 		names = append(names, filepath.Base(f))
 	}
-	want := []string{"eval_metadata.jsonl", "extra_metadata.jsonl", "notjson_metadata.jsonl", "r_rollouts_000000.jsonl", "r_rollouts_000001.jsonl", "Upper_METADATA.JSONL"}
+	want := []string{"eval_metadata.jsonl", "extra_metadata.jsonl", "notjson_metadata.jsonl", "r_rollouts_000000.jsonl", "r_rollouts_000001.jsonl", "Upper_METADATA.JSONL",
+		"z_rollouts_000000.jsonl.gz", "zeval_metadata.jsonl.gz"}
 	slices.SortFunc(want, natural.Compare)
 	if !slices.Equal(names, want) {
 		t.Errorf("Expand: %q, want %q", names, want)
 	}
 	left := Companions([]string{dir, filepath.Join(dir, "r_metadata.jsonl"), "-"})
-	if wantLeft := []string{filepath.Join(dir, "fresh_metadata.jsonl"), filepath.Join(dir, "r_metadata.jsonl")}; !slices.Equal(left, wantLeft) {
+	if wantLeft := []string{filepath.Join(dir, "fresh_metadata.jsonl"), filepath.Join(dir, "r_metadata.jsonl"), filepath.Join(dir, "z_metadata.jsonl.gz")}; !slices.Equal(left, wantLeft) {
 		t.Errorf("Companions: %q, want %q", left, wantLeft)
 	}
 	// A directory holding the metadata alone has no input file.
