@@ -233,14 +233,12 @@ func ValidString(b []byte, i int) (int, bool) {
 		for len(b)-i >= 8 {
 			x := binary.LittleEndian.Uint64(b[i:])
 			quote, backslash := x^(ones*'"'), x^(ones*'\\')
-			special := (x - ones*0x20) | (quote - ones) | (backslash - ones)
-			special = (special&^x | x) & highs
-			// A byte >= 0x80 is flagged by its own high bit, and subtracts
-			// without a borrow; a quote or backslash byte is 0 after the
-			// xor and then borrows, setting its high bit, while ^x keeps
-			// it (both are < 0x80). A borrow may flag the bytes after a
-			// special byte, never one before: the first flagged byte is
-			// special.
+			special := ((x - ones*0x20) | (quote - ones) | (backslash - ones) | x) & highs
+			// A byte >= 0x80 is flagged by its own high bit (x), and
+			// subtracts without a borrow; a quote or backslash byte is 0
+			// after the xor and then borrows, setting its high bit. A
+			// borrow may flag the bytes after a special byte, never one
+			// before: the first flagged byte is special.
 			if special != 0 {
 				i += bits.TrailingZeros64(special) / 8
 				break
@@ -271,6 +269,10 @@ func ValidString(b []byte, i int) (int, bool) {
 			}
 		case c < 0x20:
 			return i, false
+		case c >= 0xC2 && c <= 0xDF && i+1 < len(b) && b[i+1]&0xC0 == 0x80:
+			// A two-byte character (Latin accents, Greek, Cyrillic...)
+			// between ASCII ones: checked here, without a call.
+			i += 2
 		case c >= utf8.RuneSelf:
 			// A run of bytes >= 0x80 holds whole characters: no ASCII
 			// byte is part of a multi-byte one.
