@@ -330,7 +330,7 @@ func (s *settings) resolveConfig(ctx context.Context, cfg setup.Config, args []s
 		return cfg, loaders.Options{}, "", nil, err
 	}
 	layout = layouts.WithStdin(layout, cfg, stdinFirst)
-	layout = layouts.WithCompanions(layout, args)
+	layout = layouts.WithLeftOut(layout, args)
 	if err := checkConfig(cfg); err != nil {
 		// The layout's objectives known, the file's names are checked at
 		// their line.

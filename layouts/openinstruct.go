@@ -377,16 +377,16 @@ func fitsLogged(x, y float64) bool {
 	return math.Abs(x-y) <= 1e-10*math.Max(1, math.Abs(y))
 }
 
-// WithCompanions returns the sentence that says how the inputs are read
-// with a note naming the files their directories hold that are not read
-// (loaders.Companions: open-instruct's run metadata), unchanged when
-// there is none.
-func WithCompanions(sentence string, paths []string) string {
-	left := loaders.Companions(paths)
-	if len(left) == 0 {
+// WithLeftOut returns the sentence that says how the inputs are read
+// with a note naming the files their directories hold that look like
+// inputs and are not read, and why (loaders.LeftOut: open-instruct's run
+// metadata, a compression not read, a rotated log), unchanged when there
+// is none.
+func WithLeftOut(sentence string, paths []string) string {
+	note := loaders.LeftOutNote(loaders.LeftOut(paths))
+	if note == "" {
 		return sentence
 	}
-	note := fmt.Sprintf("left out %s (a run's metadata, not rollouts)", strings.Join(left, ", "))
 	if sentence == "" {
 		return note
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/internal/natural"
@@ -35,6 +36,16 @@ func TestCompanions(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A run directory gzipped after the run (gzip *.jsonl): its metadata
+	// is left out as well; a gzipped *_metadata.jsonl of trajectories is
+	// read.
+	for name, text := range map[string]string{
+		"z_metadata.jsonl.gz":        meta,
+		"z_rollouts_000000.jsonl.gz": `{"step": 1, "prompt_idx": 0, "reward": 1.0}` + "\n",
+		"zeval_metadata.jsonl.gz":    `{"id": "a", "metadata": {"x": 1}}` + "\n",
+	} {
+		writeFile(t, dir, name, gzipped(text))
+	}
 	files, err := Expand([]string{dir})
 	if err != nil {
 		t.Fatal(err)
@@ -43,14 +54,19 @@ func TestCompanions(t *testing.T) {
 	for _, f := range files {
 		names = append(names, filepath.Base(f))
 	}
-	want := []string{"eval_metadata.jsonl", "extra_metadata.jsonl", "notjson_metadata.jsonl", "r_rollouts_000000.jsonl", "r_rollouts_000001.jsonl", "Upper_METADATA.JSONL"}
+	want := []string{"eval_metadata.jsonl", "extra_metadata.jsonl", "notjson_metadata.jsonl", "r_rollouts_000000.jsonl", "r_rollouts_000001.jsonl", "Upper_METADATA.JSONL",
+		"z_rollouts_000000.jsonl.gz", "zeval_metadata.jsonl.gz"}
 	slices.SortFunc(want, natural.Compare)
 	if !slices.Equal(names, want) {
 		t.Errorf("Expand: %q, want %q", names, want)
 	}
-	left := Companions([]string{dir, filepath.Join(dir, "r_metadata.jsonl"), "-"})
-	if wantLeft := []string{filepath.Join(dir, "fresh_metadata.jsonl"), filepath.Join(dir, "r_metadata.jsonl")}; !slices.Equal(left, wantLeft) {
-		t.Errorf("Companions: %q, want %q", left, wantLeft)
+	left := LeftOut([]string{dir, filepath.Join(dir, "r_metadata.jsonl"), "-"})
+	var wantLeft []LeftOutFile
+	for _, name := range []string{"fresh_metadata.jsonl", "r_metadata.jsonl", "z_metadata.jsonl.gz"} {
+		wantLeft = append(wantLeft, LeftOutFile{Path: filepath.Join(dir, name), Why: companionWhy})
+	}
+	if !slices.Equal(left, wantLeft) {
+		t.Errorf("LeftOut: %q, want %q", left, wantLeft)
 	}
 	// A directory holding the metadata alone has no input file.
 	only := t.TempDir()
@@ -59,5 +75,47 @@ func TestCompanions(t *testing.T) {
 	}
 	if _, err := Expand([]string{only}); err == nil {
 		t.Error("a directory of the metadata alone: no error")
+	}
+}
+
+// TestLeftOutNotRead checks that a directory's files named as inputs with
+// a compression that is not read, or rotated (step.jsonl.1), are left
+// out with a note saying why, and that an upper-case extension is read.
+func TestLeftOutNotRead(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"step_0.jsonl", "step_1.jsonl.bz2", "step_2.JSONL", "step_3.jsonl.1", "step_4.csv.ZST", "step_5.jsonl.gz.2", "notes.txt.bz2", "step_6.jsonl.tmp", "step_7.jsonl.bz2.d"} {
+		writeFile(t, dir, name, []byte(`{"id":"x"}`+"\n"))
+	}
+	if err := os.Mkdir(filepath.Join(dir, "old.jsonl.1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files, err := Expand([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{filepath.Join(dir, "step_0.jsonl"), filepath.Join(dir, "step_2.JSONL")}; !slices.Equal(files, want) {
+		t.Errorf("Expand: %q, want %q", files, want)
+	}
+	const rotated = "a rotated log, not read"
+	want := []LeftOutFile{
+		{filepath.Join(dir, "step_1.jsonl.bz2"), "compressed with bzip2, which is not read: decompress it, or gzip it"},
+		{filepath.Join(dir, "step_3.jsonl.1"), rotated},
+		{filepath.Join(dir, "step_4.csv.ZST"), "compressed with zstd, which is not read: decompress it, or gzip it"},
+		{filepath.Join(dir, "step_5.jsonl.gz.2"), rotated},
+	}
+	left := LeftOut([]string{dir})
+	if !slices.Equal(left, want) {
+		t.Errorf("LeftOut: %q, want %q", left, want)
+	}
+	wantNote := "left out " + want[0].Path + " (" + want[0].Why + "), " + want[1].Path + ", " + want[3].Path + " (" + rotated + "), " + want[2].Path + " (" + want[2].Why + ")"
+	if note := LeftOutNote(left); note != wantNote {
+		t.Errorf("LeftOutNote:\n%s\nwant\n%s", note, wantNote)
+	}
+	// A directory of such files alone has no input, and the error says
+	// what was left out.
+	only := t.TempDir()
+	writeFile(t, only, "a.jsonl.xz", []byte("x"))
+	if _, err := Expand([]string{only}); err == nil || !strings.Contains(err.Error(), "left out "+filepath.Join(only, "a.jsonl.xz")+" (compressed with xz") {
+		t.Errorf("a directory of a .xz alone: error %v", err)
 	}
 }

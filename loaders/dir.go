@@ -22,6 +22,32 @@ func isInputName(name string) bool {
 	return formatByName(lower, false) != ""
 }
 
+// notReadCompressions names, by extension, the compressions a run's files
+// may be found in that the loaders do not undo (gzip they do).
+var notReadCompressions = map[string]string{
+	".bz2": "bzip2", ".xz": "xz", ".lzma": "lzma", ".zst": "zstd", ".zstd": "zstd",
+	".lz4": "lz4", ".br": "brotli", ".sz": "snappy", ".z": "compress", ".zip": "zip", ".7z": "7-Zip",
+}
+
+// notReadWhy returns why a directory's file of the name given, an input's
+// name with one more extension, is not read although it looks like an
+// input: compressed in a format not read, or a rotated log (step.jsonl.1,
+// as logrotate names the older files); "" for any other name.
+func notReadWhy(name string) string {
+	lower := strings.ToLower(name)
+	ext := filepath.Ext(lower)
+	if !isInputName(strings.TrimSuffix(lower, ext)) {
+		return ""
+	}
+	if c, ok := notReadCompressions[ext]; ok {
+		return "compressed with " + c + ", which is not read: decompress it, or gzip it"
+	}
+	if len(ext) > 1 && strings.Trim(ext[1:], "0123456789") == "" {
+		return "a rotated log, not read"
+	}
+	return ""
+}
+
 // Expand returns paths with each directory replaced by the input files it
 // holds (isInputName, companions left out: Companions; not recursive) in
 // natural name order (natural.Compare: step_9 before step_10). Other paths, "-" and paths that do not exist
@@ -56,6 +82,9 @@ func dirInputs(dir string) ([]string, error) {
 	files, err := listInputs(dir)
 	if err == nil && len(files) == 0 {
 		err = fmt.Errorf("%s: no input files in the directory (*.jsonl, *.ndjson, *.json, *.csv, *.parquet, or .gz of the text ones)", dir)
+		if note := LeftOutNote(leftOutOf(dir)); note != "" {
+			err = fmt.Errorf("%w; %s", err, note)
+		}
 	}
 	return files, err
 }

@@ -591,10 +591,11 @@ func lastLineStart(f *os.File, size, maxRecord int64) (int64, error) {
 }
 
 // completeJSON reports whether line is one JSON value, Python's NaN,
-// Infinity and -Infinity standing where numbers may.
+// Infinity and -Infinity standing where numbers may. Its grammar only, by
+// encoding/json: a complete line that is not UTF-8 is read, and rejected.
 func completeJSON(line []byte) bool {
 	text, err := io.ReadAll(jsonscan.NewRewriter(bufio.NewReader(bytes.NewReader(line)), 0))
-	return err == nil && jsonscan.Valid(text)
+	return err == nil && json.Valid(text)
 }
 
 // completeCSVRow reports whether row, read after header, is a CSV record

@@ -10,9 +10,10 @@ import (
 )
 
 // stdLen is Len by encoding/json: an array's elements decoded, an
-// object's keys read as tokens (a key given twice counted twice).
+// object's keys read as tokens (a key given twice counted twice), of text
+// that is UTF-8 (stdValid).
 func stdLen(doc []byte) (int, bool) {
-	if !json.Valid(doc) {
+	if !stdValid(doc) {
 		return 0, false
 	}
 	var arr []json.RawMessage

@@ -34,6 +34,16 @@ const markerByte = 0xFF
 // escapedMarkerByte replaces markerByte inside input strings.
 const escapedMarkerByte = `\ufffd`
 
+// ValidRewritten is Valid of b, the output of a Rewriter, whose 0xFF
+// bytes are its markers' (the input's own it escapes): a marker is no
+// UTF-8, which Valid requires of strings.
+func ValidRewritten(b []byte) bool {
+	if bytes.IndexByte(b, markerByte) < 0 {
+		return Valid(b)
+	}
+	return Valid(bytes.ReplaceAll(b, []byte{markerByte}, []byte{'N'}))
+}
+
 // MarkerIndex returns the index in NonFinite of the marker raw is, or -1.
 func MarkerIndex(raw []byte) int {
 	for i, nf := range NonFinite {
@@ -71,6 +81,9 @@ type Rewriter struct {
 	// spaceSince reports that only white space was written since the
 	// last newline mark, which the next newline then joins.
 	spaceSince bool
+	// strays holds the output offsets, in order, of the escapes that
+	// replaced a 0xFF of an input string: text that is not UTF-8 (Stray).
+	strays []int64
 }
 
 // NewRewriter returns a Rewriter of src; lead is the number of bytes of line
@@ -154,6 +167,7 @@ func (r *Rewriter) replace(b byte) string {
 	switch r.lex.next(b) {
 	case inputStringByte:
 		if b == markerByte {
+			r.strays = append(r.strays, r.written)
 			r.replaced(escapedMarkerByte, 1)
 			return escapedMarkerByte
 		}
@@ -189,6 +203,21 @@ func (r *Rewriter) replaced(out string, n int) {
 // byte at offset off. Offsets must be asked in increasing order.
 func (r *Rewriter) Locate(off int64) (line, col int) {
 	return r.loc.locate(off)
+}
+
+// Stray returns the output offset of the first escape in [from, to) that
+// replaced a 0xFF of an input string, and whether there is one: the
+// input is not UTF-8 there, which the escape hides from a check of the
+// output. Offsets must be asked in increasing order; those before from
+// are forgotten.
+func (r *Rewriter) Stray(from, to int64) (int64, bool) {
+	for len(r.strays) > 0 && r.strays[0] < from {
+		r.strays = r.strays[1:]
+	}
+	if len(r.strays) > 0 && r.strays[0] < to {
+		return r.strays[0], true
+	}
+	return 0, false
 }
 
 // Rewrote reports whether the Rewriter replaced a token so far.

@@ -3,6 +3,7 @@ package jsonscan
 import (
 	"encoding/binary"
 	"math/bits"
+	"unicode/utf8"
 )
 
 // MaxNesting is encoding/json's limit on nested arrays and objects: its
@@ -10,9 +11,12 @@ import (
 const MaxNesting = 10000
 
 // Valid reports whether b is one valid JSON value, with optional white
-// space around it: exactly what encoding/json's Valid reports (the same
-// grammar, no UTF-8 check inside strings, the same nesting limit), several
-// times faster. TestValidJSONMatchesStd and FuzzValidJSON hold it to that.
+// space around it: what encoding/json's Valid reports (the same grammar,
+// the same nesting limit) with one difference, that a string must be
+// valid UTF-8, as RFC 8259 and Python's json.loads require (encoding/json
+// reads a bad byte as U+FFFD, so two distinct strings could become one);
+// several times faster. TestValidJSONMatchesStd and FuzzValidJSON hold it
+// to json.Valid(b) && utf8.Valid(b).
 func Valid(b []byte) bool {
 	i, ok := ValidValue(b, SkipSpace(b), 0)
 	return ok && i+SkipSpace(b[i:]) == len(b)
@@ -218,22 +222,23 @@ const (
 
 // ValidString checks the string that starts at b[i] (its opening quote)
 // and returns the index just past its closing quote. Control characters
-// must be escaped; any other byte, valid UTF-8 or not, may stand as is.
+// must be escaped; any other character may stand as is, and the bytes
+// that are not ASCII must be valid UTF-8.
 func ValidString(b []byte, i int) (int, bool) {
 	i++
 	for {
-		// Eight bytes at a time while none is a quote, a backslash or a
-		// control character (the tests are exact about whether one is).
+		// Eight bytes at a time while none is a quote, a backslash, a
+		// control character or a byte >= 0x80 (the tests are exact about
+		// whether one is).
 		for len(b)-i >= 8 {
 			x := binary.LittleEndian.Uint64(b[i:])
 			quote, backslash := x^(ones*'"'), x^(ones*'\\')
-			special := (x - ones*0x20) | (quote - ones) | (backslash - ones)
-			special &= ^x & highs
-			// Bytes >= 0x80 clear their ^x bit; a quote or backslash byte
-			// is 0 after the xor and then borrows, setting its high bit,
-			// while ^x keeps it (both are < 0x80). A borrow may flag the
-			// bytes after a special byte, never one before: the first
-			// flagged byte is special.
+			special := ((x - ones*0x20) | (quote - ones) | (backslash - ones) | x) & highs
+			// A byte >= 0x80 is flagged by its own high bit (x), and
+			// subtracts without a borrow; a quote or backslash byte is 0
+			// after the xor and then borrows, setting its high bit. A
+			// borrow may flag the bytes after a special byte, never one
+			// before: the first flagged byte is special.
 			if special != 0 {
 				i += bits.TrailingZeros64(special) / 8
 				break
@@ -264,6 +269,21 @@ func ValidString(b []byte, i int) (int, bool) {
 			}
 		case c < 0x20:
 			return i, false
+		case c >= 0xC2 && c <= 0xDF && i+1 < len(b) && b[i+1]&0xC0 == 0x80:
+			// A two-byte character (Latin accents, Greek, Cyrillic...)
+			// between ASCII ones: checked here, without a call.
+			i += 2
+		case c >= utf8.RuneSelf:
+			// A run of bytes >= 0x80 holds whole characters: no ASCII
+			// byte is part of a multi-byte one.
+			j := i + 1
+			for j < len(b) && b[j] >= utf8.RuneSelf {
+				j++
+			}
+			if !utf8.Valid(b[i:j]) {
+				return i, false
+			}
+			i = j
 		default:
 			i++
 		}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/rewardlens/rewardlens/internal/jsontest"
 )
@@ -19,12 +20,20 @@ var validCases = []string{
 	"\t\r\n {\"a\":[true,false,null]} \r\n", `{"a":1}x`, `{"a":"\u12"}`, `[1e1000]`, `[-]`, `[0.e1]`,
 	`["a\"b"]`, `["a\\"]`, `["a\\\"]`, `"12345678\"1234567"`, `"1234567\\"`, `"12345678901234567890"`,
 	"\"1234567\x00abcdefgh\"", "\"12345678\x1fabcdefgh\"", "\"12345678\\\"abcdefgh\"", "\xef\xbb\xbf{}",
+	// Strings that are not UTF-8 (Latin-1, a cut or surrogate sequence), in
+	// and out of the eight-byte loop.
+	"\"caf\xe9\"", "\"caf\xe8\"", "\"12345678caf\xe9abcdefgh\"", "\"12345678caf\u00e9abcdefgh\"", "\"\xe2\x80\"",
+	"\"\xe2\x80\"x\"", "\"\xed\xa0\x80\"", "\"é\xe9\"", "\"1234567é12345678\"", "{\"caf\xe9\":1}", "[\"a\",\"\xe9\"]",
 }
+
+// stdValid is what Valid must report: json.Valid's grammar, and UTF-8
+// throughout (outside strings, a byte >= 0x80 is a syntax error anyway).
+func stdValid(b []byte) bool { return json.Valid(b) && utf8.Valid(b) }
 
 func TestValidJSONCases(t *testing.T) {
 	for _, c := range validCases {
-		if got, want := Valid([]byte(c)), json.Valid([]byte(c)); got != want {
-			t.Errorf("Valid(%q) = %v, json.Valid says %v", c, got, want)
+		if got, want := Valid([]byte(c)), stdValid([]byte(c)); got != want {
+			t.Errorf("Valid(%q) = %v, json.Valid and UTF-8 say %v", c, got, want)
 		}
 	}
 }
@@ -40,18 +49,18 @@ func TestValidJSONNesting(t *testing.T) {
 			if pair != "[]" {
 				text = strings.Repeat(`{"a":`, depth) + "1" + strings.Repeat("}", depth)
 			}
-			if got, want := Valid([]byte(text)), json.Valid([]byte(text)); got != want {
+			if got, want := Valid([]byte(text)), stdValid([]byte(text)); got != want {
 				t.Errorf("depth %d of %s: Valid = %v, json.Valid = %v", depth, pair, got, want)
 			}
 		}
 	}
 }
 
-// TestValidJSONMatchesStd compares Valid with json.Valid on random
-// documents and random corruptions of them.
+// TestValidJSONMatchesStd compares Valid with json.Valid (and UTF-8) on
+// random documents and random corruptions of them.
 func TestValidJSONMatchesStd(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 8))
-	alphabet := []byte(" \t\n{}[]:,\"\\-+.0123456789eEtrufalsn\x00\x1f\xff/u")
+	alphabet := []byte(" \t\n{}[]:,\"\\-+.0123456789eEtrufalsn\x00\x1f\xff/u\xe9\xc3\xa9")
 	for range 100_000 {
 		var sb strings.Builder
 		jsontest.Value(rng, &sb, 4)
@@ -67,8 +76,8 @@ func TestValidJSONMatchesStd(t *testing.T) {
 				doc = append(doc[:i], append([]byte{alphabet[rng.IntN(len(alphabet))]}, doc[i:]...)...)
 			}
 		}
-		if got, want := Valid(doc), json.Valid(doc); got != want {
-			t.Fatalf("Valid(%q) = %v, json.Valid says %v", doc, got, want)
+		if got, want := Valid(doc), stdValid(doc); got != want {
+			t.Fatalf("Valid(%q) = %v, json.Valid and UTF-8 say %v", doc, got, want)
 		}
 	}
 }
@@ -78,8 +87,8 @@ func FuzzValidJSON(f *testing.F) {
 		f.Add([]byte(c))
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		if got, want := Valid(doc), json.Valid(doc); got != want {
-			t.Fatalf("Valid(%q) = %v, json.Valid says %v", doc, got, want)
+		if got, want := Valid(doc), stdValid(doc); got != want {
+			t.Fatalf("Valid(%q) = %v, json.Valid and UTF-8 say %v", doc, got, want)
 		}
 	})
 }

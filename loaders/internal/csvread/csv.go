@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/jsonscan"
@@ -49,6 +50,9 @@ func Read(l *input.Loader, br *bufio.Reader) error {
 		return csvError(l, err, nil, cr) // without a header, no row can be read
 	}
 	next = lineAfter(cr, header, nil)
+	if err := utf8Error(l, header, cr.FieldPos); err != nil {
+		return err
+	}
 	if err := checkHeader(l, header, cr); err != nil {
 		return err
 	}
@@ -230,6 +234,9 @@ func csvRow(l *input.Loader, layout *csvLayout, row []string, cr *csv.Reader, st
 // Metadata, or returns what is wrong with it; fieldPos places row's
 // fields (csv.Reader's FieldPos).
 func csvTrajectory(l *input.Loader, t *scoring.Trajectory, layout *csvLayout, row []string, fieldPos func(i int) (line, col int), start int64, metadata map[string]any) *input.LineError {
+	if err := utf8Error(l, row, fieldPos); err != nil {
+		return err
+	}
 	line, _ := fieldPos(0)
 	*t = l.Trajectory(line, start, metadata)
 	for _, c := range layout.metadata {
@@ -246,6 +253,20 @@ func csvTrajectory(l *input.Loader, t *scoring.Trajectory, layout *csvLayout, ro
 			}
 			cellLine, col := fieldPos(i)
 			return l.ErrorAt(cellLine, col, err.Error())
+		}
+	}
+	return nil
+}
+
+// utf8Error returns the error of the first cell of row that is not valid
+// UTF-8, placed at the cell (fieldPos places row's cells), or nil. Every
+// cell is held to it, read or not, as a JSON line is as a whole: the
+// formats are strict alike.
+func utf8Error(l *input.Loader, row []string, fieldPos func(i int) (line, col int)) *input.LineError {
+	for i, cell := range row {
+		if !utf8.ValidString(cell) {
+			line, col := fieldPos(i)
+			return l.ErrorAt(line, col, input.InvalidUTF8(cell[input.FirstInvalidUTF8([]byte(cell))]))
 		}
 	}
 	return nil

@@ -185,6 +185,9 @@ func (p *csvPicker) use(pick *scoring.Pick, layout *csvLayout) {
 // or nothing) and no Metadata; the response is read only when the Pick
 // asks for it.
 func csvPickedTrajectory(l *input.Loader, t *scoring.Trajectory, layout *csvLayout, row []string, fieldPos func(i int) (line, col int), start int64, picker *csvPicker, picked []scoring.PickedValue) *input.LineError {
+	if err := utf8Error(l, row, fieldPos); err != nil {
+		return err
+	}
 	line, _ := fieldPos(0)
 	*t = l.Trajectory(line, start, nil)
 	t.Pick, t.Picked = picker.pick, picked

@@ -107,9 +107,12 @@ func (j jsonReader) element() error {
 	line, _ := j.rw.Locate(start)
 	element := elementNumber(j.place.elements, line, j.place.endLine)
 	j.place.endLine = line + bytes.Count(raw, []byte{'\n'})
+	if off, ok := j.rw.Stray(start, start+int64(len(raw))); ok {
+		return j.l.Reject(j.errorAt(off, input.InvalidUTF8(0xFF)).WithText(raw))
+	}
 	obj, lerr := objectOrError(raw, true)
 	if lerr != nil {
-		return j.l.Reject(j.errorAt(start, lerr.Msg).WithText(raw))
+		return j.l.Reject(j.errorAt(start+int64(max(lerr.Col-1, 0)), lerr.Msg).WithText(raw))
 	}
 	t := &j.l.Scratch // not a local: its address would make it escape
 	*t = j.l.NewTrajectory(line, j.rw.InputOffset(start))

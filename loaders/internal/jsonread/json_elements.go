@@ -300,7 +300,7 @@ func (p *lineParser) parseElements(b *jsonBlock) {
 func rejectElement(l *input.Loader, e jsonElement, raw []byte, parsed *input.LineError, t *scoring.Trajectory) *input.LineError {
 	obj, lerr := objectOrError(raw, true)
 	if lerr != nil {
-		return elementError(l, e, raw, 0, lerr.Msg)
+		return elementError(l, e, raw, max(lerr.Col-1, 0), lerr.Msg)
 	}
 	*t = l.Trajectory(e.line, e.off, map[string]any{})
 	if err := obj.trajectory(t); err != nil {

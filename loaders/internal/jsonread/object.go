@@ -58,17 +58,37 @@ func decodeObjectRecord(text []byte, rec *objectRecord) (jsonText, *input.LineEr
 	if !rw.Rewrote() {
 		return jsonText{}, syntaxError(text, nil)
 	}
-	if !jsonscan.Valid(rewritten) {
+	if _, stray := rw.Stray(0, int64(len(rewritten))); stray || !jsonscan.ValidRewritten(rewritten) {
 		return jsonText{}, syntaxError(rewritten, rw)
 	}
 	return objectOrError(rewritten, true)
 }
 
-// syntaxError returns the syntax error of text, which is not valid JSON,
-// with its column, mapped back to the input by rw when not nil.
+// syntaxError returns the error of text, which is not valid JSON or not
+// UTF-8, with its column, mapped back to the input by rw when not nil (text
+// is then rw's output): the first of encoding/json's syntax error and a
+// byte of a string that is not UTF-8, which encoding/json takes.
 func syntaxError(text []byte, rw *jsonscan.Rewriter) *input.LineError {
 	var syntax *json.SyntaxError
-	if !errors.As(json.Unmarshal(text, new(json.RawMessage)), &syntax) {
+	isSyntax := errors.As(json.Unmarshal(text, new(json.RawMessage)), &syntax)
+	bad, badByte := -1, byte(0)
+	if lerr := utf8Error(text, rw != nil); lerr != nil {
+		bad, badByte = lerr.Col-1, text[lerr.Col-1]
+	}
+	if rw != nil {
+		if off, ok := rw.Stray(0, int64(len(text))); ok && (bad < 0 || int(off) < bad) {
+			bad, badByte = int(off), 0xFF
+		}
+	}
+	// A bad byte outside a string is the syntax error's own byte.
+	if bad >= 0 && (!isSyntax || int64(bad) < syntax.Offset-1) {
+		col := bad + 1
+		if rw != nil {
+			_, col = rw.Locate(int64(bad))
+		}
+		return &input.LineError{Col: col, Msg: input.InvalidUTF8(badByte)}
+	}
+	if !isSyntax {
 		return &input.LineError{Msg: "invalid JSON"} // not reached: text is not valid
 	}
 	col := int(syntax.Offset) // the scanner has read the bad byte
@@ -79,13 +99,36 @@ func syntaxError(text []byte, rw *jsonscan.Rewriter) *input.LineError {
 }
 
 // objectOrError returns valid JSON text as an object, or the error that it
-// is not one.
+// is not one. Text from encoding/json's decoder, which takes any byte in a
+// string, is held to UTF-8 here as jsonscan holds the rest (the error's
+// column is then the bad byte's, 1-based in text).
 func objectOrError(text []byte, rewritten bool) (jsonText, *input.LineError) {
+	if lerr := utf8Error(text, rewritten); lerr != nil {
+		return jsonText{}, lerr
+	}
 	v := trimSpaceRight(text[jsonscan.SkipSpace(text):])
 	if len(v) == 0 || v[0] != '{' {
 		return jsonText{}, &input.LineError{Msg: "expected a JSON object, found " + describe(v, rewritten)}
 	}
 	return jsonText{obj: v, rewritten: rewritten}, nil
+}
+
+// utf8Error returns the error of the first byte of text that is not
+// UTF-8, its column that byte's (1-based, in text), or nil. In rewritten
+// text a 0xFF is a marker's (jsonscan.NonFinite): the rewriter escapes
+// the input's own (jsonscan.Rewriter.Stray finds them).
+func utf8Error(text []byte, rewritten bool) *input.LineError {
+	if utf8.Valid(text) {
+		return nil
+	}
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRune(text[i:])
+		if r == utf8.RuneError && size == 1 && !(rewritten && text[i] == 0xFF) {
+			return &input.LineError{Col: i + 1, Msg: input.InvalidUTF8(text[i])}
+		}
+		i += size
+	}
+	return nil
 }
 
 // trimSpaceRight returns b without trailing JSON white space.

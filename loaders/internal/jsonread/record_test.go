@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/jsonscan"
@@ -58,7 +59,7 @@ func randomTrajectoryLine(rng *rand.Rand) string {
 }
 
 // TestRecordedMembersMatchWalk checks that an objectRecord judges validity
-// as json.Valid does and records what the walker finds, and that a
+// as json.Valid does, with UTF-8 required, and records what the walker finds, and that a
 // trajectory read from the record is the one read by walking.
 func TestRecordedMembersMatchWalk(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
@@ -69,8 +70,8 @@ func TestRecordedMembersMatchWalk(t *testing.T) {
 		if rng.IntN(10) == 0 && len(line) > 0 { // corrupt a few
 			line[rng.IntN(len(line))] = "{}[],:\"x"[rng.IntN(8)]
 		}
-		if got, want := rec.scan(line), json.Valid(line); got != want {
-			t.Fatalf("scan(%s) = %v, json.Valid says %v", line, got, want)
+		if got, want := rec.scan(line), json.Valid(line) && utf8.Valid(line); got != want {
+			t.Fatalf("scan(%s) = %v, json.Valid and UTF-8 say %v", line, got, want)
 		}
 		walked, werr := DecodeObject(line)
 		recorded, rerr := decodeObjectRecord(line, &rec)

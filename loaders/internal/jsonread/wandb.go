@@ -70,6 +70,9 @@ func ReadWandbTable(l *input.Loader, br *bufio.Reader) error {
 			if err != nil {
 				return err
 			}
+			if off, ok := t.rw.Stray(t.dec.InputOffset()-int64(len(raw)), t.dec.InputOffset()); ok {
+				return t.errorAt(off, `a W&B table's "columns": `+input.InvalidUTF8(0xFF))
+			}
 			if columns, err = wandbColumnNames(raw); err != nil {
 				return t.errorAt(t.dec.InputOffset()-int64(len(raw)), err.Error())
 			}
@@ -182,6 +185,9 @@ func (t *wandbReader) rows(columns [][]byte) error {
 		tr := &t.l.Scratch
 		*tr = t.l.NewTrajectory(t.row, t.rw.InputOffset(start))
 		t.obj, err = wandbRecord(t.obj[:0], columns, raw, tr)
+		if _, ok := t.rw.Stray(start, start+int64(len(raw))); ok {
+			err = errors.New(input.InvalidUTF8(0xFF))
+		}
 		if err != nil {
 			if lerr := t.l.Reject((&input.LineError{Path: t.l.Name, Line: t.row, Msg: err.Error()}).WithText(raw)); lerr != nil {
 				return lerr
@@ -235,6 +241,9 @@ func (t *wandbReader) errorAt(off int64, msg string) *input.LineError {
 // (an integer name as its decimal text), or why raw is not a list of
 // distinct names.
 func wandbColumnNames(raw []byte) ([][]byte, error) {
+	if lerr := utf8Error(raw, true); lerr != nil {
+		return nil, errors.New(`a W&B table's "columns": ` + lerr.Msg)
+	}
 	var cells []json.RawMessage
 	if err := json.Unmarshal(raw, &cells); err != nil {
 		return nil, fmt.Errorf(`a W&B table's "columns" must be a list of names, found %s`, describe(raw, true))
