@@ -438,3 +438,44 @@ func TestTRLOnePerPrompt(t *testing.T) {
 		t.Errorf("objective named: logged advantage %q, note %q, error %v", cfg.LoggedAdvantage, note, err)
 	}
 }
+
+// TestTRLDefaultsReadsTableOnce: trlDefaults loads the first file once
+// when the reward columns read it but found no run of one prompt (one
+// row per prompt), and not at all when the groups are named and the
+// logged advantage is named too: nothing it would read is used.
+func TestTRLDefaultsReadsTableOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "completions_1_0123456789.table.json")
+	text := `{"columns": ["step", "prompt", "completion", "accuracy_reward", "format_reward", "advantage"], "data": [` +
+		`[1, "p1", "c", 0.0, 0.0, -0.8365], [1, "p2", "c", 0.0, 1.0, -0.3818], [1, "p3", "c", 1.0, 1.0, 1.2074], [1, "p4", "c", 1.0, 0.5, -0.3535]]}`
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files, err := loaders.Peek([]string{path}, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loads := 0
+	t.Cleanup(func() { loadTRLTable = loaders.Load })
+	loadTRLTable = func(paths []string, opts loaders.Options) (*loaders.Result, error) {
+		loads++
+		return loaders.Load(paths, opts)
+	}
+	named := []setup.ObjectiveConfig{{Name: "accuracy_reward", Expr: `metadata["accuracy_reward"]`}}
+	for _, tc := range []struct {
+		name      string
+		cfg       setup.Config
+		wantLoads int
+	}{
+		{"rewards read", setup.Config{}, 1},
+		{"rewards named", setup.Config{Objectives: named}, 1},
+		{"rewards, groups and advantage named", setup.Config{Objectives: named, GroupBy: "prompt", LoggedAdvantage: "advantage"}, 0},
+	} {
+		loads = 0
+		if _, _, _, err := trlDefaults(tc.cfg, files[0]); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if loads != tc.wantLoads {
+			t.Errorf("%s: the first file loaded %d times, want %d", tc.name, loads, tc.wantLoads)
+		}
+	}
+}
