@@ -489,8 +489,7 @@ type unreadFileJSON struct {
 func unreadFilesJSON(files []loaders.FileError) []unreadFileJSON {
 	var out []unreadFileJSON
 	for _, f := range files {
-		text, _, _ := strings.Cut(f.Err.Error(), "\n")
-		out = append(out, unreadFileJSON{f.Path, text})
+		out = append(out, unreadFileJSON{f.Path, f.FirstLine()})
 	}
 	return out
 }

@@ -188,13 +188,14 @@ func (h *healthFlags) report(res *engine.Result, reading health.Config, addDead 
 	if addDead != nil {
 		addDead(res, trends)
 	}
+	noSteps := noStepCount(trends)
 	// An empty list, not null, when healthy.
-	r := &healthReport{Baseline: min(cfg.Baseline, len(trends)), asked: cfg.Baseline, Findings: append([]health.Finding{}, health.Findings(res, trends, cfg)...), noHypervolume: diagnose.NoHypervolume(res), stepCounted: !noStepCount(trends), stillWritten: reading.Provisional}
+	r := &healthReport{Baseline: min(cfg.Baseline, len(trends)), asked: cfg.Baseline, Findings: append([]health.Finding{}, health.Findings(res, trends, cfg)...), noHypervolume: diagnose.NoHypervolume(res), stepCounted: !noSteps, stillWritten: reading.Provisional}
 	if len(trends) <= r.Baseline {
 		for _, c := range health.BaselineChecks {
 			r.NotRun = append(r.NotRun, string(c))
 		}
-	} else if cfg.LengthObjective == "" && noStepCount(trends) {
+	} else if cfg.LengthObjective == "" && noSteps {
 		r.NotRun, r.noStepCount = append(r.NotRun, string(health.CheckLengthDrift)), true
 	}
 	for _, v := range ref {

@@ -309,9 +309,10 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	sayInferred(stdio.Stderr, p.inferred)
 	reportSkipped(stdio.Stderr, data)
 	reportUnfinished(stdio.Stderr, data.Unfinished)
-	p.stillWritten = loaders.StillWritten(loaders.LastLinesLeftOut(data.Unfinished), lastStep)
+	cut := loaders.LastLinesLeftOut(data.Unfinished)
+	p.stillWritten = loaders.StillWritten(cut, lastStep)
 	if p.computer != nil {
-		p.computer.LinesLeftOut = loaders.LinesLeftOut(loaders.LastLinesLeftOut(data.Unfinished), lastStep)
+		p.computer.LinesLeftOut = loaders.LinesLeftOut(cut, lastStep)
 	}
 	reportRelogged(stdio.Stderr, data.Relogged)
 	for _, u := range data.Unterminated {

@@ -10,21 +10,12 @@ import (
 	"github.com/rewardlens/rewardlens/internal/testfile"
 )
 
-// verlNaNRun writes a verl dump of steps 1-5 (testfile.VerlSteps) into a
-// new directory, one score of step 3 NaN, and returns that directory.
-func verlNaNRun(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	testfile.VerlSteps(t, dir, false)
-	testfile.ReplaceFirst(t, filepath.Join(dir, "3.jsonl"), `"score":1,`, `"score":NaN,`)
-	return dir
-}
-
 // TestStatsHealthNonFinite: a NaN score in a verl run is non_finite's
 // ALERT at its step, naming verl's optimizer step that skips the update,
 // in stats --health (exit 3) and in stats --follow --health's line.
 func TestStatsHealthNonFinite(t *testing.T) {
-	dir := verlNaNRun(t)
+	dir := t.TempDir()
+	testfile.VerlNaNSteps(t, dir)
 	out, errOut, code := run(t, "", "stats", "--health", dir)
 	if code != exitHealthAlert || !strings.Contains(out, "ALERT  step 3  non_finite") || !strings.Contains(out, "FSDPEngine.optimizer_step") {
 		t.Errorf("a NaN score under verl: exit %d, want %d and non_finite's ALERT at step 3 naming verl's optimizer step\n%s\n%s", code, exitHealthAlert, out, errOut)

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,14 +48,7 @@ func TestConfigNonFiniteWeightSaysItsLine(t *testing.T) {
 // source's weights table's too, the others kept; --minimize sets the goal
 // of the objective it names, the config's minimize kept.
 func TestListFlagsReplaceTheConfigs(t *testing.T) {
-	text := func(path string) string {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(data)
-	}
-	cfg, sources := text(walk16("cfg.toml")), text(walk16("sources.toml"))
+	cfg, sources := readText(t, walk16("cfg.toml")), readText(t, walk16("sources.toml"))
 	replace := func(text, old, new string) string {
 		if !strings.Contains(text, old) {
 			t.Fatalf("no %q in the config", old)

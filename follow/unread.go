@@ -88,7 +88,7 @@ func (r *Unread) Warning(when string) string {
 	}
 	var parts []string
 	for _, f := range r.files[:min(n, maxUnreadNamed)] {
-		text, _, _ := strings.Cut(f.Err.Error(), "\n")
+		text := f.FirstLine()
 		if !strings.Contains(text, f.Path) {
 			text = f.Path + ": " + text
 		}

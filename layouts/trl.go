@@ -66,8 +66,8 @@ func trlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, stri
 	var check *RowsCheck
 	pareto := usesPareto(cfg)
 	// onePerPrompt and runs are read with the reward columns; checked
-	// says they were.
-	onePerPrompt, checked := false, false
+	// says they were, tableRead that the table was read for them.
+	onePerPrompt, checked, tableRead := false, false, false
 	var runs trlRuns
 	byPrompt := cfg.GroupBy == ""
 	cfg.GroupBy = cmp.Or(cfg.GroupBy, trlPrompt)
@@ -80,7 +80,7 @@ func trlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, stri
 		if err != nil {
 			return cfg, "", nil, err
 		}
-		note, onePerPrompt, runs, checked = n, weights.onePerPrompt, weights.runs, true
+		note, onePerPrompt, runs, checked, tableRead = n, weights.onePerPrompt, weights.runs, true, weights.read
 		if weights.count.weighted {
 			check = trlWeightsCheck(sourceOf(first), rewards, weights)
 		}
@@ -106,8 +106,10 @@ func trlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, stri
 	// columns did not read it. A table of one row per prompt
 	// (log_unique_prompts=True) holds none of the rows its advantages were
 	// computed over: the read-as line says so in place of a comparison
-	// that could only fail.
-	if runs.size == 0 && first.Path != "" && (byPrompt || !checked) {
+	// that could only fail. The table is read once: for the groups when
+	// the reward columns did not read it, for onePerPrompt when they were
+	// not read and the logged advantage would be compared.
+	if first.Path != "" && runs.size == 0 && (byPrompt && !tableRead || !checked && cfg.LoggedAdvantage == "" && slices.Contains(first.Names, trlAdvantage)) {
 		table, err := readTRLTable(first, nil)
 		if err != nil {
 			return cfg, "", nil, err

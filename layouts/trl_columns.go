@@ -127,9 +127,11 @@ type trlWeightsRead struct {
 	// logged with log_unique_prompts=True, whose logged advantage TRL
 	// computed over rows it does not hold, so that it tells nothing.
 	onePerPrompt bool
-	// runs is how the table's rows were grouped (trlCutRuns), its size 0
-	// when the table was not read.
+	// runs is how the table's rows were grouped (trlCutRuns): size 0
+	// when the table was not read or holds no run of one prompt.
 	runs trlRuns
+	// read says the table was read, runs being what it tells.
+	read bool
 }
 
 // trlReadWeights reads which of the leading float columns lead of the
@@ -147,6 +149,7 @@ func trlReadWeights(first loaders.FileFields, lead []string) (trlWeightsRead, er
 	if err != nil {
 		return read, err
 	}
+	read.read = true
 	table, how, count := trlCutRuns(runs, len(lead))
 	read.runs = how
 	read.onePerPrompt = table.onePerPrompt()
@@ -285,7 +288,7 @@ type trlTable struct {
 func readTRLTable(first loaders.FileFields, columns []string) (*trlTable, error) {
 	rows := first.Records
 	if first.Path != "-" {
-		data, err := loaders.Load([]string{first.Path}, loaders.Options{Format: first.Format})
+		data, err := loadTRLTable([]string{first.Path}, loaders.Options{Format: first.Format})
 		if err != nil {
 			return nil, err
 		}
@@ -293,6 +296,9 @@ func readTRLTable(first loaders.FileFields, columns []string) (*trlTable, error)
 	}
 	return trlTableOf(rows, columns), nil
 }
+
+// loadTRLTable is loaders.Load, which a test counts the calls of.
+var loadTRLTable = loaders.Load
 
 // trlTableOf is the table of rows, a TRL completions table's records, of
 // its reward columns columns.

@@ -52,19 +52,13 @@ func (t *trlTable) grpoFloat32(g []int, r []float64, v trlVariant, divisor float
 // 0 where there is none. It is worked out when first asked: the searches
 // for weights ask for few.
 func (t *trlTable) methodFloat32(k int, v trlVariant, w []float64) func(i int, a float64) float64 {
-	weight := func(j int) float64 {
-		if w == nil {
-			return 1
-		}
-		return w[j]
-	}
 	var bound agreement.Float32Bound
 	var pos []int // each row's place in its group
 	asked, ok := false, false
 	return func(i int, a float64) float64 {
 		if !asked {
 			asked = true
-			bound, ok = t.methodFloat32Of(k, v, weight)
+			bound, ok = t.methodFloat32Of(k, v, w)
 			pos = make([]int, len(t.advantage))
 			for _, g := range t.groups {
 				for j, r := range g {
@@ -79,8 +73,10 @@ func (t *trlTable) methodFloat32(k int, v trlVariant, w []float64) func(i int, a
 	}
 }
 
-// methodFloat32Of is methodFloat32's bound, of weights weight.
-func (t *trlTable) methodFloat32Of(k int, v trlVariant, weight func(j int) float64) (agreement.Float32Bound, bool) {
+// methodFloat32Of is methodFloat32's bound, of weights w (1 each when
+// nil).
+func (t *trlTable) methodFloat32Of(k int, v trlVariant, w []float64) (agreement.Float32Bound, bool) {
+	weight := weightOr1(w)
 	if v.rloo {
 		r := t.weightedSums(k, weight)
 		groups := make([][]float64, len(t.groups))
@@ -107,6 +103,16 @@ func (t *trlTable) methodFloat32Of(k int, v trlVariant, weight func(j int) float
 	return agreement.NormalizeThenSumFloat32(terms, weights, 1e-4, 1, true)
 }
 
+// weightOr1 returns the weight of column j: w[j], 1 when w is nil.
+func weightOr1(w []float64) func(j int) float64 {
+	return func(j int) float64 {
+		if w == nil {
+			return 1
+		}
+		return w[j]
+	}
+}
+
 // reproduces returns whether TRL's advantage a of row i under v, with
 // weights w of the first k columns (1 each when nil), reproduces the
 // logged one: within trlTolerance, or within the bound of TRL's float32
@@ -122,12 +128,7 @@ func (t *trlTable) reproduces(k int, v trlVariant, w []float64) func(i int, a fl
 			return d <= trlTolerance || d <= bound(i, a)
 		}
 	}
-	r := t.weightedSums(k, func(j int) float64 {
-		if w == nil {
-			return 1
-		}
-		return w[j]
-	})
+	r := t.weightedSums(k, weightOr1(w))
 	_, batchStd := nanMeanStd(r, nil)
 	type groupBound struct {
 		f  agreement.GRPOFloat32

@@ -56,15 +56,7 @@ func trlGroupWarnings(_ setup.Config, res *engine.Result, rowCap scoring.RowCap,
 		last := cut.Group.Members[len(cut.Group.Members)-1]
 		return slices.DeleteFunc(slices.Clone(groups), func(g diagnose.GroupSummary) bool { return g.Members[len(g.Members)-1] == last })
 	}
-	sizes := map[int64]int{} // the steps whose groups are all of one size
-	count := map[int]int{}   // how many such steps have each size
-	for bi := range res.Ranking.Batches {
-		if n := uniformGroupSize(groupsOf(&res.Ranking.Batches[bi])); n > 0 {
-			sizes[res.Ranking.Batches[bi].Step] = n
-			count[n]++
-		}
-	}
-	runSize := commonest(count)
+	sizes, runSize := stepSizes(res, groupsOf)
 	var out []string
 	for _, bi := range batches {
 		b := &res.Ranking.Batches[bi]
@@ -94,6 +86,22 @@ func trlGroupWarnings(_ setup.Config, res *engine.Result, rowCap scoring.RowCap,
 		out = append(out, warning)
 	}
 	return out
+}
+
+// stepSizes returns the size of the groups (groupsOf) of each step of res
+// whose groups are all of one size, and the commonest of those sizes
+// over the steps (commonest: 0 on a tie).
+func stepSizes(res *engine.Result, groupsOf func(*engine.Batch) []diagnose.GroupSummary) (sizes map[int64]int, usual int) {
+	sizes = map[int64]int{}
+	count := map[int]int{} // how many steps have each size
+	for bi := range res.Ranking.Batches {
+		b := &res.Ranking.Batches[bi]
+		if n := uniformGroupSize(groupsOf(b)); n > 0 {
+			sizes[b.Step] = n
+			count[n]++
+		}
+	}
+	return sizes, commonest(count)
 }
 
 // uniformGroupSize returns the size of every group of groups, 0 when they

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/internal/english"
 )
 
@@ -74,25 +75,20 @@ func trlCutRuns(runs *trlTable, lead int) (*trlTable, trlRuns, trlRewardCount) {
 	return table, how, count
 }
 
-// runSize is the commonest size, the larger on a tie, of t's groups
-// that start in the first half of its rows (evaluation rows come last,
-// and the first group may be cut by the deque), 0 without rows. The
+// runSize is the commonest size, the larger on a tie
+// (agreement.UsualGroupSize), of t's groups that start in the first half
+// of its rows (evaluation rows come last, and the first group may be cut
+// by the deque), 0 without rows. The
 // larger: a group cut short is rarer than a whole one, and cutting every
 // run of the larger size would split whole groups.
 func (t *trlTable) runSize() int {
-	count := map[int]int{}
-	for _, g := range t.groups {
-		if 2*g[0] < len(t.advantage) {
-			count[len(g)]++
-		}
+	// The groups are in the order of their first rows (trlTableBuilder):
+	// those starting in the first half are a prefix.
+	n := 0
+	for n < len(t.groups) && 2*t.groups[n][0] < len(t.advantage) {
+		n++
 	}
-	size := 0
-	for n, c := range count {
-		if c > count[size] || c == count[size] && n > size {
-			size = n
-		}
-	}
-	return size
+	return agreement.UsualGroupSize(n, func(j int) int { return len(t.groups[j]) })
 }
 
 // cutRuns returns t with each group cut into groups of size rows, the

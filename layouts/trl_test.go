@@ -407,17 +407,9 @@ func TestTRLBatchResidueLeavesUncheckedRows(t *testing.T) {
 // failed fit would suggest, and the logged advantage is not compared,
 // whether the rewards are read or named.
 func TestTRLOnePerPrompt(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "completions_1_0123456789.table.json")
-	text := `{"columns": ["step", "prompt", "completion", "accuracy_reward", "format_reward", "advantage"], "data": [` +
-		`[1, "p1", "c", 0.0, 0.0, -0.8365], [1, "p2", "c", 0.0, 1.0, -0.3818], [1, "p3", "c", 1.0, 1.0, 1.2074], [1, "p4", "c", 1.0, 0.5, -0.3535]]}`
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	files, err := loaders.Peek([]string{path}, loaders.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, note, _, err := trlDefaults(setup.Config{}, files[0])
+	first := onePerPromptTable(t)
+	path := first.Path
+	cfg, note, _, err := trlDefaults(setup.Config{}, first)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -433,8 +425,57 @@ func TestTRLOnePerPrompt(t *testing.T) {
 	}
 	// The rewards named (--objective), the table is read for it alone.
 	named := setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "accuracy_reward", Expr: `metadata["accuracy_reward"]`}}}
-	cfg, note, _, err = trlDefaults(named, files[0])
+	cfg, note, _, err = trlDefaults(named, first)
 	if err != nil || cfg.LoggedAdvantage != "" || !strings.HasPrefix(note, "every prompt of "+path+" has one row") {
 		t.Errorf("objective named: logged advantage %q, note %q, error %v", cfg.LoggedAdvantage, note, err)
+	}
+}
+
+// onePerPromptTable writes a TRL completions table of one row per
+// prompt, 4 prompts of step 1, and returns it as Peek reads it.
+func onePerPromptTable(t *testing.T) loaders.FileFields {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "completions_1_0123456789.table.json")
+	text := `{"columns": ["step", "prompt", "completion", "accuracy_reward", "format_reward", "advantage"], "data": [` +
+		`[1, "p1", "c", 0.0, 0.0, -0.8365], [1, "p2", "c", 0.0, 1.0, -0.3818], [1, "p3", "c", 1.0, 1.0, 1.2074], [1, "p4", "c", 1.0, 0.5, -0.3535]]}`
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files, err := loaders.Peek([]string{path}, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files[0]
+}
+
+// TestTRLDefaultsReadsTableOnce: trlDefaults loads the first file once
+// when the reward columns read it but found no run of one prompt (one
+// row per prompt), and not at all when the groups are named and the
+// logged advantage is named too: nothing it would read is used.
+func TestTRLDefaultsReadsTableOnce(t *testing.T) {
+	first := onePerPromptTable(t)
+	loads := 0
+	t.Cleanup(func() { loadTRLTable = loaders.Load })
+	loadTRLTable = func(paths []string, opts loaders.Options) (*loaders.Result, error) {
+		loads++
+		return loaders.Load(paths, opts)
+	}
+	named := []setup.ObjectiveConfig{{Name: "accuracy_reward", Expr: `metadata["accuracy_reward"]`}}
+	for _, tc := range []struct {
+		name      string
+		cfg       setup.Config
+		wantLoads int
+	}{
+		{"rewards read", setup.Config{}, 1},
+		{"rewards named", setup.Config{Objectives: named}, 1},
+		{"rewards, groups and advantage named", setup.Config{Objectives: named, GroupBy: "prompt", LoggedAdvantage: "advantage"}, 0},
+	} {
+		loads = 0
+		if _, _, _, err := trlDefaults(tc.cfg, first); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if loads != tc.wantLoads {
+			t.Errorf("%s: the first file loaded %d times, want %d", tc.name, loads, tc.wantLoads)
+		}
 	}
 }

@@ -168,40 +168,37 @@ func (t *trlTable) weightsDisagree(columns []string, read trlWeightsRead) (own s
 	}
 	// Within that of rounding, the first's agree whatever t's own: those
 	// are fitted only for a table that may disagree.
-	readDiff := t.nearestDiff(read.weights, read.ratiosOnly, rows)
+	readFactors := t.factorsFor(read.weights, read.ratiosOnly, rows)
+	readDiff := t.nearestDiff(read.weights, readFactors, rows)
 	if readDiff <= trlFactorTells*trlRoundedNoise {
 		return "", false
 	}
 	ratios, variant, ok := t.fitWeights(len(columns), rows)
 	if !ok {
-		return "none in TRL's settings (no weighted sum of the rewards reproduces its log)", !t.reproducedWithin(read, rows)
+		return "none in TRL's settings (no weighted sum of the rewards reproduces its log)", !t.reproducedWithin(read.weights, readFactors, rows)
 	}
 	weights, ratiosOnly := t.scaledWeights(len(columns), ratios, variant, rows)
 	own = trlWeightsText(columns, weights, ", ")
 	if ratiosOnly {
 		own = "in the ratios " + trlWeightsText(columns, weights, " : ")
 	}
-	ownDiff := t.nearestDiff(weights, ratiosOnly, rows)
+	ownDiff := t.nearestDiff(weights, t.factorsFor(weights, ratiosOnly, rows), rows)
 	if ratiosOnly && !read.ratiosOnly {
-		readDiff = t.nearestDiff(read.weights, true, rows)
+		readDiff = t.nearestDiff(read.weights, t.factorsFor(read.weights, true, rows), rows)
 	}
 	return own, readDiff > trlFactorTells*max(ownDiff, trlRoundedNoise)
 }
 
-// reproducedWithin reports whether read's weights (times the factor
-// nearest the log when it tells only their ratios) reproduce every row
-// of rows in some setting of trlVariants, within trlTolerance or the
-// bound of TRL's float32 rounding (reproducesRows).
-func (t *trlTable) reproducedWithin(read trlWeightsRead, rows []int) bool {
-	k := len(read.weights)
-	for _, v := range trlVariants {
-		c := 1.0
-		if read.ratiosOnly && !v.unscaled() {
-			c = nearestFactor(func(c float64) float64 { return t.weightedMaxDiff(k, v, c, read.weights, rows) })
-		}
+// reproducedWithin reports whether weights, times their factor in a
+// setting of trlVariants (factors, factorsFor), reproduce every row of
+// rows in that setting, within trlTolerance or the bound of TRL's float32
+// rounding (reproducesRows).
+func (t *trlTable) reproducedWithin(weights, factors []float64, rows []int) bool {
+	k := len(weights)
+	for i, v := range trlVariants {
 		w := make([]float64, k)
 		for j := range w {
-			w[j] = c * read.weights[j]
+			w[j] = factors[i] * weights[j]
 		}
 		if t.reproducesRows(k, v, w, rows) {
 			return true
@@ -211,20 +208,28 @@ func (t *trlTable) reproducedWithin(read trlWeightsRead, rows []int) bool {
 }
 
 // nearestDiff returns the largest |difference| over rows between the
-// logged advantage and TRL's with the weights of the reward columns, in
-// the setting of trlVariants where it is smallest: the weights as they
-// are, or, with ratiosOnly, times the factor nearest the log
-// (nearestFactor).
-func (t *trlTable) nearestDiff(weights []float64, ratiosOnly bool, rows []int) float64 {
-	k := len(weights)
+// logged advantage and TRL's with weights, the weights of the reward
+// columns times their factor in each setting of trlVariants (factors,
+// factorsFor), in the setting where it is smallest.
+func (t *trlTable) nearestDiff(weights, factors []float64, rows []int) float64 {
 	nearest := math.Inf(1)
-	for _, v := range trlVariants {
-		maxDiff := func(c float64) float64 { return t.weightedMaxDiff(k, v, c, weights, rows) }
-		c := 1.0
-		if ratiosOnly && !v.unscaled() {
-			c = nearestFactor(maxDiff)
-		}
-		nearest = min(nearest, maxDiff(c))
+	for i, v := range trlVariants {
+		nearest = min(nearest, t.weightedMaxDiff(len(weights), v, factors[i], weights, rows))
 	}
 	return nearest
+}
+
+// factorsFor returns, for each setting of trlVariants, the factor the
+// weights are taken times: 1, or with ratiosOnly (the log telling only
+// their ratios) in a setting that scales, the factor nearest the log over
+// rows (nearestFactor).
+func (t *trlTable) factorsFor(weights []float64, ratiosOnly bool, rows []int) []float64 {
+	factors := make([]float64, len(trlVariants))
+	for i, v := range trlVariants {
+		factors[i] = 1
+		if ratiosOnly && !v.unscaled() {
+			factors[i] = nearestFactor(func(c float64) float64 { return t.weightedMaxDiff(len(weights), v, c, weights, rows) })
+		}
+	}
+	return factors
 }

@@ -62,7 +62,7 @@ func TestWeightsDisagreeFloat32(t *testing.T) {
 		t.Fatal("weights fit a log of two equal columns: the case does not test the bound")
 	}
 	read := trlWeightsRead{weights: []float64{1, 0.5}}
-	if d := tbl.nearestDiff(read.weights, false, rows); !(d > trlTolerance) {
+	if d := tbl.nearestDiff(read.weights, tbl.factorsFor(read.weights, false, rows), rows); !(d > trlTolerance) {
 		t.Fatalf("the weights read reproduce the log to %.3g, within %v: the case does not test the bound", d, trlTolerance)
 	}
 	columns := []string{"reward_model", "judge_model"}

@@ -26,16 +26,7 @@ func verlDoubledGroups(cfg setup.Config, res *engine.Result, batches []int) []st
 	if cfg.GroupBy != verlPrompt {
 		return nil
 	}
-	sizes := map[int64]int{} // the steps whose groups are all of one size
-	count := map[int]int{}   // how many such steps have each size
-	for bi := range res.Ranking.Batches {
-		b := &res.Ranking.Batches[bi]
-		if n := uniformGroupSize(diagnose.GroupSummaries(res, b)); n > 0 {
-			sizes[b.Step] = n
-			count[n]++
-		}
-	}
-	n := commonest(count)
+	sizes, n := stepSizes(res, func(b *engine.Batch) []diagnose.GroupSummary { return diagnose.GroupSummaries(res, b) })
 	if n == 0 {
 		return nil
 	}

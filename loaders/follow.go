@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -128,6 +129,13 @@ type FileError struct {
 	Path      string
 	Err       error
 	Recovered bool
+}
+
+// FirstLine is the first line of e's error: what a warning, a JSON line
+// or the status line says of the file, each on one line.
+func (e FileError) FirstLine() string {
+	line, _, _ := strings.Cut(e.Err.Error(), "\n")
+	return line
 }
 
 // Err returns every error of u.Errs joined, in order (errors.Join), nil

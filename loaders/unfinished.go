@@ -673,18 +673,25 @@ func NoteLastSteps(lastStep map[string]int64, ts []scoring.Trajectory) {
 // each file's last row read, NoteLastSteps), named "PATH's unfinished
 // last line" (engine.RewardComputer.LinesLeftOut); nil for none.
 func LinesLeftOut(paths []string, lastStep map[string]int64) map[int64]string {
-	var lines map[int64]string
+	return byLastStep(paths, lastStep, func(path string) string { return path + "'s unfinished last line" })
+}
+
+// byLastStep returns why(path) for each file of paths at the step of its
+// last row read (lastStep), a later file's over an earlier one's of the
+// same step; nil when no file of paths has a row read.
+func byLastStep(paths []string, lastStep map[string]int64, why func(path string) string) map[int64]string {
+	var out map[int64]string
 	for _, path := range paths {
 		step, ok := lastStep[path]
 		if !ok {
 			continue
 		}
-		if lines == nil {
-			lines = map[int64]string{}
+		if out == nil {
+			out = map[int64]string{}
 		}
-		lines[step] = path + "'s unfinished last line"
+		out[step] = why(path)
 	}
-	return lines
+	return out
 }
 
 // LastLinesLeftOut returns the paths of files whose last line alone was
@@ -706,16 +713,7 @@ func LastLinesLeftOut(files []Unfinished) []string {
 // ends in an unfinished line, left out: its run is probably still writing
 // it". nil for none.
 func StillWritten(paths []string, lastStep map[string]int64) map[int64]string {
-	var why map[int64]string
-	for _, path := range paths {
-		step, ok := lastStep[path]
-		if !ok {
-			continue
-		}
-		if why == nil {
-			why = map[int64]string{}
-		}
-		why[step] = path + " ends in an unfinished line, left out: its run is probably still writing it"
-	}
-	return why
+	return byLastStep(paths, lastStep, func(path string) string {
+		return path + " ends in an unfinished line, left out: its run is probably still writing it"
+	})
 }

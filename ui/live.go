@@ -406,7 +406,7 @@ func (l *liveState) note(u loaders.Update) {
 		return slices.Contains(u.Reloaded, f.path) || slices.Contains(u.Recovered, f.path)
 	})
 	for _, e := range u.FileErrs() {
-		failure := fileFailure{e.Path, strings.SplitN(e.Err.Error(), "\n", 2)[0]}
+		failure := fileFailure{e.Path, e.FirstLine()}
 		if i := slices.IndexFunc(l.failed, func(f fileFailure) bool { return f.path == e.Path }); i >= 0 {
 			l.failed[i] = failure
 		} else {

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,8 +17,7 @@ import (
 // that step's update), and its header's badge alerts.
 func TestStepsTabNonFinite(t *testing.T) {
 	dir := t.TempDir()
-	testfile.VerlSteps(t, dir, false)
-	testfile.ReplaceFirst(t, filepath.Join(dir, "3.jsonl"), `"score":1,`, `"score":NaN,`)
+	testfile.VerlNaNSteps(t, dir)
 	cfg, sentence, _, err := layouts.Apply(context.Background(), setup.Config{}, []string{dir}, loaders.Options{}, nil, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -52,3 +52,11 @@ func VerlSteps(tb testing.TB, dir string, cut bool) {
 		}
 	}
 }
+
+// VerlNaNSteps writes VerlSteps' dump into dir, without a cut line, one
+// score of step 3 NaN, failing tb on an error.
+func VerlNaNSteps(tb testing.TB, dir string) {
+	tb.Helper()
+	VerlSteps(tb, dir, false)
+	ReplaceFirst(tb, filepath.Join(dir, "3.jsonl"), `"score":1,`, `"score":NaN,`)
+}
