@@ -409,12 +409,13 @@ func changedSettings(st *common.Styles, o engine.Options) string {
 // recompute runs. The followed files not read are said after each
 // (common.UnreadBadge): no recompute reads them.
 func (h Header) badge(st *common.Styles, compact bool) (string, int) {
+	unread := common.UnreadBadge(st, h.unread, compact)
 	shown, updating, recomputing := common.HealthBadge(st, h.findings, h.unread), common.UpdatingBadge(st), common.RecomputingBadge(st)
 	if compact {
 		shown, updating = common.CompactHealthBadge(st, h.findings, h.unread), st.Muted.Render("◌")
 		recomputing = updating
 	}
-	if unread := common.UnreadBadge(st, h.unread, compact); unread != "" {
+	if unread != "" {
 		updating += " " + unread
 		recomputing += " " + unread
 	}
