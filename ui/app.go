@@ -522,15 +522,24 @@ func (m *Model) layout() tea.Cmd {
 	w, h := m.bodySize()
 	m.body = tabSize{w, h}
 	var cmd tea.Cmd
-	if m.sizes[m.active] != m.body {
-		m.sizes[m.active] = m.body
-		m.tabs[m.active].SetSize(w, h)
+	if m.sizeTab(m.active) {
 		cmd = m.takeJob(m.active)
 	}
 	if m.overlay.Open {
 		m.overlay.Resize(m.common.Styles, m.helpContent(), w, h)
 	}
 	return cmd
+}
+
+// sizeTab gives tab i the body's size unless it has it already (tabs
+// redraw on SetSize), and reports whether its size changed.
+func (m *Model) sizeTab(i int) bool {
+	if m.sizes[i] == m.body {
+		return false
+	}
+	m.sizes[i] = m.body
+	m.tabs[i].SetSize(m.body.width, m.body.height)
+	return true
 }
 
 // restyle rebuilds the styles for the terminal's background; the tabs

@@ -121,8 +121,9 @@ func (m *Model) follow(updates <-chan loaders.Update, unended ...loaders.Unended
 	m.live.unended = unended
 	m.live.written, m.live.settled = map[int64]bool{}, map[int64]bool{}
 	m.live.notePartial(s.Result)
-	s.SetUnfinishedLines(m.live.unfinishedLines())
-	s.SetStillWritten(m.live.unfinishedLines())
+	unfinished := m.live.unfinishedLines()
+	s.SetUnfinishedLines(unfinished)
+	s.SetStillWritten(unfinished)
 	s.Warnings = m.live.allWarnings()
 	m.keys.Follow.SetEnabled(true)
 	m.keys.following = true
@@ -197,7 +198,8 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 	if w := l.repeats.TakeWarning(); w != "" {
 		l.repeated = w
 	}
-	s.SetStillWritten(l.unfinishedLines())
+	unfinished := l.unfinishedLines()
+	s.SetStillWritten(unfinished)
 	var expire tea.Cmd
 	if len(u.Trajectories) > 0 || len(u.Reloaded) > 0 {
 		mixed := s.MixedWarning()
@@ -210,7 +212,7 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 		delete(l.settled, u.Trajectories[i].Batch)
 	}
 	l.received++
-	s.SetUnfinishedLines(l.unfinishedLines())
+	s.SetUnfinishedLines(unfinished)
 	l.notePartial(s.Result)
 	newer := m.holdDetail(step)
 	s.SetBatch(l.batchToShow(s.Result, step))

@@ -66,11 +66,10 @@ func (m *Model) prefetchCompare() tea.Cmd {
 			return func() tea.Msg { return prefetchedMsg{ev, ev.Compute(b)} }
 		}
 		m.stale[i] = false
-		if m.sizes[i] != m.body && m.body != (tabSize{}) {
+		if m.body != (tabSize{}) {
 			// Sized first, as its visit will: the comparison counts its
 			// points on the grid the visit draws, not again then.
-			m.sizes[i] = m.body
-			tab.SetSize(m.body.width, m.body.height)
+			m.sizeTab(i)
 		}
 		return m.updateTab(i, common.SessionChangedMsg{})
 	}

@@ -38,9 +38,7 @@ func (m *Model) prefetchTabs() tea.Cmd {
 		}
 		m.stale[i] = false
 		cmds = append(cmds, m.updateTab(i, common.SessionChangedMsg{}))
-		if m.sizes[i] != m.body {
-			m.sizes[i] = m.body
-			m.tabs[i].SetSize(m.body.width, m.body.height)
+		if m.sizeTab(i) {
 			cmds = append(cmds, m.takeJob(i))
 		}
 	}

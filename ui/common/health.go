@@ -75,9 +75,10 @@ func CompactHealthBadge(st *Styles, findings []health.Finding, unread []string) 
 }
 
 // UnreadBadge is the badge's mark of the followed files not read, "" for
-// none: "⚠ a_1.jsonl unread" (its name, the directory left out, its last
-// maxUnreadNameRunes runes: a run's files differ by their ends) for one, "⚠ 2 files unread" for more;
-// compact, "⚠ 1 unread". The status line says their errors whole.
+// none: "⚠ a_1.jsonl unread" (its name, the directory left out, escaped,
+// its last maxUnreadNameCells cells: a run's files differ by their ends)
+// for one, "⚠ 2 files unread" for more; compact, "⚠ 1 unread". The status
+// line says their errors whole.
 func UnreadBadge(st *Styles, unread []string, compact bool) string {
 	switch {
 	case len(unread) == 0:
@@ -85,18 +86,19 @@ func UnreadBadge(st *Styles, unread []string, compact bool) string {
 	case compact:
 		return st.Warning.Render(fmt.Sprintf("⚠ %d unread", len(unread)))
 	case len(unread) == 1:
-		name := []rune(filepath.Base(unread[0]))
-		if len(name) > maxUnreadNameRunes {
-			name = append([]rune("…"), name[len(name)-maxUnreadNameRunes:]...)
+		// Cut once escaped: an escape takes several cells, a wide rune two.
+		name := textsafe.Line(filepath.Base(unread[0]))
+		if TextWidth(name) > maxUnreadNameCells {
+			name = "…" + lastCells(name, maxUnreadNameCells)
 		}
-		return st.Warning.Render("⚠ " + textsafe.Line(string(name)) + " unread")
+		return st.Warning.Render("⚠ " + name + " unread")
 	}
 	return st.Warning.Render(fmt.Sprintf("⚠ %d files unread", len(unread)))
 }
 
-// maxUnreadNameRunes is how much of an unread file's name UnreadBadge
+// maxUnreadNameCells is how much of an unread file's name UnreadBadge
 // shows: the header has other fields to fit beside it.
-const maxUnreadNameRunes = 24
+const maxUnreadNameCells = 24
 
 // badge is the checks counted by their worst level, the alerting ones
 // written by alertText, the warning ones by warnText (given both counts),

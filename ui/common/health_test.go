@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/health"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
 // TestFindingLineKeepsTheMeasureOfData: cut to a narrow width, a finding
@@ -32,6 +33,24 @@ func TestFindingLineKeepsTheMeasureOfData(t *testing.T) {
 		line := ansi.Strip(FindingLine(st, tc.f, tc.width, false))
 		if ansi.StringWidth(line) > tc.width || !strings.HasSuffix(line, tc.want) {
 			t.Errorf("%s at %d cells: %q, want it to end in %q", tc.f.Check, tc.width, line, tc.want)
+		}
+	}
+}
+
+// TestUnreadBadgeCutsTheEscapedName: an unread file's name is cut to its
+// last maxUnreadNameCells cells once escaped, however many cells its
+// runes take: wide ones, control characters shown as escapes.
+func TestUnreadBadgeCutsTheEscapedName(t *testing.T) {
+	st := NewStyles(true, true)
+	for _, base := range []string{
+		strings.Repeat("報酬", 20) + ".jsonl",
+		strings.Repeat("\x1b", 20) + "run.jsonl",
+		"rollouts_of_a_very_long_run_name.jsonl",
+	} {
+		badge := ansi.Strip(UnreadBadge(st, []string{"run/" + base}, false))
+		name, ok := strings.CutPrefix(strings.TrimSuffix(badge, " unread"), "⚠ …")
+		if !ok || TextWidth(name) > maxUnreadNameCells || !strings.HasSuffix(textsafe.Line(base), name) {
+			t.Errorf("%q: badge %q, want the last %d cells of the escaped name after …", base, badge, maxUnreadNameCells)
 		}
 	}
 }

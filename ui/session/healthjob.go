@@ -175,12 +175,5 @@ func (s *Session) healthConfig() health.Config {
 }
 
 // lastSteps returns the step of each file's last row read
-// (loaders.NoteLastSteps of the trajectories).
-func (s *Session) lastSteps() map[string]int64 {
-	lastStep := map[string]int64{}
-	for i := range s.Trajectories.Len() {
-		t := s.Trajectories.At(i)
-		lastStep[t.Source] = t.Batch
-	}
-	return lastStep
-}
+// (loaders.NoteLastSteps of the trajectories), kept as they come.
+func (s *Session) lastSteps() map[string]int64 { return s.lastStep }

@@ -51,7 +51,7 @@ func Open(source string, cfg setup.Config, res *loaders.Result, warnings []strin
 	c.LinesLeftOut = loaders.LinesLeftOut(loaders.LastLinesLeftOut(res.Unfinished), lastStep)
 	dropBodies(ts)
 	c.RowCap = res.RowCap()
-	return openedSession(source, trajectoriesOf(ts), c, ev, false, func(s *Session) {
+	return openedSession(source, trajectoriesOf(ts), lastStep, c, ev, false, func(s *Session) {
 		s.Fields = fields
 		s.Prompts, s.PromptsErr = columns, columnsErr
 		s.finishPrompts()
@@ -59,14 +59,14 @@ func Open(source string, cfg setup.Config, res *loaders.Result, warnings []strin
 	}), nil
 }
 
-// openedSession returns newSession(source, ts, c, ev) after loaded (which
+// openedSession returns newSession(source, ts, lastStep, c, ev) after loaded (which
 // checks the IDs), with the first frame's statistics computed: the IDs are
 // checked on a core of their own meanwhile, as compute does, and for a
 // session to be followed noted as they are (FollowedIDs). The trainer's
 // output is checked first (agreement.CheckTrainer), as compute
 // and stats do: its notes go to the status line, and with --match-logged
 // the options found become the computer's.
-func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev *engine.Evaluation, followed bool, loaded func(*Session)) *Session {
+func openedSession(source string, ts Trajectories, lastStep map[string]int64, c *engine.RewardComputer, ev *engine.Evaluation, followed bool, loaded func(*Session)) *Session {
 	var (
 		duplicates string
 		ids        *follow.Repeats
@@ -79,7 +79,7 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 	}()
 	check := agreement.CheckTrainer(c, ev)
 	c.Options = check.Options
-	s := newSession(source, ts, c, ev)
+	s := newSession(source, ts, lastStep, c, ev)
 	if ev.Logged != nil {
 		// Said again as the settings and the rows change (LoggedWarning);
 		// until then by the open's check: --match-logged's note says it
@@ -381,7 +381,7 @@ func (b *Builder) Add(ts []scoring.Trajectory) error {
 func (b *Builder) Session(source string, res *loaders.Result, warnings []string) *Session {
 	b.computer.RowCap = res.RowCap()
 	b.computer.LinesLeftOut = loaders.LinesLeftOut(loaders.LastLinesLeftOut(res.Unfinished), b.lastStep)
-	return openedSession(source, b.ts, b.computer, b.ev.Evaluation(), b.followed, func(s *Session) {
+	return openedSession(source, b.ts, b.lastStep, b.computer, b.ev.Evaluation(), b.followed, func(s *Session) {
 		s.Fields = b.fields
 		s.Prompts, s.PromptsErr = b.columns, b.columnsErr
 		s.finishPrompts()

@@ -115,6 +115,10 @@ type Session struct {
 	// left out, their runs probably still writing them: the health grades
 	// the step of each one's last row read provisionally (healthConfig).
 	stillWritten []string
+	// lastStep holds the step of each file's last row read
+	// (loaders.NoteLastSteps), kept as rows come and go (ApplyUpdate):
+	// the unfinished lines' steps without a scan of every row.
+	lastStep map[string]int64
 	// Prompts are each trajectory's prompt and task metric, by the
 	// config's prompt_by, task_metric and pass_threshold, for the Prompts
 	// tab; nil when they cannot be read, with PromptsErr saying why.
@@ -149,7 +153,9 @@ type Session struct {
 func NewSession(source string, ts []scoring.Trajectory, c *engine.RewardComputer) *Session {
 	e := c.NewEvaluator()
 	e.Add(ts)
-	s := newSession(source, trajectoriesOf(ts), c, e.Evaluation())
+	lastStep := map[string]int64{}
+	loaders.NoteLastSteps(lastStep, ts)
+	s := newSession(source, trajectoriesOf(ts), lastStep, c, e.Evaluation())
 	s.Fields = addFirstFields(nil, ts)
 	s.Prompts, s.PromptsErr = promptColumns(setup.Config{}, c.Scorer.Objectives())
 	s.addPrompts(ts)
@@ -179,11 +185,13 @@ func dropBodies(ts []scoring.Trajectory) {
 }
 
 // newSession returns the session of ts, whose evaluation with c is ev,
-// and computes the first result.
-func newSession(source string, ts Trajectories, c *engine.RewardComputer, ev *engine.Evaluation) *Session {
+// and computes the first result; lastStep is the step of each file's
+// last row of ts (loaders.NoteLastSteps), which the session keeps.
+func newSession(source string, ts Trajectories, lastStep map[string]int64, c *engine.RewardComputer, ev *engine.Evaluation) *Session {
 	s := &Session{
 		Source:        source,
 		Trajectories:  ts,
+		lastStep:      lastStep,
 		Computer:      c,
 		Evaluation:    ev,
 		Options:       c.Options,

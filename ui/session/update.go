@@ -26,6 +26,10 @@ func (s *Session) ApplyUpdate(followed *live.Evaluation, u loaders.Update) {
 		s.deleteReloaded(u.Reloaded)
 		s.Reloads++
 	}
+	for _, path := range u.Reloaded {
+		delete(s.lastStep, path)
+	}
+	loaders.NoteLastSteps(s.lastStep, u.Trajectories)
 	from := s.Trajectories.Len()
 	s.Trajectories.Append(u.Trajectories...)
 	s.serials.noteRead(u.Trajectories, s.Trajectories.Len())

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -227,4 +228,45 @@ func sameReflect(a, b reflect.Value) bool {
 		return a.String() == b.String()
 	}
 	return fmt.Sprint(a) == fmt.Sprint(b)
+}
+
+// TestLastStepsKeptAsRowsCome: the step of each file's last row read,
+// kept as updates come, is that of a pass over the rows after each: a
+// file grown, a new one, one read again shorter, one emptied (its rows
+// gone).
+func TestLastStepsKeptAsRowsCome(t *testing.T) {
+	rows := func(src string, steps ...int64) []scoring.Trajectory {
+		ts := make([]scoring.Trajectory, len(steps))
+		for i, step := range steps {
+			ts[i] = scoring.Trajectory{ID: fmt.Sprint(src, "-", i), Batch: step, Group: "g", Done: true,
+				Metadata: map[string]any{"a": float64(i % 3)}, LoaderState: scoring.LoaderState{Source: src, Line: i + 1}}
+		}
+		return ts
+	}
+	scan := func(s *Session) map[string]int64 {
+		lastStep := map[string]int64{}
+		for _, tr := range s.Trajectories.All() {
+			lastStep[tr.Source] = tr.Batch
+		}
+		return lastStep
+	}
+	s := newFindSession(t, slices.Concat(rows("a", 0, 0, 1), rows("b", 0, 1), rows("c", 0)))
+	updates := []struct {
+		name string
+		u    loaders.Update
+	}{
+		{"a grown, d new", loaders.Update{Trajectories: slices.Concat(rows("a", 2, 2), rows("d", 2))}},
+		{"b read again shorter", loaders.Update{Reloaded: []string{"b"}, Trajectories: rows("b", 0)}},
+		{"c emptied", loaders.Update{Reloaded: []string{"c"}}},
+		{"b and d read again, a grown", loaders.Update{Reloaded: []string{"b", "d"}, Trajectories: slices.Concat(rows("b", 0, 3), rows("a", 3), rows("d", 1))}},
+	}
+	if got, want := s.lastSteps(), scan(s); !maps.Equal(got, want) {
+		t.Fatalf("opened: last steps %v, want %v", got, want)
+	}
+	for _, step := range updates {
+		applyUpdate(s, step.u)
+		if got, want := s.lastSteps(), scan(s); !maps.Equal(got, want) {
+			t.Fatalf("%s: last steps %v, want %v", step.name, got, want)
+		}
+	}
 }

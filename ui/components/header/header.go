@@ -148,13 +148,12 @@ const (
 // layout is one arrangement of the header: its fields after the source,
 // whether the health badge is the compact one, how short the source may
 // get, and the cells kept beside the fields for the method and the
-// settings at their widest (reserve), so that m and n never make a field
-// come or go.
+// settings at their widest (methodRoom, settingsRoom), so that m and n
+// never make a field come or go.
 type layout struct {
 	fields  []string
 	compact bool
 	floor   sourceFloor
-	reserve int
 	// methodAt and settingsAt index the method's and the settings' fields
 	// (-1: none), after which their reserves, methodRoom and settingsRoom,
 	// are kept, so that the fields after them stay where they are.
@@ -289,7 +288,7 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 	// reserve of its settings field, beside the method's.
 	arrange := func(compact bool, floor sourceFloor, settingsRoom int, fields ...string) layout {
 		fields = slices.DeleteFunc(fields, func(f string) bool { return f == "" })
-		return layout{fields: fields, compact: compact, floor: floor, reserve: methodReserve + settingsRoom,
+		return layout{fields: fields, compact: compact, floor: floor,
 			methodAt:   slices.IndexFunc(fields, func(f string) bool { return f == method || f == methodName }),
 			settingsAt: slices.IndexFunc(fields, func(f string) bool { return f == settings || f == shortSettings || f == changed }),
 			methodRoom: methodReserve, settingsRoom: settingsRoom}
@@ -362,7 +361,7 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 		}
 		room = max(width-room, 0)
 		rest = headerSeparator + strings.Join(chosen.fields, headerSeparator)
-		if floors[chosen.floor]+ansi.StringWidth(rest)+chosen.reserve <= room {
+		if floors[chosen.floor]+ansi.StringWidth(rest)+chosen.methodRoom+chosen.settingsRoom <= room {
 			fitted = true
 			break
 		}
@@ -410,12 +409,13 @@ func changedSettings(st *common.Styles, o engine.Options) string {
 // recompute runs. The followed files not read are said after each
 // (common.UnreadBadge): no recompute reads them.
 func (h Header) badge(st *common.Styles, compact bool) (string, int) {
+	unread := common.UnreadBadge(st, h.unread, compact)
 	shown, updating, recomputing := common.HealthBadge(st, h.findings, h.unread), common.UpdatingBadge(st), common.RecomputingBadge(st)
 	if compact {
 		shown, updating = common.CompactHealthBadge(st, h.findings, h.unread), st.Muted.Render("◌")
 		recomputing = updating
 	}
-	if unread := common.UnreadBadge(st, h.unread, compact); unread != "" {
+	if unread != "" {
 		updating += " " + unread
 		recomputing += " " + unread
 	}

@@ -537,7 +537,7 @@ func TestFieldsStayUnderM(t *testing.T) {
 	// for a field not shown.
 	columns := func(head string) [3]int {
 		var at [3]int
-		for k, f := range []string{"scope", "!1", "  "} {
+		for k, f := range []string{"scope", " valid", "  "} {
 			i := strings.Index(head, f)
 			if f == "  " {
 				i = strings.LastIndex(head, f)

@@ -41,13 +41,11 @@ type Histogram struct {
 	Bins *Bins
 }
 
-// Bins is what a Histogram draws of its values at one width: their
-// number, their bins and each bin's count, or the one value they all are.
+// Bins is what a Histogram draws of its values at one width: their bins
+// and each bin's count, or the one value they all are.
 type Bins struct {
 	// Width is the width in cells the bins were chosen for.
 	Width int
-	// N is the number of values.
-	N int
 	// Edges are NiceBins' for that width, nil when no value is finite.
 	Edges []float64
 	// Counts are stats.Histogram's over Edges, nil when the values are
@@ -60,7 +58,7 @@ type Bins struct {
 
 // BinsOf bins h's values as View draws them in width cells.
 func (h Histogram) BinsOf(width int) Bins {
-	b := Bins{Width: width, N: len(h.Values)}
+	b := Bins{Width: width}
 	// Bins are capped with the widest count label there can be (every
 	// value in one bin), so that the bars fit whatever the counts are.
 	plotWidth := width - len(strconv.Itoa(len(h.Values))) - 2
@@ -207,11 +205,11 @@ func (h Histogram) View(st *common.Styles, width, height int) string {
 	if edges == nil {
 		return title + "\n" + st.Muted.Render("no valid values")
 	}
-	if plotWidth := width - len(strconv.Itoa(bins.N)) - 2; plotHeight < 1 || plotWidth < 1 {
+	if plotWidth := width - len(strconv.Itoa(len(h.Values))) - 2; plotHeight < 1 || plotWidth < 1 {
 		return title
 	}
 	if bins.IsConstant {
-		return title + "\n" + h.constantView(st, bins.Constant, bins.N, width, plotHeight)
+		return title + "\n" + h.constantView(st, bins.Constant, width, plotHeight)
 	}
 	// Cell 0 of the count axis is the baseline; cell r, row r of the bars
 	// from the bottom, where a bar of r units of counts ends.
@@ -253,7 +251,7 @@ func (h Histogram) View(st *common.Styles, width, height int) string {
 	rows = append(rows,
 		st.AxisLabel.Render(fmt.Sprintf("%*s ", countWidth, labels[0]))+st.Axis.Render("└"+baseline),
 		pad+" "+st.AxisLabel.Render(ticks),
-		pad+" "+lipgloss.PlaceHorizontal(axisWidth, lipgloss.Center, st.AxisLabel.Render(h.Quantity)+st.Muted.Render(h.note(bins.N, edges, plotWidth))),
+		pad+" "+lipgloss.PlaceHorizontal(axisWidth, lipgloss.Center, st.AxisLabel.Render(h.Quantity)+st.Muted.Render(h.note(edges, plotWidth))),
 	)
 	return strings.Join(rows, "\n")
 }
@@ -280,9 +278,9 @@ func Constant(values []float64) (float64, bool) {
 func ConstantLabel(c float64) string { return "all " + common.FormatValue(c) }
 
 // constantView draws the constant c as one bar of every value, plotHeight
-// rows tall, on a count axis from 0 to count, labelled with c under it.
-func (h Histogram) constantView(st *common.Styles, c float64, count, width, plotHeight int) string {
-	n := strconv.Itoa(count)
+// rows tall, on a count axis from 0 to n, labelled with c under it.
+func (h Histogram) constantView(st *common.Styles, c float64, width, plotHeight int) string {
+	n := strconv.Itoa(len(h.Values))
 	label := ConstantLabel(c)
 	barWidth := min(max(len(label), 4), max(width-len(n)-2, 1))
 	rows := make([]string, 0, plotHeight+3)
@@ -297,19 +295,19 @@ func (h Histogram) constantView(st *common.Styles, c float64, count, width, plot
 	rows = append(rows,
 		st.AxisLabel.Render(fmt.Sprintf("%*s ", len(n), "0"))+st.Axis.Render("└"+strings.Repeat("─", barWidth)),
 		pad+" "+st.AxisLabel.Render(ansi.Truncate(label, max(width-len(pad)-1, 1), "…")),
-		pad+" "+ansi.Truncate(st.AxisLabel.Render(h.Quantity)+st.Muted.Render(fmt.Sprintf("  (n = %d, one value)", count)), max(width-len(pad)-1, 1), "…"),
+		pad+" "+ansi.Truncate(st.AxisLabel.Render(h.Quantity)+st.Muted.Render(fmt.Sprintf("  (n = %d, one value)", len(h.Values))), max(width-len(pad)-1, 1), "…"),
 	)
 	return strings.Join(rows, "\n")
 }
 
-// note is what the caption says after the quantity of n values, "  (n =
-// 128, count per bin of 0.5)", without the bin or at all when the plot is
-// too narrow for it: a note cut short would cut its numbers.
-func (h Histogram) note(n int, edges []float64, width int) string {
+// note is what the caption says after the quantity, "  (n = 128, count per
+// bin of 0.5)", without the bin or at all when the plot is too narrow for
+// it: a note cut short would cut its numbers.
+func (h Histogram) note(edges []float64, width int) string {
 	bin := chart.Format(edges[1]-edges[0], chart.StepDecimals(edges[1]-edges[0]))
 	for _, note := range []string{
-		fmt.Sprintf("  (n = %d, count per bin of %s)", n, bin),
-		fmt.Sprintf("  (n = %d)", n),
+		fmt.Sprintf("  (n = %d, count per bin of %s)", len(h.Values), bin),
+		fmt.Sprintf("  (n = %d)", len(h.Values)),
 	} {
 		if ansi.StringWidth(h.Quantity+note) <= width {
 			return note

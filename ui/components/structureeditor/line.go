@@ -63,19 +63,20 @@ func (e *Editor) structureLine(c *common.Common, width int, following bool) stri
 	// "N→").
 	first, second := constraints, gates
 	firstSelected := e.selected
-	if e.selected >= len(constraints) && e.selected < items {
+	swapped := e.selected >= len(constraints) && e.selected < items
+	if swapped {
 		first, second = gates, constraints
 		firstSelected = e.selected - len(constraints)
 	} else if e.selected < 0 || e.selected >= items {
 		firstSelected = -1
 	}
+	_, leastOfSecond, _ := listWindow(st, second, -1, 0)
 	var tail, firstLine, secondLine string
 	for _, tail = range tails {
 		room := width - fixed
 		if tail != "" {
 			room -= 2 + ansi.StringWidth(tail)
 		}
-		_, leastOfSecond, _ := listWindow(st, second, -1, 0)
 		var firstWidth int
 		var cut bool
 		firstLine, firstWidth, cut = listWindow(st, first, firstSelected, room-leastOfSecond)
@@ -85,7 +86,7 @@ func (e *Editor) structureLine(c *common.Common, width int, following bool) stri
 		}
 	}
 	constraintsLine, gatesLine := firstLine, secondLine
-	if firstSelected >= 0 && e.selected >= len(constraints) {
+	if swapped {
 		constraintsLine, gatesLine = secondLine, firstLine
 	}
 	line := st.Label.Render(constraintsLabel) + " " + constraintsLine + "  " +
