@@ -125,10 +125,10 @@ func NewModel(session *session.Session, noColor bool) *Model {
 	return m
 }
 
-// Init asks for the terminal's background, lets every tab build its
-// view of the session and starts the Compare tab's prefetch (prefetch.go).
+// Init asks for the terminal's background and lets every tab build its
+// view of the session.
 func (m *Model) Init() tea.Cmd {
-	cmd := tea.Batch(tea.RequestBackgroundColor, m.sessionChanged(), prefetchDue)
+	cmd := tea.Batch(tea.RequestBackgroundColor, m.sessionChanged())
 	m.paceForeground()
 	return cmd
 }

@@ -238,42 +238,41 @@ func TestCompareOpensGroup(t *testing.T) {
 	}
 }
 
-// TestComparePrefetchStartsWithTheFirstFrame: the prefetch of method B's
-// result starts as the first frame is drawn (Init's commands make it
-// due), before the health of the first result, so that a visit pressed as
-// that frame appears finds it under way or done; the health's start makes
-// it due too, for a first result that came after Init.
-func TestComparePrefetchStartsWithTheFirstFrame(t *testing.T) {
+// TestComparePrefetchStartsWithTheHealth: the prefetch of method B's
+// result starts when the health of the first result does, not once it is
+// computed, so that a visit soon after the first frame finds it done.
+func TestComparePrefetchStartsWithTheHealth(t *testing.T) {
 	m := NewModel(uitest.SampleSession(t), true)
-	if !batchHolds(m.Init(), prefetchDueMsg{}) {
-		t.Fatal("Init does not make the prefetch due")
-	}
+	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	s := m.Session()
-	if m.rc.next != nil || s.HealthReady() {
-		t.Fatalf("the first result is not shown without its health: recompute due %v, health ready %v", m.rc.next != nil, s.HealthReady())
+	for m.rc.next != nil { // the first result shown, as Settle, without its health
+		m.Update(m.rc.next())
 	}
-	m.Update(prefetchDueMsg{})
-	if !m.rc.prefetching {
-		t.Error("as the first frame is drawn, the prefetch did not start")
+	s := m.Session()
+	if s.HealthReady() {
+		t.Fatal("the health is computed already")
 	}
 	_, cmd := m.Update(backgroundDueMsg{s.HealthJob()})
-	if !batchHolds(cmd, prefetchDueMsg{}) {
-		t.Error("the health's start does not make the prefetch due")
+	batch, ok := cmd().(tea.BatchMsg)
+	if !ok {
+		t.Fatalf("the health's start gives %T, want a batch with the prefetch", cmd())
 	}
-}
-
-// batchHolds reports whether cmd, or a command of the batch it gives,
-// gives msg.
-func batchHolds(cmd tea.Cmd, msg tea.Msg) bool {
-	if cmd == nil {
-		return false
+	due := false
+	for _, c := range batch {
+		if c == nil {
+			continue
+		}
+		if _, ok := c().(prefetchDueMsg); ok {
+			due = true
+		}
 	}
-	got := cmd()
-	if batch, ok := got.(tea.BatchMsg); ok {
-		return slices.ContainsFunc(batch, func(c tea.Cmd) bool { return batchHolds(c, msg) })
+	if !due {
+		t.Fatal("the health's start does not make the prefetch due")
 	}
-	return got == msg
+	m.Update(prefetchDueMsg{})
+	if !m.rc.prefetching || s.HealthReady() {
+		t.Errorf("with the health not yet computed (%v), the prefetch did not start", !s.HealthReady())
+	}
 }
 
 // TestComparePrefetchedWhenIdle: once the health of the first result

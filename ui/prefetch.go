@@ -7,23 +7,22 @@ import (
 	"github.com/rewardlens/rewardlens/ui/common"
 )
 
-// As the first frame is drawn, the Compare tab's comparison (method B's
-// result, then the comparison itself and its ranking, the tab's jobs) is
-// computed for the tab not shown yet, so that its first visit finds it
-// ready. Started beside the health, a visit pressed as the first frame
-// was drawn found it barely begun, and waited for all of it; the first
-// frame's drawing, on the event loop, leaves a core to it. It holds what
-// a visit would hold: one result of B and one comparison. A change of the
-// session before the visit marks the tab stale, and the visit computes
-// its comparison again. It is done once a session: after every switch it
-// would take the cores from the next switch, and hold B's result for a
-// tab perhaps never shown.
+// Once the first result is shown, the Compare tab's comparison (method
+// B's result, then the comparison itself and its ranking, the tab's jobs)
+// is computed beside its health, for the tab not shown yet, so that its
+// first visit finds it ready. Started as the first frame is drawn, it
+// made a visit pressed then slower: that visit's own recompute ranks A's
+// side beside B's result (JobPreparer), which the prefetch does not, and
+// waited for it instead. It holds what a visit would hold: one result of
+// B and one comparison. A change of the session before the visit marks
+// the tab stale, and the visit computes its comparison again. It is done
+// once a session: after every switch it would take the cores from the
+// next switch, and hold B's result for a tab perhaps never shown.
 
-// prefetchDueMsg says that the first frame is being drawn, or that the
-// health of a result started or was computed: the prefetch may start. It
-// comes from a command, which Settle drops with the others: a model
-// driven without a program computes B's result when Compare is shown, as
-// before.
+// prefetchDueMsg says that the health of a result started, or was
+// computed: the prefetch may start. It comes from a command, which
+// Settle drops with the others: a model driven without a program
+// computes B's result when Compare is shown, as before.
 type prefetchDueMsg struct{}
 
 func prefetchDue() tea.Msg { return prefetchDueMsg{} }
