@@ -120,3 +120,58 @@ func TestFloat32TiedGroupsAgree(t *testing.T) {
 		}
 	}
 }
+
+// trlScaleBatch32 is TRL's scale_rewards="batch" advantage of the sums
+// x + w y in float32: each group's mean, the batch's sample std plus
+// 1e-4 (_generate_and_score_completions).
+func trlScaleBatch32(w float32) func(xs, ys [][]float32) [][]float32 {
+	return func(xs, ys [][]float32) [][]float32 {
+		var all []float32
+		sums := make([][]float32, len(xs))
+		for g := range xs {
+			for j := range xs[g] {
+				sums[g] = append(sums[g], xs[g][j]+w*ys[g][j])
+			}
+			all = append(all, sums[g]...)
+		}
+		std := float32Std(all, pairwise)
+		out := make([][]float32, len(xs))
+		for g, r := range sums {
+			mean := sequential(r) / float32(len(r))
+			for _, v := range r {
+				out[g] = append(out[g], (v-mean)/(std+1e-4))
+			}
+		}
+		return out
+	}
+}
+
+// TestGRPOScaleBatchSeesWrongSettings: a batch of 4096 rows (rewards in
+// [0, 1]) logged with TRL's float32 grpo under scale_rewards="batch"
+// agrees under its settings with the score in float32, and a population
+// std or an epsilon of 1e-8 still differs: the batch's std's bound grows
+// with the depth of torch's sum, not the rows.
+func TestGRPOScaleBatchSeesWrongSettings(t *testing.T) {
+	ts := unitBatch(rand.New(rand.NewPCG(7, 4096)), 512, trlScaleBatch32(0.5))
+	for _, c := range []struct {
+		name  string
+		std   string
+		eps   *float64
+		agree bool
+	}{
+		{"its settings", "", nil, true},
+		{"population std", "population", nil, false},
+		{"epsilon 1e-8", "", ptr(1e-8), false},
+	} {
+		rc, err := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}, {Name: "y", Expr: "y", Weight: ptr(0.5)}},
+			LoggedAdvantage: "adv", ScorePrecision: "float32", Scale: "batch", Std: c.std, Epsilon: c.eps})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := rc.Compute(ts, engine.GRPO)
+		d, _ := CompareLogged(res, &res.Ranking.Batches[0])
+		if d.Reproduced() != c.agree {
+			t.Errorf("%s: %d of %d rows differ, reproduced %v, want %v", c.name, d.Differing, d.Rows, d.Reproduced(), c.agree)
+		}
+	}
+}
