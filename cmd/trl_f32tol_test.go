@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -33,10 +34,7 @@ func TestTRLFloat32Rounding(t *testing.T) {
 		t.Errorf("stats --match-logged (status %d):\n%s%s", code, errOut, out)
 	}
 	for _, wrong := range [][]string{{"--weight", "reward_model=2"}, {"--scale", "batch"}, {"--scale", "none"}, {"--epsilon", "1e-6"}} {
-		out, errOut, code := run(t, "", append([]string{"stats", "--health"}, append(wrong, dir)...)...)
-		if code != 3 || !strings.Contains(out, "ALERT  step 1  trainer_agreement") {
-			t.Errorf("%v: status %d, not found to differ:\n%s%s", wrong, code, errOut, out)
-		}
+		checkFoundToDiffer(t, fmt.Sprint(wrong), append([]string{"stats", "--health"}, append(wrong, dir)...)...)
 	}
 }
 
@@ -57,13 +55,7 @@ func TestTRLFloat32RoundingColumns(t *testing.T) {
 		{"reward_models_20_weights", "whose sum with weights other than 1 (fitted reward_model 1, judge_model 0.501; --match-logged fits them) reproduces the logged advantage",
 			"rewardlens: --match-logged: `--weight reward_model=1 --weight judge_model=0.5` (grpo, scale group, epsilon 0.0001) reproduces the logged advantage to "},
 	} {
-		out, errOut, _ := run(t, "", "stats", "--health", "--match-logged", trlFixture(c.fixture))
-		if !strings.Contains(errOut, c.readAs) || strings.Contains(errOut, "unknown") {
-			t.Errorf("%s: the read as line does not say %q:\n%s", c.fixture, c.readAs, errOut)
-		}
-		if !strings.Contains(errOut, c.match) || strings.Contains(out+errOut, "trainer_agreement") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
-			t.Errorf("%s: stats --health --match-logged does not say %q, or finds a disagreement:\n%s%s", c.fixture, c.match, errOut, out)
-		}
+		checkMatchLoggedReads(t, c.fixture, c.readAs, c.match)
 	}
 }
 
@@ -120,11 +112,7 @@ func TestTRLFloat32RoundingMethods(t *testing.T) {
 			t.Errorf("%s: stats --health --method %s finds a disagreement in TRL's float32 rounding (status %d):\n%s%s", c.fixture, c.method, code, errOut, out)
 		}
 		for _, wrong := range c.wrong {
-			args := append([]string{"stats", "--health", "--method", c.method}, append(wrong, dir)...)
-			out, errOut, code := run(t, "", args...)
-			if code != 3 || !strings.Contains(out, "ALERT  step 1  trainer_agreement") {
-				t.Errorf("%s: %v: status %d, not found to differ:\n%s%s", c.fixture, wrong, code, errOut, out)
-			}
+			checkFoundToDiffer(t, fmt.Sprintf("%s: %v", c.fixture, wrong), append([]string{"stats", "--health", "--method", c.method}, append(wrong, dir)...)...)
 		}
 	}
 }
@@ -147,12 +135,31 @@ func TestTRLFloat32RoundingMethodsColumns(t *testing.T) {
 		{"rloo_models_2000_weights", "whose sum with weights other than 1 (fitted reward_model 1, judge_model 0.502; --match-logged fits them) reproduces the logged advantage",
 			"rewardlens: --match-logged: `--method rloo --weight reward_model=1 --weight judge_model=0.5` (rloo) reproduces the logged advantage to "},
 	} {
-		out, errOut, _ := run(t, "", "stats", "--health", "--match-logged", trlFixture(c.fixture))
-		if !strings.Contains(errOut, c.readAs) || strings.Contains(errOut, "unknown") {
-			t.Errorf("%s: the read as line does not say %q:\n%s", c.fixture, c.readAs, errOut)
-		}
-		if !strings.Contains(errOut, c.match) || strings.Contains(out+errOut, "trainer_agreement") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
-			t.Errorf("%s: stats --health --match-logged does not say %q, or finds a disagreement:\n%s%s", c.fixture, c.match, errOut, out)
-		}
+		checkMatchLoggedReads(t, c.fixture, c.readAs, c.match)
+	}
+}
+
+// checkFoundToDiffer runs rewardlens with args, settings other than the
+// trainer's: it must find the logged advantage to differ (an ALERT
+// trainer_agreement, status 3).
+func checkFoundToDiffer(t *testing.T, label string, args ...string) {
+	t.Helper()
+	out, errOut, code := run(t, "", args...)
+	if code != 3 || !strings.Contains(out, "ALERT  step 1  trainer_agreement") {
+		t.Errorf("%s: status %d, not found to differ:\n%s%s", label, code, errOut, out)
+	}
+}
+
+// checkMatchLoggedReads runs stats --health --match-logged on the TRL
+// fixture: its read-as line must say readAs (not the weights unknown),
+// --match-logged say match, and no row differ.
+func checkMatchLoggedReads(t *testing.T, fixture, readAs, match string) {
+	t.Helper()
+	out, errOut, _ := run(t, "", "stats", "--health", "--match-logged", trlFixture(fixture))
+	if !strings.Contains(errOut, readAs) || strings.Contains(errOut, "unknown") {
+		t.Errorf("%s: the read as line does not say %q:\n%s", fixture, readAs, errOut)
+	}
+	if !strings.Contains(errOut, match) || strings.Contains(out+errOut, "trainer_agreement") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
+		t.Errorf("%s: stats --health --match-logged does not say %q, or finds a disagreement:\n%s%s", fixture, match, errOut, out)
 	}
 }
