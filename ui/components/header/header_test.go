@@ -418,6 +418,21 @@ func TestFieldsStillUnderM(t *testing.T) {
 		}
 		return strings.Join(shown, ", ")
 	}
+	headsUnderM(c, h, func(options engine.Options, source string, width int, heads, bars []string) {
+		first := fieldsOf(heads[0], bars[0])
+		for k, method := range engine.MethodsFor(c.Session.Options)[1:] {
+			if fields := fieldsOf(heads[k+1], bars[k+1]); fields != first {
+				t.Errorf("%d columns, scope %s, source %q: under %s the header shows %q, under the first method %q:\n%s\n%s", width, options.Scope, source, method, fields, first, heads[k+1], bars[k+1])
+			}
+		}
+	})
+}
+
+// headsUnderM calls check, for the sample's options and those with scope
+// batch and normalisation off, a short source and a long one, and every
+// width from 60 to 200 columns, with the header and tab bar drawn under
+// each method m cycles to (engine.MethodsFor's order).
+func headsUnderM(c *common.Common, h Header, check func(options engine.Options, source string, width int, heads, bars []string)) {
 	changed := c.Session.Result.Options
 	changed.Scope, changed.Normalize = engine.ScopeBatch, false
 	for _, options := range []engine.Options{c.Session.Result.Options, changed} {
@@ -426,16 +441,14 @@ func TestFieldsStillUnderM(t *testing.T) {
 		for _, source := range []string{"sample", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
 			c.Session.Source = source
 			for width := 60; width <= 200; width++ {
-				first := ""
-				for k, method := range engine.MethodsFor(c.Session.Options) {
+				var heads, bars []string
+				for _, method := range engine.MethodsFor(c.Session.Options) {
 					c.Session.Result.Options.Method = method
 					head, bar := render(h, c, tabBar(width), width)
-					if fields := fieldsOf(head, bar); k == 0 {
-						first = fields
-					} else if fields != first {
-						t.Errorf("%d columns, scope %s, source %q: under %s the header shows %q, under the first method %q:\n%s\n%s", width, options.Scope, source, method, fields, first, head, bar)
-					}
+					heads, bars = append(heads, head), append(bars, bar)
 				}
+				c.Session.Result.Options.Method = options.Method
+				check(options, source, width, heads, bars)
 			}
 		}
 	}
@@ -549,30 +562,15 @@ func TestFieldsStayUnderM(t *testing.T) {
 		}
 		return at
 	}
-	changed := c.Session.Result.Options
-	changed.Scope, changed.Normalize = engine.ScopeBatch, false
-	for _, options := range []engine.Options{c.Session.Result.Options, changed} {
-		c.Session.Result.Options = options
-		h.widest = widestOf(c.Styles, c.Session)
-		for _, source := range []string{"sample", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
-			c.Session.Source = source
-			for width := 60; width <= 200; width++ {
-				var heads []string
-				for _, method := range engine.MethodsFor(c.Session.Options) {
-					c.Session.Result.Options.Method = method
-					head, _ := render(h, c, tabBar(width), width)
-					heads = append(heads, head)
-				}
-				if slices.ContainsFunc(heads, func(head string) bool { return !strings.HasPrefix(head, source+"  ") }) {
-					continue // the source cut takes the room kept
-				}
-				for _, head := range heads[1:] {
-					if columns(head) != columns(heads[0]) {
-						t.Errorf("%d columns, scope %s, source %q: the fields move under m:\n%s\n%s", width, options.Scope, source, heads[0], head)
-						break
-					}
-				}
+	headsUnderM(c, h, func(options engine.Options, source string, width int, heads, _ []string) {
+		if slices.ContainsFunc(heads, func(head string) bool { return !strings.HasPrefix(head, source+"  ") }) {
+			return // the source cut takes the room kept
+		}
+		for _, head := range heads[1:] {
+			if columns(head) != columns(heads[0]) {
+				t.Errorf("%d columns, scope %s, source %q: the fields move under m:\n%s\n%s", width, options.Scope, source, heads[0], head)
+				break
 			}
 		}
-	}
+	})
 }
