@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"slices"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -42,7 +44,10 @@ func (m *Model) takeJob(i int) tea.Cmd {
 func (m *Model) jobDone(msg jobDoneMsg) tea.Cmd {
 	for k, j := range m.jobs {
 		if j.id == msg.id {
-			m.jobs = append(m.jobs[:k], m.jobs[k+1:]...)
+			// Deleted, not cut out with append: the slot left past the
+			// end would keep the job's closure, and the buffers a tab
+			// lent it, after the tab let go of them.
+			m.jobs = slices.Delete(m.jobs, k, k+1)
 			break
 		}
 	}
