@@ -276,6 +276,10 @@ const maxGroupTitle = 16
 // titleGap separates the group view's title from the text after it.
 const titleGap = "  "
 
+// absentGroupText stands for the key of the group of the trajectories
+// without one (the absent group ""), which would show as nothing.
+const absentGroupText = "none: the batch's trajectories without a group, compared as one group"
+
 // maxPromptLines is how many lines of the body the prompt may take.
 func (v *groupView) maxPromptLines() int { return max(v.height/3, 2) }
 
@@ -286,6 +290,10 @@ func (v *groupView) tableTop() int { return len(v.prompt) + 1 }
 // and sizes the table's columns.
 func (v *groupView) layout(c *common.Common) {
 	title := groupTitle(c.Session.Config) + titleGap
+	absent := v.summary.Key == "" && v.promptText == "" // the trajectories without a group
+	if absent {
+		title = "group" + titleGap
+	}
 	label := c.Styles.Muted.Render(title)
 	indent := strings.Repeat(" ", len(title))
 	wrap := func(text string) []string {
@@ -301,6 +309,9 @@ func (v *groupView) layout(c *common.Common) {
 		// with (a system prompt): its end tells the group apart. The
 		// completion's view shows it whole.
 		lines = wrap(v.distinct)
+	}
+	if absent {
+		lines = []string{c.Styles.Muted.Render(ansi.Truncate(absentGroupText, max(v.width-len(title), 1), "…"))}
 	}
 	if len(lines) > limit {
 		lines = lines[:limit]

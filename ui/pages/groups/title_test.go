@@ -64,3 +64,20 @@ func TestGroupTitle(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupViewOfTheAbsentGroup: the trajectories without a group are one
+// group, whose key "" the view says rather than shows as nothing.
+func TestGroupViewOfTheAbsentGroup(t *testing.T) {
+	s := uitest.TextSession(t, `{"id":"t0","batch":0,"metadata":{"a":1,"b":0}}
+{"id":"t1","batch":0,"metadata":{"a":0,"b":1}}
+`)
+	tab := uitest.TabOn(s, New)
+	tab.SetSize(100, 6)
+	uitest.PressKeys(tab, "enter")
+	view := uitest.Plain(tab)
+	const want = "group  " + absentGroupText
+	if first, _, _ := strings.Cut(view, "\n"); strings.TrimRight(first, " ") != want {
+		t.Errorf("the group's title %q, want %q", first, want)
+	}
+	golden.RequireEqual(t, []byte(view))
+}
