@@ -241,10 +241,10 @@ func TestUnicodeIDs(t *testing.T) {
 // TestDuplicateIDsWarned computes every trajectory of a file that repeats
 // ids, and warns on stderr, for compute and stats alike.
 func TestDuplicateIDsWarned(t *testing.T) {
-	in := `{"id":"a","metadata":{"accuracy":1}}
-{"id":"b","metadata":{"accuracy":0}}
-{"id":"a","metadata":{"accuracy":0.5}}
-{"id":"a","metadata":{"accuracy":0.25}}
+	in := `{"id":"a","group":"g","metadata":{"accuracy":1}}
+{"id":"b","group":"g","metadata":{"accuracy":0}}
+{"id":"a","group":"g","metadata":{"accuracy":0.5}}
+{"id":"a","group":"g","metadata":{"accuracy":0.25}}
 `
 	recs, errOut := computeList(t, in, "--method", "absolute", "--no-normalize", "-")
 	if len(recs) != 4 || recs[2].ID != "a" || recs[2].Reward != 0.5 || recs[3].Reward != 0.25 {
@@ -264,7 +264,7 @@ func TestDuplicateIDsWarned(t *testing.T) {
 	if want := `1 trajectory repeats an earlier one's ID ("` + strings.Repeat("p", textsafe.ShortRunes) + `"…)`; !strings.Contains(errOut, want) {
 		t.Errorf("a long ID: stderr %q, want %q in it", errOut, want)
 	}
-	_, errOut, _ = run(t, `{"id":"x"}`+"\n"+`{"id":"y"}`+"\n", "compute", "--objective", "a=1", "-")
+	_, errOut, _ = run(t, `{"id":"x","group":"g"}`+"\n"+`{"id":"y","group":"g"}`+"\n", "compute", "--objective", "a=1", "-")
 	if errOut != "" {
 		t.Errorf("unique ids: stderr %q", errOut)
 	}

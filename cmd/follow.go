@@ -352,6 +352,9 @@ type statsFollower struct {
 	// rows whose logged advantage is not a number, or NaN or infinite,
 	// were warned of (agreement.NotNumberWarning, NonFiniteWarning).
 	warnedLoggedNotNumber, warnedLoggedNonFinite bool
+	// warnedUngrouped is set once the first complete batch was looked
+	// at for records without a group (layouts.UngroupedWarning).
+	warnedUngrouped bool
 	// fields are the field names of the first trajectory of each reading
 	// and of each update (seen), for the suggestions of an objective that
 	// reads none of them.

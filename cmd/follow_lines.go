@@ -81,6 +81,17 @@ func (f *statsFollower) printBatches(withNewest bool) error {
 		f.warnedLoggedNonFinite = true
 		fmt.Fprintf(f.errOut, "rewardlens: warning: %s\n", textsafe.Line(w))
 	}
+	if n > 0 && !f.warnedUngrouped {
+		// Once, of the rows read when a batch is first complete: that
+		// batch was compared whole, whatever later records have.
+		f.warnedUngrouped = true
+		f.mu.Lock()
+		w := layouts.UngroupedWarning(f.res, f.fields)
+		f.mu.Unlock()
+		if w != "" {
+			fmt.Fprintf(f.errOut, "rewardlens: warning: %s\n", textsafe.Line(w))
+		}
+	}
 	return f.printLines(n)
 }
 

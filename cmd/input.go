@@ -125,8 +125,9 @@ func (l *idList) at(i int) []byte {
 // --match-logged, those that reproduce the logged advantage), then warns
 // on stderr about repeated IDs, the batches that are mostly invalid, the
 // rows that differ from the logged advantage, the groups of unequal size
-// or of more than one prompt in a trainer's layout and what the layout
-// warns of (layouts.Warnings).
+// or of more than one prompt in a trainer's layout, records without a
+// group (layouts.UngroupedWarning) and what the layout warns of
+// (layouts.Warnings).
 // When no trajectory is valid it fails with invalid.NoValid's error (exit
 // status 2): every reward would be a neutral 0, nothing to write; so it
 // does when the logged advantage is misnamed (checkLoggedField).
@@ -161,6 +162,9 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	}
 	if err := p.filterGroups(res); err != nil {
 		return nil, err
+	}
+	if w := layouts.UngroupedWarning(res, p.fields); w != "" {
+		fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
 	}
 	reportMostlyInvalid(stderr, invalid.MostlyBatches(res))
 	if w := res.Evaluation.InfeasibleWarning(); w != "" {

@@ -168,8 +168,9 @@ func csvText(t *testing.T, jsonl string) string {
 // is read with --from auto as the file of the same bytes is, the
 // trainer's layout recognised; beside another input it is read as plain
 // records, and a warning says so and names --from verl, every record
-// still read. --from verl reads it as the file is read; --from plain and
-// plain records warn of nothing.
+// still read. --from verl reads it as the file is read; --from plain
+// warns of no trainer's fields (of the dump's rows without a group only),
+// and plain records of nothing.
 func TestStdinTrainerWarning(t *testing.T) {
 	path := filepath.Join(repoRoot, "sample_data", "verl", "1.jsonl")
 	dump := readText(t, path)
@@ -190,14 +191,17 @@ func TestStdinTrainerWarning(t *testing.T) {
 	if out, errOut, code := run(t, dump, "compute", "--from", "verl", "-"); code != 0 || errOut != fileErr || out != asFile {
 		t.Errorf("--from verl: exit %d, stderr %q, want %q; same stdout: %v", code, errOut, fileErr, out == asFile)
 	}
-	if out, errOut, code := run(t, dump, "compute", "--from", "plain", "-"); code != 0 || withoutInferredNote(errOut) != "" || out != asPlain {
+	// Read as plain records, the dump has no group: said, with its input
+	// to group by.
+	ungrouped := "rewardlens: warning: no trajectory has a group (a group field, or --group-by): each batch is one comparison group, so pareto's rewards are per batch, z-scored, not per prompt; give each record a group field, or --group-by input (the first record has input)\n"
+	if out, errOut, code := run(t, dump, "compute", "--from", "plain", "-"); code != 0 || withoutInferredNote(errOut) != ungrouped || out != asPlain {
 		t.Errorf("--from plain: exit %d, stderr %q, same stdout: %v", code, errOut, out == asPlain)
 	}
 	// Plain records, more than the first reads take: all of them read,
 	// no warning.
 	var plain strings.Builder
 	for i := range 20000 {
-		fmt.Fprintf(&plain, `{"id":"r%d","metadata":{"accuracy":%d}}`+"\n", i, i%3)
+		fmt.Fprintf(&plain, `{"id":"r%d","group":"p%d","metadata":{"accuracy":%d}}`+"\n", i, i/4, i%3)
 	}
 	plainPath := filepath.Join(t.TempDir(), "plain.jsonl")
 	writeText(t, plainPath, plain.String())

@@ -1,5 +1,7 @@
 package engine
 
+import "slices"
+
 // GroupIndex returns trajectory i's group as an index in the evaluation's
 // group values (GroupName): a caller keying by group need not hash its
 // text once per trajectory.
@@ -15,6 +17,13 @@ func (ev *Evaluation) GroupName(k int32) string { return ev.groupNames[k] }
 
 // GroupCount returns how many group values the evaluation has.
 func (ev *Evaluation) GroupCount() int { return len(ev.groupNames) }
+
+// Ungrouped reports whether the evaluation has a trajectory and none has
+// a group (each one's is the absent group ""): under ScopeGroup each
+// batch (of each source) is then one comparison group.
+func (ev *Evaluation) Ungrouped() bool {
+	return ev.N() > 0 && !slices.ContainsFunc(ev.groupNames, func(g string) bool { return g != "" })
+}
 
 // StepCount returns trajectory i's step_count.
 func (ev *Evaluation) StepCount(i int) int64 { return ev.stepCounts[i] }

@@ -55,6 +55,11 @@ type trainerLayout struct {
 	// "prompt = …" when the prompt is not the group, with promptWhy (why
 	// the layout's own group is not the prompt) unless --group-by is given.
 	promptBy, promptWhy string
+	// groupKeyNote, for a layout without a prompt's text (prompt ""),
+	// says what a value of its grouping field is, which the dashboard's
+	// group view shows in the prompt's place (setup.Config.GroupKeyNote);
+	// "" for none.
+	groupKeyNote string
 	// check, when set, refuses a file of the layout that cannot be read
 	// as the trainer meant (cfg is as the user gave it).
 	check func(cfg setup.Config, f loaders.FileFields) error
@@ -324,6 +329,9 @@ func layoutDefaults(cfg setup.Config, l *trainerLayout, first loaders.FileFields
 	}
 	cfg.Method = cmp.Or(cfg.Method, string(l.method))
 	cfg.PromptField, cfg.ResponseField = l.prompt, l.response
+	if !groupGiven {
+		cfg.GroupKeyNote = l.groupKeyNote
+	}
 	promptNote := ""
 	if cfg.PromptBy == "" && l.promptBy != "" && (first.Path == "" || slices.Contains(first.Names, l.promptBy)) {
 		cfg.PromptBy = l.promptBy

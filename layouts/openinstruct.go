@@ -69,6 +69,7 @@ var openInstructLayout = trainerLayout{
 	method:       engine.GRPO,
 	promptBy:     openInstructPromptTokens,
 	promptWhy:    openInstructPrompt + " is a slot of the step's batch",
+	groupKeyNote: "a slot of the step's batch (sample_idx // num_samples_per_prompt), not a prompt: each step draws new prompts",
 	firstStep:    "open-instruct's advantage normalisation and pass threshold",
 	filesWarning: openInstructRuns,
 	defaults:     openInstructDefaults,

@@ -177,6 +177,31 @@ func TestPromptNote(t *testing.T) {
 	}
 }
 
+// TestGroupKeyNote: open-instruct's group key, prompt_idx, is said to be
+// a slot of the step's batch (setup.Config.GroupKeyNote, the dashboard's
+// group view); not when --group-by regroups the rows, nor for a layout
+// whose groups show their prompt's text.
+func TestGroupKeyNote(t *testing.T) {
+	openInstruct := loaders.FileFields{Names: []string{"advantage", "prompt_idx", "prompt_tokens", "reward", "sample_idx", "step"}}
+	verl := loaders.FileFields{Names: []string{"input", "output", "score", "step", "uid"}}
+	for _, c := range []struct {
+		name  string
+		l     *trainerLayout
+		cfg   setup.Config
+		first loaders.FileFields
+		want  string
+	}{
+		{"open-instruct", &openInstructLayout, setup.Config{}, openInstruct, "a slot of the step's batch (sample_idx // num_samples_per_prompt), not a prompt: each step draws new prompts"},
+		{"open-instruct grouped as given", &openInstructLayout, setup.Config{GroupBy: "step"}, openInstruct, ""},
+		{"verl", &verlLayout, setup.Config{}, verl, ""},
+	} {
+		cfg, _, _, err := layoutDefaults(c.cfg, c.l, c.first)
+		if err != nil || cfg.GroupKeyNote != c.want {
+			t.Errorf("%s: %q, %v; want %q", c.name, cfg.GroupKeyNote, err, c.want)
+		}
+	}
+}
+
 // TestOpenInstructNormalisationWarning checks which step the warning of a
 // contradicted advantage normalisation names: the first after the first
 // batch whose groups fit the other formula and none the one in force;

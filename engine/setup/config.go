@@ -160,6 +160,13 @@ type Config struct {
 	// not read them.
 	PromptField   string `toml:"-"`
 	ResponseField string `toml:"-"`
+	// GroupKeyNote says what a group's key is where the layout groups by
+	// a field that holds no prompt text (open-instruct's prompt_idx, a
+	// slot of the step's batch), which the dashboard's group view shows
+	// in the prompt's place: it says it after the key. "" for none; the
+	// CLI sets it from the layout, unless --group-by is given. It is no
+	// config key.
+	GroupKeyNote string `toml:"-"`
 	// StepCountBy is an expression for a record's step_count, which the
 	// length-drift check and the mean step_count follow: a trainer's
 	// layout sets it where the record's length is not a step_count

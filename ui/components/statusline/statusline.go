@@ -19,6 +19,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -184,6 +185,13 @@ func (l *Line) Refresh(s *session.Session) {
 		}
 	}
 	for _, w := range s.Warnings {
+		w = textsafe.Line(w)
+		l.warnings = append(l.warnings, w)
+		l.whole = append(l.whole, w)
+	}
+	// After what the reading says, of the shown result's options: --scope batch compares the whole
+	// batch by choice, and the method says what its rewards then are.
+	if w := layouts.UngroupedWarning(s.Result, s.Fields); w != "" {
 		w = textsafe.Line(w)
 		l.warnings = append(l.warnings, w)
 		l.whole = append(l.whole, w)

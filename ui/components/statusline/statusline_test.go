@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
 
@@ -163,5 +164,49 @@ func TestStatusLineRecomputingWithoutRows(t *testing.T) {
 	}
 	if lag := s.LoggedWarningBehind(); !lag.Behind || lag.Grew {
 		t.Errorf("the logged warning's lag %+v, want behind, no row come", lag)
+	}
+}
+
+// TestStatusLineSaysUngroupedRecords: records without a group are one
+// comparison group per batch, which the line says among its warnings,
+// as of the shown result's method, with the field to group them by; not
+// under scope batch, which compares the whole batch by choice, nor of
+// records with a group.
+func TestStatusLineSaysUngroupedRecords(t *testing.T) {
+	const records = `{"id":"t0","batch":0,"metadata":{"prompt":"2+2?","a":1,"b":0}}
+{"id":"t1","batch":0,"metadata":{"prompt":"2+2?","a":0,"b":1}}
+{"id":"t2","batch":0,"metadata":{"prompt":"3+3?","a":1,"b":1}}
+{"id":"t3","batch":0,"metadata":{"prompt":"3+3?","a":0,"b":0}}
+`
+	s := uitest.TextSession(t, records) // grpo
+	var l Line
+	l.Refresh(s)
+	const grpo = "no trajectory has a group (a group field, or --group-by): each batch is one comparison group, so grpo's rewards are per batch, centred, scaled by the batch std, not per prompt; give each record a group field, or --group-by prompt (the first record has prompt)"
+	if got := l.View(common.NewStyles(true, true), 400); !strings.Contains(got, "⚠ "+grpo) {
+		t.Errorf("status line %q, want %q among its warnings", got, grpo)
+	}
+	golden.RequireEqual(t, []byte(l.View(common.NewStyles(true, true), 120)))
+	if whole := l.Warnings(); len(whole) != 1 || whole[0] != grpo {
+		t.Errorf("? lists %q, want %q", whole, grpo)
+	}
+
+	s.Options.Scope = engine.ScopeBatch
+	s.Recompute()
+	l.Refresh(s)
+	if got := l.View(common.NewStyles(true, true), 400); strings.Contains(got, "no trajectory has a group") {
+		t.Errorf("under scope batch: %q", got)
+	}
+	s.Options.Scope, s.Options.Method = engine.ScopeGroup, engine.RLOO
+	s.Recompute()
+	l.Refresh(s)
+	if got := l.View(common.NewStyles(true, true), 400); !strings.Contains(got, "so rloo's rewards are per batch, leave-one-out baseline, not per prompt") {
+		t.Errorf("switched to rloo: %q", got)
+	}
+
+	grouped := strings.ReplaceAll(records, `"batch":0,`, `"batch":0,"group":"g",`)
+	l = Line{}
+	l.Refresh(uitest.TextSession(t, grouped))
+	if got := l.View(common.NewStyles(true, true), 400); strings.Contains(got, "no trajectory has a group") {
+		t.Errorf("records with a group: %q", got)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/table"
@@ -247,8 +249,36 @@ func (v *groupView) setSize(c *common.Common, width, height int) {
 	}
 }
 
-// promptLabel starts the prompt's first line.
-const promptLabel = "prompt  "
+// groupTitle names what the group view shows above its completions,
+// under cfg: the prompt, where what it shows is one (the text of the
+// layout's prompt field, or of a plain record's group, which is its
+// prompt); else the field the records are grouped by, which the group's
+// key is a value of (open-instruct's prompt_idx, its slot in the step's
+// batch: open-instruct's traces hold the prompt's tokens, no text), or
+// "group" when they are grouped by an expression.
+func groupTitle(cfg setup.Config) string {
+	switch {
+	case cfg.PromptField != "" || cfg.GroupBy == "":
+		return "prompt"
+	case fieldName.MatchString(cfg.GroupBy) && len(cfg.GroupBy) <= maxGroupTitle:
+		return cfg.GroupBy
+	}
+	return "group"
+}
+
+// fieldName matches a bare field name, as an expression reads it.
+var fieldName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// maxGroupTitle caps the field name groupTitle gives: its label takes
+// the width of the lines under it.
+const maxGroupTitle = 16
+
+// titleGap separates the group view's title from the text after it.
+const titleGap = "  "
+
+// absentGroupText stands for the key of the group of the trajectories
+// without one (the absent group ""), which would show as nothing.
+const absentGroupText = "none: the batch's trajectories without a group, compared as one group"
 
 // maxPromptLines is how many lines of the body the prompt may take.
 func (v *groupView) maxPromptLines() int { return max(v.height/3, 2) }
@@ -259,13 +289,18 @@ func (v *groupView) tableTop() int { return len(v.prompt) + 1 }
 // layout wraps the prompt (or, when it does not fit, what tells it apart)
 // and sizes the table's columns.
 func (v *groupView) layout(c *common.Common) {
-	label := c.Styles.Muted.Render(promptLabel)
-	indent := strings.Repeat(" ", len(promptLabel))
+	title := groupTitle(c.Session.Config) + titleGap
+	absent := v.summary.Key == "" && v.promptText == "" // the trajectories without a group
+	if absent {
+		title = "group" + titleGap
+	}
+	label := c.Styles.Muted.Render(title)
+	indent := strings.Repeat(" ", len(title))
 	wrap := func(text string) []string {
 		// A chat template ends the prompt with a line break (after
 		// "assistant"), which would take a line of its own.
 		text = strings.TrimRight(text, " \t\r\n")
-		return strings.Split(lipgloss.Wrap(textsafe.Text(text), max(v.width-len(promptLabel), 1), ""), "\n")
+		return strings.Split(lipgloss.Wrap(textsafe.Text(text), max(v.width-len(title), 1), ""), "\n")
 	}
 	lines := wrap(v.promptText)
 	limit := v.maxPromptLines()
@@ -275,15 +310,27 @@ func (v *groupView) layout(c *common.Common) {
 		// completion's view shows it whole.
 		lines = wrap(v.distinct)
 	}
+	if absent {
+		lines = []string{c.Styles.Muted.Render(ansi.Truncate(absentGroupText, max(v.width-len(title), 1), "…"))}
+	}
 	if len(lines) > limit {
 		lines = lines[:limit]
-		lines[limit-1] = ansi.Truncate(strings.TrimRight(lines[limit-1], " ")+" …", v.width-len(promptLabel), "…")
+		lines[limit-1] = ansi.Truncate(strings.TrimRight(lines[limit-1], " ")+" …", v.width-len(title), "…")
 	}
 	for j := range lines {
 		if j == 0 {
 			lines[j] = label + lines[j]
 		} else {
 			lines[j] = indent + lines[j]
+		}
+	}
+	if note := c.Session.Config.GroupKeyNote; note != "" && v.promptText == v.summary.Key {
+		// The key alone (a slot's number) would read as a prompt's id.
+		noted := lines[0] + c.Styles.Muted.Render(titleGap+"("+note+")")
+		if ansi.StringWidth(noted) <= v.width {
+			lines[0] = noted
+		} else {
+			lines = append(lines, indent+c.Styles.Muted.Render(ansi.Truncate(note, max(v.width-len(indent), 1), "…")))
 		}
 	}
 	v.prompt = lines
