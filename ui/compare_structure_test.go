@@ -153,3 +153,41 @@ func checkColumnB(t *testing.T, what string, s *session.Session, want *engine.Re
 		t.Fatalf("%s: no row listed:\n%s", what, v)
 	}
 }
+
+// TestCompareBUnderTheGroupFilter: f, the group filter's toggle, changes
+// the evaluation and not the options: method B's result (pareto, beside
+// grpo) follows it, on each tab that shows B, with the filter off and on
+// again.
+func TestCompareBUnderTheGroupFilter(t *testing.T) {
+	for _, tab := range []string{"Compare", "Trajectories", "Groups"} {
+		m := filterModel(t)
+		selectTabTitled(t, m, tab)
+		s := m.Session()
+		if s.CompareMethod != engine.Pareto {
+			t.Fatalf("B is %s, want pareto", s.CompareMethod)
+		}
+		for _, on := range []bool{false, true} {
+			press(m, "f")
+			if s.Filter.On != on {
+				t.Fatalf("%s: f left the filter on %v", tab, s.Filter.On)
+			}
+			opts := s.Result.Options
+			opts.Method = engine.Pareto
+			want := s.Evaluation.Compute(opts)
+			want.Finish()
+			b := s.CompareResult()
+			if b == nil {
+				t.Fatalf("%s, filter on %v: method B's result was not computed", tab, on)
+			}
+			b.Finish()
+			if !slices.EqualFunc(b.Rewards, want.Rewards, func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }) {
+				t.Fatalf("%s, filter on %v: B's rewards %v, want %v", tab, on, b.Rewards, want.Rewards)
+			}
+			for i := range s.Evaluation.Valid {
+				if r, ok := s.RewardB(i); !ok || r != want.ShownReward(i) {
+					t.Fatalf("%s, filter on %v: B's reward of trajectory %d is %v (%v), want %v", tab, on, i, r, ok, want.ShownReward(i))
+				}
+			}
+		}
+	}
+}
