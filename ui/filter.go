@@ -70,7 +70,8 @@ func (m *Model) startFilter() tea.Cmd {
 // pressed again since (the last press's command is under way), or the
 // evaluation without the filter changed meanwhile, by a live update or a
 // change of constraints (it is made again from the new one). Options
-// changed meanwhile are then computed as any change.
+// changed meanwhile are then computed as any change; else, with a tab
+// shown that shows method B, B's result of the new evaluation is.
 func (m *Model) filtered(msg filteredMsg) tea.Cmd {
 	s := m.common.Session
 	if msg.gen != m.filter.gen {
@@ -85,6 +86,10 @@ func (m *Model) filtered(msg filteredMsg) tea.Cmd {
 	cmds := []tea.Cmd{m.sessionChanged()}
 	if !msg.result.Options.Equal(s.Options) {
 		cmds = append(cmds, m.recompute())
+	} else {
+		// Method B's result is of the evaluation before: a tab shown
+		// that shows B has it computed again.
+		cmds = append(cmds, m.computeCompare())
 	}
 	return tea.Batch(cmds...)
 }

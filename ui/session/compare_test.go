@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -49,4 +50,52 @@ func mustComputer(t *testing.T) *engine.RewardComputer {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// TestCompareResultOfTheEvaluation: B's result is of the evaluation as
+// well as the options: once constraints or gates change the evaluation
+// (ApplyStructure; the options stay equal), the B held is asked for
+// again, is not B's beside the result of the new evaluation, and is
+// refused when a command brings it back.
+func TestCompareResultOfTheEvaluation(t *testing.T) {
+	s := NewSession("test", []scoring.Trajectory{
+		{ID: "a", Group: "g", Metadata: map[string]any{"x": 1.0}},
+		{ID: "b", Group: "g", Metadata: map[string]any{"x": 2.0}},
+		{ID: "c", Group: "g", Metadata: map[string]any{"x": 4.0}},
+	}, mustComputer(t))
+	s.CompareMethod = engine.RLOO
+	for _, change := range []struct{ constraints, gates []string }{
+		{[]string{"x >= 2"}, nil},
+		{[]string{"x >= 3"}, nil},
+		{[]string{"x >= 3"}, []string{"x: x < 4"}},
+		{nil, nil},
+	} {
+		b, _ := s.CompareNeeded(s.Result.Options)
+		held := s.Evaluation.Compute(b)
+		if !s.SetCompare(held) {
+			t.Fatal("B's result was not taken")
+		}
+		j, err := s.NewStructureJob(change.constraints, change.gates)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j.Run(context.Background())
+		if err := s.ApplyStructure(j); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := s.CompareNeeded(s.Options); !ok {
+			t.Errorf("%q %q: B's result of the evaluation before is taken for the new one's", change.constraints, change.gates)
+		}
+		if s.CompareResult() != held {
+			t.Errorf("%q %q: B's result beside the result still shown was dropped before a new one is shown", change.constraints, change.gates)
+		}
+		s.Recompute()
+		if s.CompareResult() != nil || s.SetCompare(held) {
+			t.Errorf("%q %q: B's result of the evaluation before is B's beside the new result", change.constraints, change.gates)
+		}
+		b, _ = s.CompareNeeded(s.Options)
+		if fresh := s.Evaluation.Compute(b); !s.SetCompare(fresh) || s.CompareResult() != fresh {
+			t.Errorf("%q %q: B's result of the new evaluation was not taken", change.constraints, change.gates)
+		}
+	}
 }

@@ -222,11 +222,11 @@ const LoggedMethod engine.Method = "logged"
 // event loop, by the root's commands (ui/recompute.go), and set with
 // SetResult, SetBatch and SetCompare.
 
-// CompareResult returns the evaluation computed with the options of the
-// result shown but method CompareMethod, or nil until a command computed
+// CompareResult returns the evaluation of the result shown computed with
+// its options but method CompareMethod, or nil until a command computed
 // it (CompareOptions, SetCompare).
 func (s *Session) CompareResult() *engine.Result {
-	if b, ok := s.CompareOptions(); !ok || s.compare == nil || !s.compare.Options.Equal(b) {
+	if b, ok := s.CompareOptions(); !ok || !resultOf(s.compare, s.Result.Evaluation, b) {
 		return nil
 	}
 	return s.compare
@@ -245,28 +245,37 @@ func (s *Session) CompareOptions() (b engine.Options, ok bool) {
 }
 
 // CompareNeeded returns the options of method B's result beside a
-// result of opts, and whether it must be computed: not when B is opts'
-// own method or the logged advantage (nothing to compute), nor when the
-// result held is B's already.
+// result of opts on the session's Evaluation, and whether it must be
+// computed: not when B is opts' own method or the logged advantage
+// (nothing to compute), nor when the result held is B's already, of
+// those options and that evaluation (the constraints, gates and group
+// filter are the evaluation's, not the options').
 func (s *Session) CompareNeeded(opts engine.Options) (b engine.Options, ok bool) {
 	if s.CompareMethod == LoggedMethod || s.CompareMethod == opts.Method {
 		return engine.Options{}, false
 	}
 	b = opts
 	b.Method = s.CompareMethod
-	return b, s.compare == nil || !s.compare.Options.Equal(b)
+	return b, !resultOf(s.compare, s.Evaluation, b)
 }
 
 // SetCompare takes b, method B's result computed off the event loop,
-// unless the options changed since it started (a stale result is
-// dropped); it reports whether it took it.
+// unless the options or the evaluation of the result shown changed since
+// it started (a stale result is dropped); it reports whether it took it.
 func (s *Session) SetCompare(b *engine.Result) bool {
 	want, ok := s.CompareOptions()
-	if !ok || b == nil || !b.Options.Equal(want) {
+	if !ok || !resultOf(b, s.Result.Evaluation, want) {
 		return false
 	}
 	s.compare = b
 	return true
+}
+
+// resultOf reports whether res is ev computed with opts: the settings of
+// a result are its options and its evaluation, whose constraints, gates
+// and group filter no option holds.
+func resultOf(res *engine.Result, ev *engine.Evaluation, opts engine.Options) bool {
+	return res != nil && res.Evaluation == ev && res.Options.Equal(opts)
 }
 
 // CurrentBatch returns the shown batch, its rewards computed (SetResult,

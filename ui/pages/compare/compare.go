@@ -656,7 +656,7 @@ func (t *compareTab) PrepareJob() func(res *engine.Result, computed func() *engi
 	}
 	_, need := s.CompareNeeded(s.Options)
 	held := s.CompareResult()
-	if !need && method != s.Options.Method && (held == nil || held.Evaluation != s.Evaluation) {
+	if !need && method != s.Options.Method && held == nil {
 		return nil
 	}
 	p := &prepared{bi: s.Batch, method: method, width: t.width, height: t.height, buf: t.buf}
