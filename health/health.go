@@ -639,16 +639,15 @@ func (h *healthRun) nonFinite(t *diagnose.Trend) (Finding, bool) {
 	}
 	ev := h.res.Evaluation
 	var nan, inf int
-	for _, i := range h.res.Ranking.Batches[b].Members {
-		if ev.Valid[i] {
-			continue
-		}
-		switch c, ok := ev.CauseOf(ev.Causes[i]); {
+	// Each cause is looked up once, with its count: a batch's invalid rows
+	// share a few causes.
+	for cause, n := range ev.InvalidCauses(h.res.Ranking.Batches[b].Members) {
+		switch c, ok := ev.CauseOf(cause); {
 		case !ok || c.Setting():
 		case c.Err == scoring.ErrNaN:
-			nan++
+			nan += n
 		case c.Err == scoring.ErrInf:
-			inf++
+			inf += n
 		}
 	}
 	n := nan + inf
