@@ -410,9 +410,9 @@ func changedSettings(st *common.Styles, o engine.Options) string {
 // (common.UnreadBadge): no recompute reads them.
 func (h Header) badge(st *common.Styles, compact bool) (string, int) {
 	unread := common.UnreadBadge(st, h.unread, compact)
-	shown, updating, recomputing := common.HealthBadge(st, h.findings, h.unread), common.UpdatingBadge(st), common.RecomputingBadge(st)
+	shown, updating, recomputing := common.HealthBadge(st, h.findings, unread, compact), common.UpdatingBadge(st), common.RecomputingBadge(st)
 	if compact {
-		shown, updating = common.CompactHealthBadge(st, h.findings, h.unread), st.Muted.Render("◌")
+		updating = st.Muted.Render("◌")
 		recomputing = updating
 	}
 	if unread != "" {
