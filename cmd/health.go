@@ -347,11 +347,7 @@ func writeHealthTable(w io.Writer, r *healthReport, objectives []string) error {
 	fmt.Fprintln(w, "findings")
 	tw = newColumnWriter(w, false)
 	for _, f := range r.Findings {
-		msg := f.Message
-		if f.Provisional != "" {
-			msg += " (provisional: " + f.Provisional + ")"
-		}
-		fmt.Fprintf(tw, "  %s\tstep %s\t%s\t%s\n", f.Level, strconv.FormatInt(f.Step, 10), textsafe.Line(checkName(f)), textsafe.Line(msg))
+		fmt.Fprintf(tw, "  %s\tstep %s\t%s\t%s\n", f.Level, strconv.FormatInt(f.Step, 10), textsafe.Line(checkName(f)), textsafe.Line(f.Message)+provisionalNote(f.Provisional))
 	}
 	return tw.Flush()
 }

@@ -76,7 +76,7 @@ type liveState struct {
 	unended []loaders.Unended
 	// written holds the steps to which trajectories came while
 	// following; partial is set when the newest step, partialStep, is
-	// probably still being written (follow.ProbablyPartial), until nothing
+	// probably still being written (follow.Partial), until nothing
 	// has arrived for follow.Quiet (quietFor): then the step is taken as
 	// complete (settled) until rows come to it again. received counts the
 	// updates, so that a quiet timer an update overtook is ignored.
@@ -446,7 +446,7 @@ func (l *liveState) notePartial(res *engine.Result) {
 	l.partial = false
 	if last := len(res.Ranking.Batches) - 1; last > 0 {
 		l.partialStep = res.Ranking.Batches[last].Step
-		l.partial = !l.settled[l.partialStep] && follow.ProbablyPartial(res, last, l.written[l.partialStep])
+		l.partial = !l.settled[l.partialStep] && follow.Partial(res, last, l.written[l.partialStep]) != ""
 	}
 }
 
