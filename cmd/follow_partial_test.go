@@ -51,9 +51,9 @@ func TestStatsFollowPartialStepWithdrawn(t *testing.T) {
 	const inPart = "fewer rows than step 2's 12, 3 of its 3 groups short of that step's 4: its run is probably still writing it"
 	const written = "fewer rows than step 2's 12, rows of it having come while following: its run is probably still writing it"
 	f := startFollowing(t, "stats", "--follow", "--health", "--group-of-one", "zero", dir)
-	f.await(t, "step 3  trajectories 3 (0 invalid)  reward mean 0.0000 std 0.0000  frontier 3  WARN zero_spread=1.0000, ALERT dead_signal=1.0000, ALERT variance_collapse=0.0000 (provisional: " + inPart + ")\n")
+	f.await(t, "step 3  trajectories 3 (0 invalid)  reward mean 0.0000 std 0.0000  frontier 3  WARN zero_spread=1.0000, ALERT dead_signal=1.0000, ALERT variance_collapse=0.0000 (provisional: "+inPart+")\n")
 	testfile.Append(t, filepath.Join(dir, "3.jsonl"), rest)
-	f.await(t, "step 3 (updated)  trajectories 10 (0 invalid)  reward mean 0.0000 std 0.7746  frontier 7  healthy (provisional: " + written + ")\n")
+	f.await(t, "step 3 (updated)  trajectories 10 (0 invalid)  reward mean 0.0000 std 0.7746  frontier 7  healthy (provisional: "+written+")\n")
 	data, err := os.ReadFile(filepath.Join(verlDir, "1.jsonl"))
 	if err != nil {
 		t.Fatal(err)
