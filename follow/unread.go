@@ -15,7 +15,8 @@ import (
 // ends without one (loaders.Update.Recovered, Reloaded) or the file is
 // gone: the dashboard's status line says each (Failed). Among them, the
 // files not read (an open or a read that failed, a file that kept
-// changing under its readings; Files) are those whose latest errors are
+// changing under its readings, one that went before it was read; Files)
+// are those whose latest errors are
 // not all malformed lines: while they are there, what is computed lacks
 // their rows, so neither stats --follow's lines nor the dashboard's badge
 // may say the run healthy unsaid. A malformed line
@@ -69,7 +70,12 @@ func (r *Unread) Update(u loaders.Update) {
 		}
 		inUpdate = append(inUpdate, e.Path)
 	}
-	r.failed = slices.DeleteFunc(r.failed, func(f failedFile) bool { return slices.Contains(u.Gone, f.Path) })
+	// A file that went before it was read (loaders.VanishedError) stays:
+	// its rows are missing until it comes back and is read (Recovered).
+	r.failed = slices.DeleteFunc(r.failed, func(f failedFile) bool {
+		var vanished *loaders.VanishedError
+		return slices.Contains(u.Gone, f.Path) && !errors.As(f.unread, &vanished)
+	})
 }
 
 // Failed returns the files whose latest reading failed, malformed lines

@@ -79,3 +79,19 @@ func TestFailedKeepsEveryFileError(t *testing.T) {
 		t.Errorf("failed after a.jsonl recovered and b.jsonl went: %v", got)
 	}
 }
+
+// TestUnreadKeepsVanishedFile: a file that went before it was read
+// (loaders.VanishedError) stays unread though it is gone, its rows
+// missing, until it comes back and is read (Recovered).
+func TestUnreadKeepsVanishedFile(t *testing.T) {
+	var r Unread
+	vanished := &loaders.VanishedError{Path: "run/b.jsonl"}
+	r.Update(loaders.Update{Gone: []string{"run/b.jsonl"}, Errs: []loaders.FileError{{Path: "run/b.jsonl", Err: vanished}}})
+	if got := r.Paths(); !slices.Equal(got, []string{"run/b.jsonl"}) {
+		t.Errorf("unread %q, want run/b.jsonl: it went unread", got)
+	}
+	r.Update(loaders.Update{Recovered: []string{"run/b.jsonl"}})
+	if got := r.Paths(); len(got) != 0 {
+		t.Errorf("unread %q after it came back and was read", got)
+	}
+}
