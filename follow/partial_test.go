@@ -10,7 +10,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
-// TestProbablyPartialScopeBatch: a complete last step one row shorter
+// TestPartialScopeBatch: a complete last step one row shorter
 // than the one before, in a file written before following began, is not
 // partial: most of its groups are whole, under scope batch too
 // (diagnose.GroupSummaries gives the groups of scope group whatever the
