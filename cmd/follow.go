@@ -261,6 +261,7 @@ func (f *statsFollower) interrupted(ctx context.Context, err error, updates <-ch
 		return f.withAlerts(err)
 	}
 	f.sayRunAgreement()
+	f.sayProvisional()
 	alert := f.status()
 	var bad []string
 	for _, err := range []error{unended, unread, malformedError(f.malformed)} {
@@ -330,10 +331,13 @@ type statsFollower struct {
 	// (not in the first reading): their files are being written.
 	written map[int64]bool
 	// printed holds, per step, the numbers its last line printed, and
-	// alerts the ALERTs that line showed (none: no entry): the exit
-	// status is told by them.
-	printed map[int64]printedLine
-	alerts  map[int64][]health.Finding
+	// lastFindings the findings that line showed: the exit status is
+	// told by them, the provisional ones left out (health.Standing).
+	printed      map[int64]printedLine
+	lastFindings map[int64][]health.Finding
+	// provisional holds, per step, why its last line printed is
+	// provisional (follow.Partial; "" when it is not).
+	provisional map[int64]string
 	// agreementWarnings holds, per step, the trainer check's warning its
 	// last line printed (none: no entry), for its updated line to
 	// withdraw or replace.
@@ -778,7 +782,7 @@ func (f *statsFollower) computeOn(ctx context.Context, ev *engine.Evaluation, op
 // settleNewest forgets that rows of the newest step came while following
 // (written): a quiet interval passed after its line was printed partial
 // for that, or following ends. It is then partial, or not, by its groups
-// alone (follow.ProbablyPartial), as a step read whole at the start is.
+// alone (follow.Partial), as a step read whole at the start is.
 func (f *statsFollower) settleNewest() {
 	if f.res == nil || len(f.res.Ranking.Batches) == 0 {
 		return
@@ -800,10 +804,10 @@ func (f *statsFollower) newestPartialAsWritten() bool {
 // completeBatches is how many of the result's batches, first to last, are
 // complete: all but the newest, which the run may still be writing, unless
 // withNewest (no more rows came for a while, or following ends) and it is
-// not probably partial (follow.ProbablyPartial).
+// not probably partial (follow.Partial).
 func (f *statsFollower) completeBatches(withNewest bool) int {
 	n := len(f.res.Ranking.Batches)
-	if n > 0 && (!withNewest || follow.ProbablyPartial(f.res, n-1, f.written[f.res.Ranking.Batches[n-1].Step])) {
+	if n > 0 && (!withNewest || follow.Partial(f.res, n-1, f.written[f.res.Ranking.Batches[n-1].Step]) != "") {
 		n--
 	}
 	return n
@@ -844,28 +848,47 @@ func (f *statsFollower) sayRunAgreement() {
 }
 
 // status is the exit status once following ends: a healthAlert with
-// --health when the last line printed of a step shows an ALERT, a partial
-// step's provisional one too. An ALERT that a step's updated line
-// withdrew does not count: the status says what the lines end with. Each
-// check (per objective) is named at its first step.
+// --health when the last line printed of a step shows an ALERT that
+// stands: not a provisional one, of a step probably still being written
+// (health.Standing), as stats --health leaves out a file still being
+// written. An ALERT that a step's updated line withdrew does not count:
+// the status says what the lines end with. Each check (per objective) is
+// named at its first step.
 func (f *statsFollower) status() error {
 	if !f.health.health {
 		return nil
 	}
-	steps := slices.Sorted(maps.Keys(f.alerts))
 	type key struct {
 		check     health.Check
 		objective string
 	}
 	named := map[key]bool{}
 	var alerts []health.Finding
-	for _, step := range steps {
-		for _, fd := range f.alerts[step] {
-			if k := (key{fd.Check, fd.Objective}); !named[k] {
+	for _, step := range slices.Sorted(maps.Keys(f.lastFindings)) {
+		for _, fd := range health.Standing(f.lastFindings[step]) {
+			if k := (key{fd.Check, fd.Objective}); fd.Level == health.Alert && !named[k] {
 				named[k] = true
 				alerts = append(alerts, fd)
 			}
 		}
 	}
 	return (&healthReport{Findings: alerts}).status()
+}
+
+// sayProvisional says on stderr, with --health, for each step whose last
+// line printed is provisional, that it was left out of the exit status
+// and why, with its findings' levels (healthReport.sayProvisional, as
+// stats --health says it).
+func (f *statsFollower) sayProvisional() {
+	if !f.health.health {
+		return
+	}
+	r := &healthReport{stillWritten: map[int64]string{}}
+	for step, findings := range f.lastFindings {
+		if why := f.provisional[step]; why != "" {
+			r.stillWritten[step] = why
+			r.Findings = append(r.Findings, findings...)
+		}
+	}
+	r.sayProvisional(f.errOut)
 }

@@ -39,7 +39,7 @@ func TestStatsFollowPartialStepAgreementProvisional(t *testing.T) {
 		if format == "table" {
 			f.await(t, "step 0 ")
 			testfile.Append(t, path, loggedStep(1, 0, 3))
-			f.await(t, "step 1 (partial?)  trajectories 3 ")
+			f.await(t, "step 1  trajectories 3 ")
 			f.await(t, "  warning (step read in part): 1 of 3 rows differs from the logged advantage")
 			testfile.Append(t, path, loggedStep(1, 3, 4))
 			f.await(t, "step 1 (updated)  trajectories 4 ")
@@ -94,7 +94,7 @@ func TestStatsFollowUpdatedAgreementWarningReplaces(t *testing.T) {
 		if format == "table" {
 			f.await(t, "step 0 ")
 			testfile.Append(t, path, loggedStep(1, 0, 3))
-			f.await(t, "step 1 (partial?)  trajectories 3 ")
+			f.await(t, "step 1  trajectories 3 ")
 			testfile.Append(t, path, wrong)
 			f.await(t, "step 1 (updated)  trajectories 4 ")
 			f.await(t, "  warning (replaces the earlier line's): 1 of 4 rows differs from the logged advantage")

@@ -140,14 +140,20 @@ func lineOf(t *diagnose.Trend, partial bool) printedLine {
 
 // printLines prints the lines of the first n batches not printed yet, or
 // printed with other numbers. The newest batch, when among them (the
-// quiet timer, the end), may be partial (follow.ProbablyPartial): its run is
-// probably still writing it, and its findings may not stand.
+// quiet timer, the end), may be partial (follow.Partial): its run is
+// probably still writing it, and its findings are provisional
+// (health.Config.Provisional, with why), as those of a file still being
+// written are to stats --health.
 func (f *statsFollower) printLines(n int) error {
 	taskDone := false // the task metric completed for this result
 	newest := len(f.res.Ranking.Batches) - 1
 	for b := range max(n, 0) {
 		t := &f.trends[b]
-		partial := b == newest && follow.ProbablyPartial(f.res, b, f.written[t.Step])
+		why := ""
+		if b == newest {
+			why = follow.Partial(f.res, b, f.written[t.Step])
+		}
+		partial := why != ""
 		line := lineOf(t, partial)
 		last, seen := f.printed[t.Step]
 		if seen && last == line {
@@ -192,28 +198,32 @@ func (f *statsFollower) printLines(n int) error {
 			}
 			fmt.Fprintf(f.errOut, "rewardlens: warning: step %d: %s (a finite number): the rewards are compared with nothing\n", t.Step, none)
 		}
-		findings := health.StepFindings(f.res, f.trends, f.healthCfg, b)
+		cfg := f.healthCfg
+		if partial {
+			cfg.Provisional = map[int64]string{t.Step: why}
+		}
+		findings := health.StepFindings(f.res, f.trends, cfg, b)
 		warning := f.agreementStanding(b, agree, partial)
 		if partial || warning.hedge != "" {
 			// A step read in part differs from the log by its short
 			// groups: its agreement is said provisional, not graded.
 			findings = slices.DeleteFunc(findings, func(fd health.Finding) bool { return fd.Check == health.CheckTrainerAgreement })
 		}
-		err := f.printLine(t, findings, dead, logged, agree, warning, updated, partial)
-		// The ALERTs are those of the lines printed: the step's new ones
+		err := f.printLine(t, findings, dead, logged, agree, warning, updated, why)
+		// The findings are those of the lines printed: the step's new ones
 		// replace its old; a write that failed (the reader gone, | head)
 		// may have left part of the new line read, so both stand.
+		if f.lastFindings == nil {
+			f.lastFindings = map[int64][]health.Finding{}
+		}
 		if err == nil {
-			delete(f.alerts, t.Step)
+			f.lastFindings[t.Step] = nil
 		}
-		for _, fd := range findings {
-			if fd.Level == health.Alert {
-				if f.alerts == nil {
-					f.alerts = map[int64][]health.Finding{}
-				}
-				f.alerts[t.Step] = append(f.alerts[t.Step], fd)
-			}
+		f.lastFindings[t.Step] = append(f.lastFindings[t.Step], findings...)
+		if f.provisional == nil {
+			f.provisional = map[int64]string{}
 		}
+		f.provisional[t.Step] = why
 		if err != nil {
 			return err
 		}
@@ -384,7 +394,10 @@ type followLine struct {
 	// printed (follow.Unread): their rows are missing from it.
 	UnreadFiles []unreadFileJSON `json:"unread_files,omitempty"`
 	Updated     bool             `json:"updated,omitempty"`
-	Partial     bool             `json:"partial,omitempty"`
+	// Provisional is why the step's findings may not stand, as each
+	// finding's (health.Finding.Provisional): its run is probably still
+	// writing it (follow.Partial).
+	Provisional string `json:"provisional,omitempty"`
 	// WarningWithdrawn is the trainer check's warning of the step's
 	// earlier line that this one withdraws or replaces.
 	WarningWithdrawn string `json:"warning_withdrawn,omitempty"`
@@ -397,9 +410,10 @@ type followLine struct {
 // (nil for none) on lines of their own, as stats prints them, the
 // trainer check's warning as warning says it stands; updated marks a batch printed
 // before, to which trajectories came since, or whose file was read again;
-// partial a batch probably still being written (printLines), whose
-// findings are provisional.
-func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, dead *diagnose.DeadSignal, logged *loggedJSON, agree *agreementJSON, warning agreementNotes, updated, partial bool) error {
+// provisional says why the batch is probably still being written
+// (printLines), its findings provisional, as stats --health's table says
+// them ("" for a batch that is not).
+func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, dead *diagnose.DeadSignal, logged *loggedJSON, agree *agreementJSON, warning agreementNotes, updated bool, provisional string) error {
 	var deadJSON *deadSignalJSON
 	if dead != nil {
 		deadJSON = newDeadSignalJSON(*dead)
@@ -411,7 +425,7 @@ func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, 
 	}
 	if f.json {
 		line, err := output.MarshalJSON(followLine{t.Step, t.Trajectories, t.Invalid, number(t.Reward.Mean), number(t.Reward.Std),
-			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, logged, agree, f.skips.N, unreadFilesJSON(f.unread.Files()), updated, partial, warning.withdrawn}, "")
+			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, logged, agree, f.skips.N, unreadFilesJSON(f.unread.Files()), updated, provisional, warning.withdrawn}, "")
 		if err != nil {
 			return err
 		}
@@ -426,19 +440,10 @@ func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, 
 		}
 		health = strings.Join(parts, ", ")
 	}
-	if partial {
-		health += " (provisional)"
-	}
-	var notes []string
-	if updated {
-		notes = append(notes, "updated")
-	}
-	if partial {
-		notes = append(notes, "partial?")
-	}
+	health += provisionalNote(provisional)
 	note := ""
-	if len(notes) > 0 {
-		note = " (" + strings.Join(notes, ", ") + ")"
+	if updated {
+		note = " (updated)"
 	}
 	if _, err := fmt.Fprintf(f.out, "step %d%s  trajectories %d (%d invalid)  reward mean %s std %s  frontier %d  %s\n",
 		t.Step, note, t.Trajectories, t.Invalid, tableNumber(t.Reward.Mean), tableNumber(t.Reward.Std), t.FrontierSize, health); err != nil {
@@ -503,4 +508,14 @@ func unreadFilesJSON(files []loaders.FileError) []unreadFileJSON {
 		out = append(out, unreadFileJSON{f.Path, f.FirstLine()})
 	}
 	return out
+}
+
+// provisionalNote is what a finding's message, or a line's verdict, adds
+// when it is provisional, why being why: " (provisional: WHY)", as stats
+// --health's table and stats --follow's lines say it; "" when why is "".
+func provisionalNote(why string) string {
+	if why == "" {
+		return ""
+	}
+	return " (provisional: " + textsafe.Line(why) + ")"
 }

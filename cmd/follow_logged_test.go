@@ -197,7 +197,7 @@ func TestStatsFollowMatchLoggedPartialStep(t *testing.T) {
 	f.await(t, "step 0  trajectories 4 (0 invalid)  reward mean 0.0000 std 0.5000")
 	f.awaitErr(t, found)
 	testfile.Append(t, path, half(1, "ab"))
-	f.await(t, "step 1 (partial?)  trajectories 2 (0 invalid)")
+	f.await(t, "step 1  trajectories 2 (0 invalid)")
 	testfile.Append(t, path, second(1))
 	f.await(t, "step 1 (updated)  trajectories 4 (0 invalid)  reward mean 0.0000 std 0.5000")
 	if code := f.stop(); code != 0 {
@@ -282,7 +282,7 @@ func TestStatsFollowPartialStepNotGradedByTheLog(t *testing.T) {
 	f := startFollowing(t, "stats", "--follow", "--health", "--method", "grpo", "--scale", "none", "--objective", "x=metadata.x", "--logged-advantage", "metadata.adv", path)
 	f.await(t, "step 0  trajectories 4")
 	testfile.Append(t, path, step(1, whole[:3]...))
-	f.await(t, "step 1 (partial?)")
+	f.await(t, "step 1  trajectories ")
 	code := f.stop()
 	if out := f.out.String(); code != 0 || strings.Contains(out, "trainer_agreement") {
 		t.Errorf("status %d, stdout:\n%s\nstderr:\n%s", code, out, f.errOut.String())

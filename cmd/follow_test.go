@@ -283,7 +283,7 @@ func TestStatsFollowEmptyInputsAwaitTheirLayout(t *testing.T) {
 		}
 	}
 	// Fewer trajectories than step 2: partial, maybe (TestStatsFollowPartialStepWithdrawn).
-	f.await(t, "step 3 (partial?)  trajectories 10 ")
+	f.await(t, "step 3  trajectories 10 ")
 	if code := f.stop(); code != 0 {
 		t.Errorf("status %d", code)
 	}

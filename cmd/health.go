@@ -116,8 +116,10 @@ type healthReport struct {
 	// (diagnose.NoHypervolume), "" when one may.
 	noHypervolume string
 	// stillWritten names the steps left out of the verdict, with why
-	// (health.Config.Provisional).
-	stillWritten map[int64]string
+	// (health.Config.Provisional); baselineLeftOut those of them that the
+	// baseline would have held (health.BaselineLen).
+	stillWritten    map[int64]string
+	baselineLeftOut []int64
 }
 
 // sayProvisional says on w, for each step r left out of the verdict
@@ -190,8 +192,15 @@ func (h *healthFlags) report(res *engine.Result, reading health.Config, addDead 
 	}
 	noSteps := noStepCount(trends)
 	// An empty list, not null, when healthy.
-	r := &healthReport{Baseline: min(cfg.Baseline, len(trends)), asked: cfg.Baseline, Findings: append([]health.Finding{}, health.Findings(res, trends, cfg)...), noHypervolume: diagnose.NoHypervolume(res), stepCounted: !noSteps, stillWritten: reading.Provisional}
-	if len(trends) <= r.Baseline {
+	r := &healthReport{Baseline: health.BaselineLen(trends, cfg), asked: cfg.Baseline, Findings: append([]health.Finding{}, health.Findings(res, trends, cfg)...), noHypervolume: diagnose.NoHypervolume(res), stepCounted: !noSteps, stillWritten: reading.Provisional}
+	for i, t := range trends {
+		// Those the baseline would have held (its span, or all when it
+		// has fewer than asked).
+		if _, provisional := cfg.Provisional[t.Step]; provisional && (i < r.Baseline || r.Baseline < r.asked) {
+			r.baselineLeftOut = append(r.baselineLeftOut, t.Step)
+		}
+	}
+	if len(trends) <= r.Baseline || r.Baseline == 0 {
 		for _, c := range health.BaselineChecks {
 			r.NotRun = append(r.NotRun, string(c))
 		}
@@ -260,8 +269,18 @@ func writeHealthTable(w io.Writer, r *healthReport, objectives []string) error {
 		refs[k] = textsafe.Line(objectives[k]) + " " + tableNumber(float64(v))
 	}
 	baseline := fmt.Sprintf("baseline the first %d %s", r.Baseline, english.Plural(r.Baseline, "batch"))
-	if r.asked > r.Baseline {
+	var leftOut []string
+	for _, step := range r.baselineLeftOut {
+		leftOut = append(leftOut, strconv.FormatInt(step, 10))
+	}
+	stillWritten := fmt.Sprintf("%s %s, still being written", english.Plural(len(leftOut), "step"), strings.Join(leftOut, ", "))
+	switch {
+	case r.asked > r.Baseline && len(leftOut) > 0:
+		baseline += fmt.Sprintf(" (fewer than --baseline %d: %s, left out)", r.asked, stillWritten)
+	case r.asked > r.Baseline:
 		baseline += fmt.Sprintf(" (all of them, fewer than --baseline %d)", r.asked)
+	case len(leftOut) > 0:
+		baseline += " but " + stillWritten
 	}
 	if r.noHypervolume == "" {
 		fmt.Fprintf(w, "\nhealth: %s; hypervolume reference %s\n", baseline, strings.Join(refs, ", "))
@@ -328,11 +347,7 @@ func writeHealthTable(w io.Writer, r *healthReport, objectives []string) error {
 	fmt.Fprintln(w, "findings")
 	tw = newColumnWriter(w, false)
 	for _, f := range r.Findings {
-		msg := f.Message
-		if f.Provisional != "" {
-			msg += " (provisional: " + f.Provisional + ")"
-		}
-		fmt.Fprintf(tw, "  %s\tstep %s\t%s\t%s\n", f.Level, strconv.FormatInt(f.Step, 10), textsafe.Line(checkName(f)), textsafe.Line(msg))
+		fmt.Fprintf(tw, "  %s\tstep %s\t%s\t%s\n", f.Level, strconv.FormatInt(f.Step, 10), textsafe.Line(checkName(f)), textsafe.Line(f.Message)+provisionalNote(f.Provisional))
 	}
 	return tw.Flush()
 }

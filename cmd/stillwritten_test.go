@@ -67,3 +67,25 @@ func TestStatsHealthStepStillWritten(t *testing.T) {
 		t.Errorf("a cut file given by name: exit %d, want %d at its line 9\n%s", code, exitBadInput, errOut)
 	}
 }
+
+// TestStatsHealthStillWrittenNotInBaseline: a run of exactly
+// --baseline steps whose newest is still being written has a baseline of
+// the others, which says so, and that step is graded against it,
+// provisionally (its short groups' spread, collapsed, a WARN).
+func TestStatsHealthStillWrittenNotInBaseline(t *testing.T) {
+	dir := t.TempDir()
+	testfile.VerlSteps(t, dir, true)
+	out, errOut, code := run(t, "", "stats", "--health", "--baseline", "5", dir)
+	if code != 0 {
+		t.Fatalf("exit %d, want 0 (step 5's findings provisional)\n%s\n%s", code, out, errOut)
+	}
+	if want := "baseline the first 4 batches (fewer than --baseline 5: step 5, still being written, left out)"; !strings.Contains(out, want) {
+		t.Errorf("the baseline should say step 5 left out, %q:\n%s", want, out)
+	}
+	if !strings.Contains(out, "step 5  variance_collapse") || strings.Contains(out, "drift checks not run") {
+		t.Errorf("step 5 should be graded against the baseline of steps 1-4:\n%s", out)
+	}
+	if r := statsHealth(t, 0, "", "--baseline", "5", dir); r.Baseline != 4 {
+		t.Errorf("JSON baseline %d, want 4", r.Baseline)
+	}
+}

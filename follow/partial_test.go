@@ -10,12 +10,12 @@ import (
 	"github.com/rewardlens/rewardlens/engine/setup"
 )
 
-// TestProbablyPartialScopeBatch: a complete last step one row shorter
+// TestPartialScopeBatch: a complete last step one row shorter
 // than the one before, in a file written before following began, is not
 // partial: most of its groups are whole, under scope batch too
 // (diagnose.GroupSummaries gives the groups of scope group whatever the
 // scope: the batch is not taken for one short group).
-func TestProbablyPartialScopeBatch(t *testing.T) {
+func TestPartialScopeBatch(t *testing.T) {
 	var ts []scoring.Trajectory
 	for i := range 12 + 11 {
 		step := int64(i / 12)
@@ -29,8 +29,8 @@ func TestProbablyPartialScopeBatch(t *testing.T) {
 	for _, scope := range []engine.Scope{engine.ScopeGroup, engine.ScopeBatch} {
 		o := c.Options
 		o.Scope = scope
-		if ProbablyPartial(ev.Compute(o), 1, false) {
-			t.Errorf("scope %s: the last step, of groups of 4, 4 and 3, called partial", scope)
+		if why := Partial(ev.Compute(o), 1, false); why != "" {
+			t.Errorf("scope %s: the last step, of groups of 4, 4 and 3, called partial: %s", scope, why)
 		}
 	}
 }

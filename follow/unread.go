@@ -10,27 +10,40 @@ import (
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
-// Unread keeps the followed files that could not be read (an open or a
-// read that failed, a file that kept changing under its readings), each
-// with its latest error, from the update that says it until a reading of
-// the file ends without one (loaders.Update.Recovered, Reloaded), reads
-// it with malformed lines alone, or the file is gone: while they are
-// there, what is computed lacks their rows, so neither stats --follow's
-// lines nor the dashboard's badge may say the run healthy unsaid. A
-// malformed line (loaders.MalformedError) leaves no file unread: its
-// file was read, the line skipped (Skipped counts it).
+// Unread keeps the followed files whose latest reading failed, each with
+// its errors, from the update that says them until a reading of the file
+// ends without one (loaders.Update.Recovered, Reloaded) or the file is
+// gone: the dashboard's status line says each (Failed). Among them, the
+// files not read (an open or a read that failed, a file that kept
+// changing under its readings, one that went before it was read; Files)
+// are those whose latest errors are
+// not all malformed lines: while they are there, what is computed lacks
+// their rows, so neither stats --follow's lines nor the dashboard's badge
+// may say the run healthy unsaid. A malformed line
+// (loaders.MalformedError) leaves no file unread: its file was read, the
+// line skipped (Skipped counts it).
 type Unread struct {
-	files []loaders.FileError
+	failed []failedFile
 }
 
-// Update notes what u says of the files' readings, as the dashboard's
-// status line keeps their errors: the files read again or recovered
-// forget theirs first, then u's errors come in order, then the gone
-// files forget theirs.
+// failedFile is a followed file whose latest reading failed: its errors,
+// the latest first (as loaders.Update.FileErrs joins one update's), and
+// the latest's but the malformed lines' (nil when the file was read, its
+// bad lines skipped).
+type failedFile struct {
+	loaders.FileError
+	unread error
+}
+
+// Update notes what u says of the files' readings: the files read again
+// or recovered forget their errors first, then u's errors come in order,
+// each replacing its file's earlier update's (joined to those of its
+// file in u), then the gone files forget theirs.
 func (r *Unread) Update(u loaders.Update) {
-	r.files = slices.DeleteFunc(r.files, func(f loaders.FileError) bool {
+	r.failed = slices.DeleteFunc(r.failed, func(f failedFile) bool {
 		return slices.Contains(u.Reloaded, f.Path) || slices.Contains(u.Recovered, f.Path)
 	})
+	var inUpdate []string // the files u has errors of so far
 	for _, e := range u.Errs {
 		if e.Recovered {
 			continue
@@ -42,31 +55,59 @@ func (r *Unread) Update(u loaders.Update) {
 				failed = append(failed, err)
 			}
 		}
-		i := slices.IndexFunc(r.files, func(f loaders.FileError) bool { return f.Path == e.Path })
+		f := failedFile{FileError: loaders.FileError{Path: e.Path, Err: e.Err}, unread: errors.Join(failed...)}
+		i := slices.IndexFunc(r.failed, func(f failedFile) bool { return f.Path == e.Path })
 		switch {
-		case len(failed) == 0 && i >= 0: // read, its bad lines skipped
-			r.files = slices.Delete(r.files, i, i+1)
-		case len(failed) == 0:
-		case i >= 0:
-			r.files[i].Err = errors.Join(failed...)
+		case i < 0:
+			r.failed = append(r.failed, f)
+		case slices.Contains(inUpdate, e.Path):
+			r.failed[i].Err, r.failed[i].unread = errors.Join(e.Err, r.failed[i].Err), f.unread
+		case r.failed[i].unread == nil && f.unread != nil:
+			// Unread from now on: after the files unread before it.
+			r.failed = append(slices.Delete(r.failed, i, i+1), f)
 		default:
-			r.files = append(r.files, loaders.FileError{Path: e.Path, Err: errors.Join(failed...)})
+			r.failed[i] = f
 		}
+		inUpdate = append(inUpdate, e.Path)
 	}
-	r.files = slices.DeleteFunc(r.files, func(f loaders.FileError) bool { return slices.Contains(u.Gone, f.Path) })
+	// A file that went before it was read (loaders.VanishedError) stays:
+	// its rows are missing until it comes back and is read (Recovered).
+	r.failed = slices.DeleteFunc(r.failed, func(f failedFile) bool {
+		var vanished *loaders.VanishedError
+		return slices.Contains(u.Gone, f.Path) && !errors.As(f.unread, &vanished)
+	})
+}
+
+// Failed returns the files whose latest reading failed, malformed lines
+// included, in the order their errors first came (a file's first that
+// left it unread counting as its first), each with its errors, the
+// latest first.
+func (r *Unread) Failed() []loaders.FileError {
+	out := make([]loaders.FileError, len(r.failed))
+	for i, f := range r.failed {
+		out[i] = f.FileError
+	}
+	return out
 }
 
 // Files returns the files not read, in the order their errors came, each
-// with its latest error; none when every file was read.
+// with its latest error but the malformed lines'; none when every file
+// was read.
 func (r *Unread) Files() []loaders.FileError {
-	return slices.Clone(r.files)
+	var out []loaders.FileError
+	for _, f := range r.failed {
+		if f.unread != nil {
+			out = append(out, loaders.FileError{Path: f.Path, Err: f.unread})
+		}
+	}
+	return out
 }
 
 // Paths returns the paths of Files.
 func (r *Unread) Paths() []string {
-	paths := make([]string, len(r.files))
-	for i, f := range r.files {
-		paths[i] = f.Path
+	var paths []string
+	for _, f := range r.Files() {
+		paths = append(paths, f.Path)
 	}
 	return paths
 }
@@ -82,12 +123,13 @@ const maxUnreadNamed = 3
 // more`. when is said after "not read" (" as following ends"), "" for
 // nothing.
 func (r *Unread) Warning(when string) string {
-	n := len(r.files)
+	files := r.Files()
+	n := len(files)
 	if n == 0 {
 		return ""
 	}
 	var parts []string
-	for _, f := range r.files[:min(n, maxUnreadNamed)] {
+	for _, f := range files[:min(n, maxUnreadNamed)] {
 		text := f.FirstLine()
 		if !strings.Contains(text, f.Path) {
 			text = f.Path + ": " + text

@@ -50,3 +50,48 @@ func TestUnreadKeepsFilesUntilRead(t *testing.T) {
 	r.Update(loaders.Update{Reloaded: []string{"b.jsonl"}, Gone: []string{"c.jsonl"}})
 	check("read again, gone", "a.jsonl", "d.jsonl")
 }
+
+// TestFailedKeepsEveryFileError: Failed, the status line's list, keeps
+// the files whose latest reading failed, a malformed line's too, each by
+// its latest error (one update's joined, the latest first), until the
+// file is read well again or gone; Files leaves the malformed ones out.
+func TestFailedKeepsEveryFileError(t *testing.T) {
+	denied := errors.New("open a.jsonl: permission denied")
+	ioError := errors.New("read a.jsonl: input/output error")
+	malformed := &loaders.MalformedError{Path: "b.jsonl", Skipped: 1}
+	var r Unread
+	firstLines := func() []string {
+		var out []string
+		for _, f := range r.Failed() {
+			out = append(out, f.Path+" "+f.FirstLine())
+		}
+		return out
+	}
+	r.Update(loaders.Update{Errs: []loaders.FileError{{Path: "b.jsonl", Err: malformed}, {Path: "a.jsonl", Err: denied}, {Path: "a.jsonl", Err: ioError}}})
+	if got, want := firstLines(), []string{"b.jsonl " + malformed.Error(), "a.jsonl " + ioError.Error()}; !slices.Equal(got, want) {
+		t.Errorf("failed %q, want %q", got, want)
+	}
+	if got := r.Paths(); !slices.Equal(got, []string{"a.jsonl"}) {
+		t.Errorf("unread %q, want a.jsonl alone", got)
+	}
+	r.Update(loaders.Update{Recovered: []string{"a.jsonl"}, Gone: []string{"b.jsonl"}})
+	if got := r.Failed(); len(got) != 0 {
+		t.Errorf("failed after a.jsonl recovered and b.jsonl went: %v", got)
+	}
+}
+
+// TestUnreadKeepsVanishedFile: a file that went before it was read
+// (loaders.VanishedError) stays unread though it is gone, its rows
+// missing, until it comes back and is read (Recovered).
+func TestUnreadKeepsVanishedFile(t *testing.T) {
+	var r Unread
+	vanished := &loaders.VanishedError{Path: "run/b.jsonl"}
+	r.Update(loaders.Update{Gone: []string{"run/b.jsonl"}, Errs: []loaders.FileError{{Path: "run/b.jsonl", Err: vanished}}})
+	if got := r.Paths(); !slices.Equal(got, []string{"run/b.jsonl"}) {
+		t.Errorf("unread %q, want run/b.jsonl: it went unread", got)
+	}
+	r.Update(loaders.Update{Recovered: []string{"run/b.jsonl"}})
+	if got := r.Paths(); len(got) != 0 {
+		t.Errorf("unread %q after it came back and was read", got)
+	}
+}

@@ -2,6 +2,7 @@ package health
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -36,5 +37,29 @@ func BenchmarkFindingsSteps(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(steps), "ns/step")
 		})
+	}
+}
+
+// BenchmarkNonFinite1M runs non_finite on one batch of a million rows, a
+// third of them NaN and a third infinite: the rows' causes are counted,
+// not each looked up.
+func BenchmarkNonFinite1M(b *testing.B) {
+	s, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "x", Expr: "x", Weight: math.NaN()}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	values := []map[string]any{{"x": 1.0}, {"x": math.NaN()}, {"x": math.Inf(1)}}
+	ts := make([]scoring.Trajectory, 1_000_000)
+	for i := range ts {
+		ts[i] = scoring.Trajectory{Group: fmt.Sprint(i / 1024), Done: true, Metadata: values[i*3/len(ts)]}
+	}
+	res := engine.Evaluate(s, ts).Compute(engine.Options{Method: engine.GRPO, Scope: engine.ScopeGroup, Scale: engine.ScaleGroup, Normalize: true})
+	trends := diagnose.Trends(res, nil)
+	h := newHealthRun(res, trends, Config{})
+	if f, ok := h.nonFinite(&trends[0]); !ok || f.Value < 600_000 {
+		b.Fatalf("non_finite: %+v, want two thirds of the rows", f)
+	}
+	for b.Loop() {
+		h.nonFinite(&trends[0])
 	}
 }

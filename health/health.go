@@ -160,8 +160,8 @@ func Standing(findings []Finding) []Finding {
 // diagnose.Trends returns them) and returns, per check and objective, the first
 // step where it reached WARN and the first where it reached ALERT (the ALERT
 // alone when both come at once), in step order. The baseline is the first
-// cfg.Baseline batches; the checks that compare with it run on the batches
-// after it.
+// cfg.Baseline batches not provisional (BaselineLen); the checks that
+// compare with it run on the batches after it.
 //
 //   - zero_spread: the fraction of comparison groups whose scores all equal
 //     (no GRPO signal: FracZeroStdGroups, which leaves out a group of one
@@ -324,12 +324,31 @@ func (h *healthRun) cutNote(t *diagnose.Trend, counted bool) string {
 	return "; " + h.cut.Name() + " " + how
 }
 
-func newHealthRun(res *engine.Result, trends []diagnose.Trend, cfg Config) *healthRun {
+// BaselineLen returns how many of the first trend points the baseline
+// spans: up to the cfg.Baseline-th (DefaultBaseline when not positive)
+// whose step is not provisional (cfg.Provisional), or the last such
+// point when fewer are. A provisional step, read in part, has short
+// groups and is compared with the baseline, never part of it: a run of
+// exactly cfg.Baseline steps whose newest is still being written has a
+// baseline of the others, and that step is graded against it. One
+// within the span keeps its place but is left out of the baseline's
+// means (healthRun.baseline).
+func BaselineLen(trends []diagnose.Trend, cfg Config) int {
 	n := cfg.Baseline
 	if n < 1 {
 		n = DefaultBaseline
 	}
-	h := &healthRun{res: res, trends: trends, cfg: cfg, base: min(n, len(trends))}
+	end, kept := 0, 0
+	for i := 0; i < len(trends) && kept < n; i++ {
+		if _, provisional := cfg.Provisional[trends[i].Step]; !provisional {
+			end, kept = i+1, kept+1
+		}
+	}
+	return end
+}
+
+func newHealthRun(res *engine.Result, trends []diagnose.Trend, cfg Config) *healthRun {
+	h := &healthRun{res: res, trends: trends, cfg: cfg, base: BaselineLen(trends, cfg)}
 	if res != nil {
 		// Under scope batch, no comparison group is cut short.
 		if c := agreement.CutGroupOf(res, cfg.RowCap); c != nil && c.Compared {
@@ -358,13 +377,18 @@ func newHealthRun(res *engine.Result, trends []diagnose.Trend, cfg Config) *heal
 }
 
 // baseline returns the trend points of the baseline, h.trends[:h.base],
-// but a batch that holds the group the cap cut alone (onlyCut): its
+// but a batch that holds the group the cap cut alone (onlyCut), whose
 // statistics are of that group's rows alone, perhaps a few of it, which
-// no check grades nor compares with.
+// no check grades nor compares with, and a provisional step's
+// (Config.Provisional), read in part.
 func (h *healthRun) baseline() []diagnose.Trend {
 	baseline := h.trends[:h.base]
-	if i := slices.IndexFunc(baseline, func(t diagnose.Trend) bool { return h.onlyCut(&t) }); i >= 0 {
-		return slices.Delete(slices.Clone(baseline), i, i+1)
+	leftOut := func(t diagnose.Trend) bool {
+		_, provisional := h.cfg.Provisional[t.Step]
+		return provisional || h.onlyCut(&t)
+	}
+	if slices.ContainsFunc(baseline, leftOut) {
+		return slices.DeleteFunc(slices.Clone(baseline), leftOut)
 	}
 	return baseline
 }
@@ -639,16 +663,15 @@ func (h *healthRun) nonFinite(t *diagnose.Trend) (Finding, bool) {
 	}
 	ev := h.res.Evaluation
 	var nan, inf int
-	for _, i := range h.res.Ranking.Batches[b].Members {
-		if ev.Valid[i] {
-			continue
-		}
-		switch c, ok := ev.CauseOf(ev.Causes[i]); {
+	// Each cause is looked up once, with its count: a batch's invalid rows
+	// share a few causes.
+	for cause, n := range ev.InvalidCauses(h.res.Ranking.Batches[b].Members) {
+		switch c, ok := ev.CauseOf(cause); {
 		case !ok || c.Setting():
 		case c.Err == scoring.ErrNaN:
-			nan++
+			nan += n
 		case c.Err == scoring.ErrInf:
-			inf++
+			inf += n
 		}
 	}
 	n := nan + inf

@@ -1,6 +1,7 @@
 package health
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -28,5 +29,39 @@ func TestProvisionalStep(t *testing.T) {
 	}
 	if got := Findings(res, trends, Config{}); len(got) != 1 || got[0].Step != 3 || got[0].Provisional != "" {
 		t.Errorf("no step provisional: %+v, want step 3's ALERT alone, standing", got)
+	}
+}
+
+// TestProvisionalStepLeftOutOfBaseline: in a run of exactly
+// baseline-many steps whose newest is cut, that step is no part of the
+// baseline (whose std within groups would be its short groups' too) but
+// graded against the others, provisionally: its collapsed spread is a
+// provisional variance_collapse against the baseline's 1.
+func TestProvisionalStepLeftOutOfBaseline(t *testing.T) {
+	trends := []diagnose.Trend{healthyTrend(0), healthyTrend(1), healthyTrend(2)}
+	trends[2].ScoreGroupStd = 0.01
+	res := &engine.Result{Options: engine.Options{Method: engine.Absolute}, Objectives: []scoring.Objective{trends[0].Objectives[0].Objective, trends[0].Objectives[1].Objective}}
+	const why = "run/2.jsonl ends in an unfinished line"
+	cfg := Config{Baseline: 3, Provisional: map[int64]string{2: why}}
+	if n := BaselineLen(trends, cfg); n != 2 {
+		t.Errorf("BaselineLen %d, want 2: the cut step is not in it", n)
+	}
+	got := Findings(res, trends, cfg)
+	if len(got) != 1 || got[0].Check != CheckVarianceCollapse || got[0].Step != 2 || got[0].Provisional != why || !strings.Contains(got[0].Message, "of the baseline's 1") {
+		t.Errorf("findings %+v, want step 2's variance_collapse against the baseline's 1, provisional", got)
+	}
+	if got := Findings(res, trends, Config{Baseline: 3}); len(got) != 0 {
+		t.Errorf("no step provisional: %+v, want none (every step in the baseline)", got)
+	}
+	// A provisional step within the baseline's span (an earlier file's
+	// newest, of another directory) keeps its place, left out of the means.
+	trends = []diagnose.Trend{healthyTrend(0), healthyTrend(1), healthyTrend(2), healthyTrend(3), healthyTrend(4)}
+	trends[1].ScoreGroupStd, trends[4].ScoreGroupStd = 100, 0.5
+	cfg = Config{Baseline: 3, Provisional: map[int64]string{1: why}}
+	if n := BaselineLen(trends, cfg); n != 4 {
+		t.Errorf("BaselineLen %d, want 4: steps 0, 2 and 3, step 1 in their span", n)
+	}
+	if got := Findings(res, trends, cfg); len(got) != 0 {
+		t.Errorf("findings %+v, want none: step 4's 0.5 against the baseline's 1, not step 1's 100 in it", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -257,6 +258,15 @@ type follower struct {
 	// rescan is set when an entry appeared in a followed directory.
 	dirty  map[string]bool
 	rescan bool
+	// appeared are the input files that events said were created in a
+	// followed directory since the last check, renamed those said moved
+	// away, goneUnread the known files that went never read at this
+	// check: each one not read by the check's end vanished unread
+	// (sayVanished); vanished holds those said so, whose first reading
+	// later, should one come back, says it recovered.
+	appeared, renamed map[string]bool
+	goneUnread        []*followedFile
+	vanished          map[string]bool
 	// store recycles the arrays of the growth's parts (Update.Recycle).
 	store *partStore
 	// relog leaves out a file that repeats the one read before it
@@ -419,9 +429,72 @@ func (f *follower) noteEvent(ev fsnotify.Event) {
 		for _, d := range f.dirs {
 			if filepath.Clean(d) == dir {
 				f.rescan = true
+				if ev.Has(fsnotify.Create) && isInputName(filepath.Base(name)) {
+					f.appeared = setIn(f.appeared, name)
+				}
 			}
 		}
 	}
+	if ev.Has(fsnotify.Rename) {
+		f.renamed = setIn(f.renamed, name)
+	}
+}
+
+// setIn returns set with key in it, made when nil.
+func setIn(set map[string]bool, key string) map[string]bool {
+	if set == nil {
+		set = map[string]bool{}
+	}
+	set[key] = true
+	return set
+}
+
+// VanishedError is the error of a followed file that appeared in a
+// followed directory and went before it was read (Update.Errs): the rows
+// it held, if any, are missing. A temporary file renamed into place (an
+// atomic write), a new file read at the same check, is not one.
+type VanishedError struct{ Path string }
+
+func (e *VanishedError) Error() string {
+	return e.Path + ": appeared and went before it was read: the rows it held, if any, are missing"
+}
+
+// sayVanished says, in the pending Update, the files that appeared and
+// went unread by the end of this check (appeared, goneUnread), as
+// VanishedErrors, but for one renamed away when the check read a new
+// file (readNew): the rename's target. A file said so that comes back
+// and is read is Recovered.
+func (f *follower) sayVanished(readNew bool) {
+	var paths []string
+	for path := range f.appeared {
+		if _, known := f.byPath[path]; known {
+			continue // read, or tried: its checks say what became of it
+		}
+		if _, err := os.Lstat(path); err != nil {
+			paths = append(paths, path)
+		}
+	}
+	for _, ff := range f.goneUnread {
+		paths = append(paths, ff.path)
+	}
+	slices.Sort(paths)
+	for _, path := range paths {
+		if f.renamed[path] && readNew {
+			continue
+		}
+		f.vanished = setIn(f.vanished, path)
+		if ff, known := f.byPath[path]; known {
+			ff.errSaid = true // its next reading recovers
+		}
+		if len(f.pending) == 0 {
+			f.pending = append(f.pending, Update{store: f.store})
+		}
+		last := &f.pending[len(f.pending)-1]
+		last.add(path, fileChange{err: &VanishedError{Path: path}})
+	}
+	clear(f.appeared)
+	clear(f.renamed)
+	f.goneUnread = f.goneUnread[:0]
 }
 
 // checkDirty checks the files events named, and the followed directories
@@ -432,6 +505,7 @@ func (f *follower) noteEvent(ev fsnotify.Event) {
 // was read from it stays, and it is read again at its new name: counted
 // at both until a file comes back at the old path.)
 func (f *follower) checkDirty() {
+	known := len(f.files)
 	for name := range f.dirty {
 		if ff, ok := f.byPath[name]; ok && f.due(ff) {
 			f.note(ff, ff.check(f.opts.Options))
@@ -440,6 +514,7 @@ func (f *follower) checkDirty() {
 	if f.rescan {
 		f.scanDirs()
 	}
+	f.sayVanished(len(f.files) > known)
 	clear(f.dirty)
 	f.limitOpen()
 }
@@ -447,12 +522,14 @@ func (f *follower) checkDirty() {
 // checkAll checks every file and looks for new files in the followed
 // directories, in that order (see checkDirty).
 func (f *follower) checkAll() {
+	known := len(f.files)
 	for _, ff := range f.files {
 		if f.due(ff) {
 			f.note(ff, ff.check(f.opts.Options))
 		}
 	}
 	f.scanDirs()
+	f.sayVanished(len(f.files) > known)
 	clear(f.dirty)
 	f.limitOpen()
 }
@@ -492,6 +569,9 @@ func (f *follower) catchUp() {
 // note queues what a check of ff found for the consumer (pending).
 func (f *follower) note(ff *followedFile, c fileChange) {
 	c = f.relogged(ff, c)
+	if c.gone && !ff.loaded {
+		f.goneUnread = append(f.goneUnread, ff)
+	}
 	f.clock++
 	if c.res != nil && len(c.res.Trajectories) > 0 || c.reloaded {
 		ff.grown = f.clock // a rotated log keeps its new descriptor
@@ -573,6 +653,11 @@ func (f *follower) scanDirs() {
 			if _, known := f.byPath[filepath.Clean(path)]; !known {
 				ff := f.add(path)
 				ff.relogDue = f.relog != nil
+				if clean := filepath.Clean(path); f.vanished[clean] {
+					// Said vanished: read now, it recovers.
+					ff.errSaid = true
+					delete(f.vanished, clean)
+				}
 				f.note(ff, ff.said(ff.reload(f.opts.Options, nil)))
 				f.limitOpen()
 			}

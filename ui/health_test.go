@@ -36,11 +36,11 @@ func TestHealthBadge(t *testing.T) {
 		{[]health.Finding{warn}, []string{"run/a_1.jsonl", "run/a_2.jsonl"}, "⚠ 1 check warns ⚠ 2 files unread"},
 		{nil, []string{"run/rollouts_of_a_very_long_run_name.jsonl"}, "⚠ …very_long_run_name.jsonl unread"},
 	} {
-		if got := ansi.Strip(common.HealthBadge(st, c.findings, c.unread)); got != c.want {
+		if got := ansi.Strip(common.HealthBadge(st, c.findings, common.UnreadBadge(st, c.unread, false), false)); got != c.want {
 			t.Errorf("badge %q, want %q", got, c.want)
 		}
 	}
-	if got := ansi.Strip(common.CompactHealthBadge(st, nil, []string{"a_1.jsonl"})); got != "⚠ 1 unread" {
+	if got := ansi.Strip(common.HealthBadge(st, nil, common.UnreadBadge(st, []string{"a_1.jsonl"}, true), true)); got != "⚠ 1 unread" {
 		t.Errorf("compact badge %q, want %q", got, "⚠ 1 unread")
 	}
 }

@@ -41,17 +41,16 @@ type liveState struct {
 	announced int64
 	// stopped is set once the follower closed the channel.
 	stopped bool
-	// warnings are the session's own; gone and failed are the follower's,
-	// shown after them in the status line.
+	// warnings are the session's own; gone and the files failed are the
+	// follower's, shown after them in the status line.
 	warnings []string
 	gone     []string
-	// failed are the followed files' errors, one a file, its latest
-	// (loaders.Update.FileErrs), each its first line ("file:line: ..."
-	// for a line's), until the file is read well again or gone.
-	failed []fileFailure
-	// unread are the files among failed that could not be read (not a
-	// malformed line's), which the health badge says (session.Unread).
-	unread follow.Unread
+	// failed keeps the followed files' errors, the latest of each file
+	// said by its first line ("file:line: ..." for a line's), until the
+	// file is read well again or gone; the files among them that could
+	// not be read (not a malformed line's) the health badge says
+	// (session.Unread).
+	failed follow.Unread
 	// skipped counts the lines skipped since the session's load, as stats
 	// --follow counts them; its warning replaces the load's in warnings.
 	skipped follow.Skipped
@@ -77,7 +76,7 @@ type liveState struct {
 	unended []loaders.Unended
 	// written holds the steps to which trajectories came while
 	// following; partial is set when the newest step, partialStep, is
-	// probably still being written (follow.ProbablyPartial), until nothing
+	// probably still being written (follow.Partial), until nothing
 	// has arrived for follow.Quiet (quietFor): then the step is taken as
 	// complete (settled) until rows come to it again. received counts the
 	// updates, so that a quiet timer an update overtook is ignored.
@@ -217,7 +216,7 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 	newer := m.holdDetail(step)
 	s.SetBatch(l.batchToShow(s.Result, step))
 	s.Warnings = l.allWarnings()
-	s.Unread = l.unread.Paths()
+	s.Unread = l.failed.Paths()
 	return tea.Batch(m.sessionChanged(), l.wait(), expire, newer, m.countLogged(), l.quietFor())
 }
 
@@ -404,24 +403,8 @@ func (l *liveState) note(u loaders.Update) {
 	// fails as its error says: it goes, unless the reading brings one
 	// again; a gone file's goes too. A file's error replaces its own
 	// only: another file still failing is said once, and stays said.
-	l.failed = slices.DeleteFunc(l.failed, func(f fileFailure) bool {
-		return slices.Contains(u.Reloaded, f.path) || slices.Contains(u.Recovered, f.path)
-	})
-	for _, e := range u.FileErrs() {
-		failure := fileFailure{e.Path, e.FirstLine()}
-		if i := slices.IndexFunc(l.failed, func(f fileFailure) bool { return f.path == e.Path }); i >= 0 {
-			l.failed[i] = failure
-		} else {
-			l.failed = append(l.failed, failure)
-		}
-	}
-	l.failed = slices.DeleteFunc(l.failed, func(f fileFailure) bool { return slices.Contains(u.Gone, f.path) })
-	l.unread.Update(u)
+	l.failed.Update(u)
 }
-
-// fileFailure is a followed file's error as the status line says it: the
-// first line of its text.
-type fileFailure struct{ path, line string }
 
 // noteUnended returns unended, the files whose last line stays without
 // its line end, as u changes them: the Resumed out, the Unended in.
@@ -463,7 +446,7 @@ func (l *liveState) notePartial(res *engine.Result) {
 	l.partial = false
 	if last := len(res.Ranking.Batches) - 1; last > 0 {
 		l.partialStep = res.Ranking.Batches[last].Step
-		l.partial = !l.settled[l.partialStep] && follow.ProbablyPartial(res, last, l.written[l.partialStep])
+		l.partial = !l.settled[l.partialStep] && follow.Partial(res, last, l.written[l.partialStep]) != ""
 	}
 }
 
@@ -490,8 +473,8 @@ func (l *liveState) allWarnings() []string {
 	if l.repeated != "" {
 		out = append(out, "following: "+l.repeated)
 	}
-	for _, f := range l.failed {
-		out = append(out, "following: "+f.line)
+	for _, f := range l.failed.Failed() {
+		out = append(out, "following: "+f.FirstLine())
 	}
 	return out
 }

@@ -50,28 +50,42 @@ func RecomputingBadge(st *Styles) string { return st.Muted.Render("◌ recomputi
 // HealthBadge sums the findings up for the header and the Steps panel
 // in one unit, the check (per objective), each counted at the worst level
 // it reached, said in words: "✓ healthy", "⚠ 2 checks warn", or "✖ 2
-// checks alert ⚠ 1 warns" (the unit said once), the alerts highlighted. A check that warned at one step and
-// alerted at a later one is two findings (the Steps panel's lines) but
-// one check, alerting. The followed files not read (unread: their rows
-// are missing from the findings) follow, as UnreadBadge says them, and
-// the badge never reads healthy beside them.
-func HealthBadge(st *Styles, findings []health.Finding, unread []string) string {
-	return badge(st, findings, func(alert int) string {
-		return "✖ " + Count(alert, "check", "checks") + " " + english.Verb(alert, "alerts", "alert")
-	}, func(alert, warn int) string {
+// checks alert ⚠ 1 warns" (the unit said once), the alerts highlighted;
+// compact, the counts alone, "✖2 ⚠1", for a narrow header. A check that
+// warned at one step and alerted at a later one is two findings (the
+// Steps panel's lines) but one check, alerting. unread, UnreadBadge's
+// mark of the followed files not read (their rows are missing from the
+// findings; "" for none), follows, and the badge never reads healthy
+// beside it.
+func HealthBadge(st *Styles, findings []health.Finding, unread string, compact bool) string {
+	warn, alert := healthCounts(findings)
+	var parts []string
+	switch {
+	case alert > 0 && compact:
+		parts = append(parts, st.Alert.Render(fmt.Sprintf("✖%d", alert)))
+	case alert > 0:
+		parts = append(parts, st.Alert.Render("✖ "+Count(alert, "check", "checks")+" "+english.Verb(alert, "alerts", "alert")))
+	}
+	switch {
+	case warn > 0 && compact:
+		parts = append(parts, st.Warning.Render(fmt.Sprintf("⚠%d", warn)))
+	case warn > 0:
 		count := Count(warn, "check", "checks")
 		if alert > 0 { // the unit said once: "⚠ 1 warns"
 			count = strconv.Itoa(warn)
 		}
-		return "⚠ " + count + " " + english.Verb(warn, "warns", "warn")
-	}, UnreadBadge(st, unread, false), "✓ healthy")
-}
-
-// CompactHealthBadge is HealthBadge's counts alone, "✖2 ⚠1", for a narrow
-// header, then UnreadBadge's compact form.
-func CompactHealthBadge(st *Styles, findings []health.Finding, unread []string) string {
-	return badge(st, findings, func(alert int) string { return fmt.Sprintf("✖%d", alert) },
-		func(_, warn int) string { return fmt.Sprintf("⚠%d", warn) }, UnreadBadge(st, unread, true), "✓")
+		parts = append(parts, st.Warning.Render("⚠ "+count+" "+english.Verb(warn, "warns", "warn")))
+	}
+	if unread != "" {
+		parts = append(parts, unread)
+	}
+	switch {
+	case len(parts) > 0:
+		return strings.Join(parts, " ")
+	case compact:
+		return st.Positive.Render("✓")
+	}
+	return st.Positive.Render("✓ healthy")
 }
 
 // UnreadBadge is the badge's mark of the followed files not read, "" for
@@ -99,28 +113,6 @@ func UnreadBadge(st *Styles, unread []string, compact bool) string {
 // maxUnreadNameCells is how much of an unread file's name UnreadBadge
 // shows: the header has other fields to fit beside it.
 const maxUnreadNameCells = 24
-
-// badge is the checks counted by their worst level, the alerting ones
-// written by alertText, the warning ones by warnText (given both counts),
-// then unread (UnreadBadge's, "" for none), or healthy when there is
-// none of them.
-func badge(st *Styles, findings []health.Finding, alertText func(alert int) string, warnText func(alert, warn int) string, unread, healthy string) string {
-	warn, alert := healthCounts(findings)
-	var parts []string
-	if alert > 0 {
-		parts = append(parts, st.Alert.Render(alertText(alert)))
-	}
-	if warn > 0 {
-		parts = append(parts, st.Warning.Render(warnText(alert, warn)))
-	}
-	if unread != "" {
-		parts = append(parts, unread)
-	}
-	if len(parts) == 0 {
-		return st.Positive.Render(healthy)
-	}
-	return strings.Join(parts, " ")
-}
 
 // FindingLine is one finding for the Steps tab in width cells: with
 // padded, level, step, check and what it saw, the level and the step

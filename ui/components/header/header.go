@@ -153,7 +153,12 @@ const (
 type layout struct {
 	fields  []string
 	compact bool
-	floor   sourceFloor
+	// unreadWhole says the badge's mark of the followed files not read
+	// is whole ("⚠ a_1.jsonl unread"), and so are the progress badges
+	// beside it ("◌ health updating…"), not compact ("⚠ 1 unread",
+	// "◌"); no step of View but 3a sets it false.
+	unreadWhole bool
+	floor       sourceFloor
 	// methodAt and settingsAt index the method's and the settings' fields
 	// (-1: none), after which their reserves, methodRoom and settingsRoom,
 	// are kept, so that the fields after them stay where they are.
@@ -192,6 +197,9 @@ func (l layout) padded(slack int) []string {
 //	2. the source is cut at a separator, keeping whole trailing
 //	   components, down to its last one ("…/trl/completions", "…/verl/")
 //	3. normalize: shortens to norm:
+//	3a. while a followed file is not read, its mark in the badge
+//	   shortens ("⚠ 1 unread"; the status line names it whole), and so
+//	   do the progress badges whose room is kept beside it ("◌")
 //	4. the goals go (to the tab bar's end, if it has room for names of
 //	   readableNameWidth: see WithGoals), with normalize: then norm:
 //	5. the method's label goes
@@ -288,7 +296,7 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 	// reserve of its settings field, beside the method's.
 	arrange := func(compact bool, floor sourceFloor, settingsRoom int, fields ...string) layout {
 		fields = slices.DeleteFunc(fields, func(f string) bool { return f == "" })
-		return layout{fields: fields, compact: compact, floor: floor,
+		return layout{fields: fields, compact: compact, unreadWhole: !compact, floor: floor,
 			methodAt:   slices.IndexFunc(fields, func(f string) bool { return f == method || f == methodName }),
 			settingsAt: slices.IndexFunc(fields, func(f string) bool { return f == settings || f == shortSettings || f == changed }),
 			methodRoom: methodReserve, settingsRoom: settingsRoom}
@@ -311,6 +319,16 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 		arrange(true, sourceMin, changedReserve, shortBatch, methodName, changed, fewestCounts),
 		arrange(true, sourceMin, changedReserve, shortBatch, methodName, changed),
 		arrange(true, sourceMin, 0, batch, methodName),
+	}
+	if len(h.unread) > 0 {
+		// Step 3a: the layouts from the first again, the unread mark
+		// shortened, after those that keep the goals with it whole.
+		whole := layouts[:3]
+		layouts = slices.Clone(layouts)
+		for i := range layouts {
+			layouts[i].unreadWhole = false
+		}
+		layouts = append(slices.Clip(whole), layouts...)
 	}
 	if compact {
 		layouts = []layout{
@@ -342,8 +360,9 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 			layouts = append(layouts, arrange(true, sourceMin, changedReserve, append(slices.Clip(fields), arrows)...))
 		}
 	}
-	full, fullRoom := h.badge(st, false)
-	short, shortRoom := h.badge(st, true)
+	full, fullRoom := h.badge(st, false, true)
+	unnamed, unnamedRoom := h.badge(st, false, false)
+	short, shortRoom := h.badge(st, true, false)
 	sourceWidth := ansi.StringWidth(source)
 	floors := map[sourceFloor]int{
 		sourceWhole: sourceWidth,
@@ -355,9 +374,13 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 	fitted := false
 	var chosen layout
 	for _, chosen = range layouts {
-		health, room = full, fullRoom
-		if chosen.compact {
+		switch {
+		case chosen.compact:
 			health, room = short, shortRoom
+		case chosen.unreadWhole:
+			health, room = full, fullRoom
+		default:
+			health, room = unnamed, unnamedRoom
 		}
 		room = max(width-room, 0)
 		rest = headerSeparator + strings.Join(chosen.fields, headerSeparator)
@@ -407,12 +430,13 @@ func changedSettings(st *common.Styles, o engine.Options) string {
 // of it, the "health updating" badge, which replaces it while the health
 // is computed, and the "recomputing" one, which replaces either while a
 // recompute runs. The followed files not read are said after each
-// (common.UnreadBadge): no recompute reads them.
-func (h Header) badge(st *common.Styles, compact bool) (string, int) {
-	unread := common.UnreadBadge(st, h.unread, compact)
-	shown, updating, recomputing := common.HealthBadge(st, h.findings, h.unread), common.UpdatingBadge(st), common.RecomputingBadge(st)
-	if compact {
-		shown, updating = common.CompactHealthBadge(st, h.findings, h.unread), st.Muted.Render("◌")
+// (common.UnreadBadge, compact unless unreadWhole, the progress badges
+// then compact too): no recompute reads them.
+func (h Header) badge(st *common.Styles, compact, unreadWhole bool) (string, int) {
+	unread := common.UnreadBadge(st, h.unread, !unreadWhole)
+	shown, updating, recomputing := common.HealthBadge(st, h.findings, unread, compact), common.UpdatingBadge(st), common.RecomputingBadge(st)
+	if compact || unread != "" && !unreadWhole {
+		updating = st.Muted.Render("◌")
 		recomputing = updating
 	}
 	if unread != "" {

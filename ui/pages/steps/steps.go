@@ -566,16 +566,17 @@ func (t *stepsTab) healthLines() []string {
 // findings is never cut.
 func healthTitle(st *common.Styles, findings []health.Finding, unread []string, baseline, width int) string {
 	against := st.Muted.Render(fmt.Sprintf(" against the first %d batches · ", baseline))
-	titles := []string{st.Title.Render("health") + against + common.HealthBadge(st, findings, unread)}
+	titles := []string{st.Title.Render("health") + against + common.HealthBadge(st, findings, common.UnreadBadge(st, unread, false), false)}
 	if len(findings) > 0 {
 		// The lines are findings, a check's first WARN and first ALERT:
 		// more than the checks the badge counts when one rose.
 		count := common.Count(len(findings), "finding", "findings")
+		compact := common.HealthBadge(st, findings, common.UnreadBadge(st, unread, true), true)
 		titles = []string{
 			titles[0] + st.Muted.Render(" · "+count+", each check's first step at a level:"),
 			titles[0] + st.Muted.Render(" · "+count+":"),
-			st.Title.Render("health") + against + common.CompactHealthBadge(st, findings, unread) + st.Muted.Render(" · "+count+":"),
-			st.Title.Render("health ") + common.CompactHealthBadge(st, findings, unread) + st.Muted.Render(" · "+count+":"),
+			st.Title.Render("health") + against + compact + st.Muted.Render(" · "+count+":"),
+			st.Title.Render("health ") + compact + st.Muted.Render(" · "+count+":"),
 		}
 	}
 	for _, title := range titles {
