@@ -103,7 +103,7 @@ func (e weightEditor) view(c *common.Common, width int) []string {
 
 // weightsLine is the line of weights, the selected one in brackets, and
 // the score's formula in what width leaves. Weights that do not fit
-// scroll with the selected one (weightsWindow).
+// scroll with the selected one (common.ScrollLine).
 func (e weightEditor) weightsLine(c *common.Common, width int) string {
 	st := c.Styles
 	weights := c.Session.Weights()
@@ -141,7 +141,7 @@ func (e weightEditor) weightsLine(c *common.Common, width int) string {
 	for _, title = range titles {
 		room := width - ansi.StringWidth(title) - 1 - ansi.StringWidth(normPart)
 		var leftOut int
-		if window, leftOut = weightsWindow(st, parts, e.selected, room); leftOut == 0 {
+		if window, leftOut, _ = common.ScrollLine(st, parts, " ", e.selected, room, nil); leftOut == 0 {
 			break
 		}
 	}
@@ -153,48 +153,6 @@ func (e weightEditor) weightsLine(c *common.Common, width int) string {
 		line += "  " + st.Muted.Render(formula)
 	}
 	return ansi.Truncate(line, width, "…")
-}
-
-// weightsWindow joins the parts of the weights that fit in room cells,
-// the selected one always among them: from the first, or, when the
-// selected one would not fit, from the first that lets it, "←N " and
-// " N→" saying how many are left out on either side; leftOut is their
-// number.
-func weightsWindow(st *common.Styles, parts []string, selected, room int) (line string, leftOut int) {
-	widths := make([]int, len(parts))
-	for k, p := range parts {
-		widths[k] = ansi.StringWidth(p)
-	}
-	// span is the width of parts first..last, joined by spaces, with the
-	// markers of those left out.
-	span := func(first, last int) int {
-		w := last - first
-		for k := first; k <= last; k++ {
-			w += widths[k]
-		}
-		if first > 0 {
-			w += len(strconv.Itoa(first)) + ansi.StringWidth("← ")
-		}
-		if last < len(parts)-1 {
-			w += len(strconv.Itoa(len(parts)-1-last)) + ansi.StringWidth(" →")
-		}
-		return w
-	}
-	first, last := 0, min(selected, len(parts)-1)
-	for first < last && span(first, last) > room {
-		first++
-	}
-	for last+1 < len(parts) && span(first, last+1) <= room {
-		last++
-	}
-	line = strings.Join(parts[first:last+1], " ")
-	if first > 0 {
-		line = st.Muted.Render("←"+strconv.Itoa(first)) + " " + line
-	}
-	if last < len(parts)-1 {
-		line += " " + st.Muted.Render(strconv.Itoa(len(parts)-1-last)+"→")
-	}
-	return line, first + len(parts) - 1 - last
 }
 
 // handleWeightInput hands a key to the weight's text input while typing:

@@ -328,7 +328,7 @@ func TestWeightsWindowFitsExactly(t *testing.T) {
 		{16, 1, "←1 bbbb 2 cccc 3"},
 		{15, 2, "←2 cccc 3"},
 	} {
-		window, leftOut := weightsWindow(st, parts, 2, c.room)
+		window, leftOut, _ := common.ScrollLine(st, parts, " ", 2, c.room, nil)
 		if got := ansi.Strip(window); got != c.want || ansi.StringWidth(got) > c.room || leftOut != c.leftOut {
 			t.Errorf("room %d: %q, %d left out, want %q, %d", c.room, got, leftOut, c.want, c.leftOut)
 		}

@@ -198,20 +198,27 @@ func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) (marked 
 			continue
 		}
 		for _, i := range m.Members {
-			if !beyond(i) {
-				continue
-			}
-			a := res.Rewards[i]
-			if math.Abs(a-res.Evaluation.Logged[i]) <= g.Bound(a) {
-				if rows.marked == nil {
-					rows.cover(slices.Min(batch.Members), slices.Max(batch.Members))
-				}
-				rows.mark(i)
+			if beyond(i) && markWithinBound(res, batch, rows, i, g.Bound(res.Rewards[i])) {
 				marked = true
 			}
 		}
 	}
 	return marked
+}
+
+// markWithinBound marks row i of batch in rows (made over batch's rows
+// when it is not made yet), and reports whether it did, when row i's
+// reward is within bound of its logged advantage: |reward − logged| ≤
+// bound, not when either is NaN.
+func markWithinBound(res *engine.Result, batch *engine.Batch, rows *rowSet, i int, bound float64) bool {
+	if !(math.Abs(res.Rewards[i]-res.Evaluation.Logged[i]) <= bound) {
+		return false
+	}
+	if rows.marked == nil {
+		rows.cover(slices.Min(batch.Members), slices.Max(batch.Members))
+	}
+	rows.mark(i)
+	return true
 }
 
 // beyondReproduces reports whether row i of res is compared

@@ -289,3 +289,27 @@ func TestGRPOFloat32BoundHoldsBatchAndUnscaled(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkWithinBound: a row is marked when |reward − logged| is within
+// the bound, the bound itself counting, not beyond it nor with a NaN
+// logged advantage; the set, made on the first mark, covers the batch's
+// rows from its least to its largest.
+func TestMarkWithinBound(t *testing.T) {
+	res := &engine.Result{
+		Rewards:    []float64{0, 1, 1, 1, 1, 1},
+		Evaluation: &engine.Evaluation{Logged: []float64{0, 1.5, 1.25, 2, math.NaN(), 1}},
+	}
+	batch := &engine.Batch{Members: []int{4, 2, 5, 1, 3}}
+	var rows rowSet
+	for _, c := range []struct {
+		i    int
+		want bool
+	}{{3, false}, {4, false}, {1, true}, {2, true}} {
+		if got := markWithinBound(res, batch, &rows, c.i, 0.5); got != c.want || rows.has(c.i) != c.want {
+			t.Errorf("row %d: marked %v, in the set %v, want %v", c.i, got, rows.has(c.i), c.want)
+		}
+	}
+	if rows.first != 1 || len(rows.marked) != 5 {
+		t.Errorf("the set covers %d rows from %d, want the batch's 5 from 1", len(rows.marked), rows.first)
+	}
+}

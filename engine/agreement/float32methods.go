@@ -343,11 +343,7 @@ func methodFloat32Agreeing(res *engine.Result, b, batch *engine.Batch, rows *row
 		return false
 	}
 	for _, i := range b.Members {
-		if e := bounds[i-first]; e > 0 && beyond(i) && math.Abs(res.Rewards[i]-res.Evaluation.Logged[i]) <= e {
-			if rows.marked == nil {
-				rows.cover(first, first+len(bounds)-1)
-			}
-			rows.mark(i)
+		if e := bounds[i-first]; e > 0 && beyond(i) && markWithinBound(res, batch, rows, i, e) {
 			marked = true
 		}
 	}

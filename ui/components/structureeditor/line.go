@@ -3,7 +3,6 @@ package structureeditor
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -99,80 +98,26 @@ func (e *Editor) structureLine(c *common.Common, width int, following bool) stri
 
 // listWindow renders the items (constraints or gates, text from data)
 // that fit in room cells, joined by itemSeparator, the selected one
-// (none when out of range) in brackets and always among them: from the
-// first, or, when the selected one would not fit, from the first that
-// lets it; "←N " and " N→" say how many are left out on either side,
-// "N→" alone when none fits, "none" when there are none. cut says the
-// selected one, alone, was wider than room and is cut to it ("[safety +
-// cor…]"); width is the window's cells.
+// (none when out of range) in brackets and always among them, scrolled
+// as common.ScrollLine scrolls them; "none" when there are none. cut says
+// the selected one, alone, was wider than room and is cut to it
+// ("[safety + cor…]"); width is the window's cells.
 func listWindow(st *common.Styles, items []string, selected, room int) (line string, width int, cut bool) {
 	if len(items) == 0 {
 		return st.Muted.Render("none"), ansi.StringWidth("none"), false
 	}
-	texts := make([]string, len(items))
-	widths := make([]int, len(items))
+	parts := make([]string, len(items))
 	for k, item := range items {
-		texts[k] = textsafe.Line(item)
-		widths[k] = ansi.StringWidth(texts[k])
 		if k == selected {
-			widths[k] += 2 // the brackets
-		}
-	}
-	// span is the cells of items first..last (none when last < first)
-	// with the markers of those left out.
-	span := func(first, last int) int {
-		w := 0
-		for k := first; k <= last; k++ {
-			w += widths[k]
-		}
-		if last > first {
-			w += (last - first) * ansi.StringWidth(itemSeparator)
-		}
-		if first > 0 {
-			w += len(strconv.Itoa(first)) + ansi.StringWidth("← ")
-		}
-		if left := len(items) - 1 - last; left > 0 {
-			w += len(strconv.Itoa(left)) + ansi.StringWidth("→")
-			if last >= first {
-				w++ // the space before it
-			}
-		}
-		return w
-	}
-	first, last := 0, -1
-	if selected >= 0 && selected < len(items) {
-		last = selected
-		for first < last && span(first, last) > room {
-			first++
-		}
-	}
-	for last+1 < len(items) && span(first, last+1) <= room {
-		last++
-	}
-	if selected >= first && selected <= last {
-		if over := span(first, last) - room; over > 0 {
-			cut = true
-			texts[selected] = ansi.Truncate(texts[selected], max(widths[selected]-2-over, 1), "…")
-		}
-	}
-	parts := make([]string, 0, last-first+3)
-	if first > 0 {
-		parts = append(parts, st.Muted.Render("←"+strconv.Itoa(first)))
-	}
-	var shown []string
-	for k := first; k <= last; k++ {
-		if k == selected {
-			shown = append(shown, st.Selected.Render("["+texts[k]+"]"))
+			parts[k] = st.Selected.Render("[" + textsafe.Line(item) + "]")
 		} else {
-			shown = append(shown, st.Value.Render(texts[k]))
+			parts[k] = st.Value.Render(textsafe.Line(item))
 		}
 	}
-	if len(shown) > 0 {
-		parts = append(parts, strings.Join(shown, st.Muted.Render(itemSeparator)))
+	cutSelected := func(over int) string {
+		text := textsafe.Line(items[selected])
+		return st.Selected.Render("[" + ansi.Truncate(text, max(ansi.StringWidth(text)-over, 1), "…") + "]")
 	}
-	if left := len(items) - 1 - last; left > 0 {
-		parts = append(parts, st.Muted.Render(strconv.Itoa(left)+"→"))
-	}
-	line = strings.Join(parts, " ")
+	line, _, cut = common.ScrollLine(st, parts, st.Muted.Render(itemSeparator), selected, room, cutSelected)
 	return line, ansi.StringWidth(line), cut
 }

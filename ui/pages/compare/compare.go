@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"charm.land/bubbles/v2/key"
@@ -124,7 +123,7 @@ type compareTab struct {
 	gen      atomic.Int64
 	buf      *agreement.Buffers
 	taken    int
-	prepared *prepared
+	prepared common.Prepared[prepared]
 	// selected is the point selected: the first disagreement of each
 	// comparison shown until chosen (a key or a click), then the chosen
 	// trajectory while it is compared, chosenAt (noteChosen), found
@@ -141,11 +140,8 @@ type compareTab struct {
 
 // prepared is a comparison made beside a recompute's statistics
 // (PrepareJob), and the buffers it was lent, for the refresh on that
-// recompute's result to take; its fields are set off the event loop,
-// under its lock, done once they are.
+// recompute's result to take (common.Prepared).
 type prepared struct {
-	sync.Mutex
-	done          bool
 	a, b          *engine.Result
 	bi            int
 	method        engine.Method
@@ -595,7 +591,7 @@ func (t *compared) setRanking(r ranking) {
 // ranked both again.
 func (t *compareTab) release() {
 	t.takePrepared() // a switch's comparison made for a visit that left: not shown
-	if t.taken > 0 || t.job != nil || t.prepared != nil {
+	if t.taken > 0 || t.job != nil || t.prepared.Held() != nil {
 		return
 	}
 	t.buf = nil
@@ -651,7 +647,7 @@ func (t *compareTab) PrepareJob() func(res *engine.Result, computed func() *engi
 	if t.buf == nil && t.taken == 0 && t.job == nil {
 		t.buf = new(agreement.Buffers) // let go of while hidden (release)
 	}
-	if s.Result == nil || t.buf == nil || t.prepared != nil || method == LoggedMethod {
+	if s.Result == nil || t.buf == nil || t.prepared.Held() != nil || method == LoggedMethod {
 		return nil
 	}
 	_, need := s.CompareNeeded(s.Options)
@@ -659,35 +655,34 @@ func (t *compareTab) PrepareJob() func(res *engine.Result, computed func() *engi
 	if !need && method != s.Options.Method && held == nil {
 		return nil
 	}
-	p := &prepared{bi: s.Batch, method: method, width: t.width, height: t.height, buf: t.buf}
+	prepare := t.prepared.Start(prepared{bi: s.Batch, method: method, width: t.width, height: t.height, buf: t.buf})
 	reloads := s.Reloads
-	t.prepared, t.buf = p, nil
+	t.buf = nil
 	t.taken++
 	known, width, height := t.known, t.width, t.height
 	return func(res *engine.Result, computed func() *engine.Result) {
-		p.Lock()
-		defer p.Unlock()
-		defer func() { p.done = true }()
-		if p.bi >= len(res.Ranking.Batches) {
-			return
-		}
-		res.ComputeBatch(p.bi)
-		b := held
-		switch {
-		case method == res.Options.Method:
-			b = res
-		case need:
-			if !slices.ContainsFunc(known.sides[:], func(side *agreement.Side) bool { return side != nil && side.Of(res, p.bi) }) {
-				known.sides[0] = agreement.RankedSide(res, p.bi, p.buf)
-			}
-			if b = computed(); b == nil {
+		prepare(func(p *prepared) {
+			if p.bi >= len(res.Ranking.Batches) {
 				return
 			}
-		}
-		grid := func(ranges [2][2]float64) chart.Grid { return newFrame(width, height, ranges).Grid }
-		p.v = compare(res, b, p.bi, method, known, p.buf, grid)
-		p.v.reloads = reloads
-		p.a, p.b = res, b
+			res.ComputeBatch(p.bi)
+			b := held
+			switch {
+			case method == res.Options.Method:
+				b = res
+			case need:
+				if !slices.ContainsFunc(known.sides[:], func(side *agreement.Side) bool { return side != nil && side.Of(res, p.bi) }) {
+					known.sides[0] = agreement.RankedSide(res, p.bi, p.buf)
+				}
+				if b = computed(); b == nil {
+					return
+				}
+			}
+			grid := func(ranges [2][2]float64) chart.Grid { return newFrame(width, height, ranges).Grid }
+			p.v = compare(res, b, p.bi, method, known, p.buf, grid)
+			p.v.reloads = reloads
+			p.a, p.b = res, b
+		})
 	}
 }
 
@@ -695,15 +690,10 @@ func (t *compareTab) PrepareJob() func(res *engine.Result, computed func() *engi
 // returns it, or nil; its buffers are the tab's again when the tab has
 // none.
 func (t *compareTab) takePrepared() *prepared {
-	p := t.prepared
-	if p == nil || !p.TryLock() {
+	p := t.prepared.Take()
+	if p == nil {
 		return nil
 	}
-	defer p.Unlock()
-	if !p.done {
-		return nil
-	}
-	t.prepared = nil
 	t.taken--
 	if t.buf == nil {
 		t.buf = p.buf

@@ -126,7 +126,7 @@ func preparingTab(t *testing.T) (common.Tab, *session.Session, func(engine.Metho
 		if run == nil {
 			t.Fatalf("a switch to %s with B's result held prepares nothing", m)
 		}
-		p := ct.prepared
+		p := ct.prepared.Held()
 		res := s.Evaluation.Prepare(s.Options, nil)    // a recompute's result: batches computed when asked
 		run(res, func() *engine.Result { return nil }) // B's result held
 		s.SetResult(res, nil)
@@ -148,8 +148,8 @@ func TestCompareTakesThePreparedComparison(t *testing.T) {
 	}
 
 	uitest.Refresh(tab, s)
-	if ct.prepared != nil || ct.taken != 0 || ct.buf != p.buf {
-		t.Errorf("the prepared comparison was not taken: prepared %v, taken %d, buffers back %v", ct.prepared != nil, ct.taken, ct.buf == p.buf)
+	if ct.prepared.Held() != nil || ct.taken != 0 || ct.buf != p.buf {
+		t.Errorf("the prepared comparison was not taken: prepared %v, taken %d, buffers back %v", ct.prepared.Held() != nil, ct.taken, ct.buf == p.buf)
 	}
 	if &ct.class[0] != &p.v.class[0] {
 		t.Error("the refresh compared again rather than show the prepared comparison")
@@ -162,8 +162,8 @@ func TestCompareTakesThePreparedComparison(t *testing.T) {
 	p = switchA(engine.RLOO)
 	ct.SetSize(ct.width-10, ct.height) // the tab resized before the result lands
 	uitest.Refresh(tab, s)
-	if ct.prepared != nil || ct.taken != 0 || ct.buf == nil {
-		t.Errorf("the stale preparation was not given up: prepared %v, taken %d, buffers %v", ct.prepared != nil, ct.taken, ct.buf != nil)
+	if ct.prepared.Held() != nil || ct.taken != 0 || ct.buf == nil {
+		t.Errorf("the stale preparation was not given up: prepared %v, taken %d, buffers %v", ct.prepared.Held() != nil, ct.taken, ct.buf != nil)
 	}
 	if len(ct.class) > 0 && &ct.class[0] == &p.v.class[0] {
 		t.Error("a comparison prepared for another size was shown")
@@ -231,8 +231,8 @@ func TestHiddenDropsAPreparedComparison(t *testing.T) {
 	switchA(engine.Relative)
 	res := s.Result
 	tab.Update(common.HiddenMsg{})
-	if ct.prepared != nil || ct.taken != 0 || ct.buf != nil {
-		t.Errorf("hidden, the tab holds the prepared comparison (%v), a job out (%d) or buffers (%v)", ct.prepared != nil, ct.taken, ct.buf != nil)
+	if ct.prepared.Held() != nil || ct.taken != 0 || ct.buf != nil {
+		t.Errorf("hidden, the tab holds the prepared comparison (%v), a job out (%d) or buffers (%v)", ct.prepared.Held() != nil, ct.taken, ct.buf != nil)
 	}
 	uitest.Refresh(tab, s)
 	if want := agreement.CompareRewards(res, s.CompareResult(), s.Batch); ct.cmp.Kendall != want.Kendall {
@@ -328,7 +328,7 @@ func TestPrepareAfterHidden(t *testing.T) {
 	}
 	p := switchA(engine.Relative) // fails when nothing is prepared
 	uitest.Refresh(tab, s)
-	if ct.prepared != nil || &ct.class[0] != &p.v.class[0] {
+	if ct.prepared.Held() != nil || &ct.class[0] != &p.v.class[0] {
 		t.Error("the comparison prepared after the tab was hidden was not the one shown")
 	}
 }
@@ -641,7 +641,7 @@ func prepareBesideB(t *testing.T, ct *compareTab, s *session.Session, asked stri
 	if run == nil {
 		t.Fatalf("%s prepares nothing", asked)
 	}
-	p := ct.prepared
+	p := ct.prepared.Held()
 	b := s.Evaluation.Compute(bOpts)
 	run(s.Result, func() *engine.Result { return b })
 	return p, b
@@ -665,8 +665,8 @@ func TestVisitPreparedBesideB(t *testing.T) {
 	s.SetResult(s.Result, b)
 	tab.Update(common.SessionChangedMsg{})
 	tab.Update(ct.Job()())
-	if ct.prepared != nil || ct.taken != 0 || &ct.class[0] != &p.v.class[0] {
-		t.Errorf("the prepared comparison was not the one shown: prepared %v, taken %d", ct.prepared != nil, ct.taken)
+	if ct.prepared.Held() != nil || ct.taken != 0 || &ct.class[0] != &p.v.class[0] {
+		t.Errorf("the prepared comparison was not the one shown: prepared %v, taken %d", ct.prepared.Held() != nil, ct.taken)
 	}
 	uitest.Jobs(tab) // the ranking
 	if ct.sides[0] != sideA {
@@ -711,8 +711,8 @@ func TestPreparedTakenWhileBIsComputed(t *testing.T) {
 	s.CompareMethod = engine.GRPO // changed while the recompute ran
 	s.SetResult(s.Result, b)      // rloo's, not the session's B
 	tab.Update(common.SessionChangedMsg{})
-	if ct.prepared != nil || ct.taken != 0 {
-		t.Errorf("the refresh waiting for B's result kept the stale preparation (%v) or counts it out (%d)", ct.prepared != nil, ct.taken)
+	if ct.prepared.Held() != nil || ct.taken != 0 {
+		t.Errorf("the refresh waiting for B's result kept the stale preparation (%v) or counts it out (%d)", ct.prepared.Held() != nil, ct.taken)
 	}
 	if ct.PrepareJob() == nil {
 		t.Error("the recompute of the new B prepares nothing")

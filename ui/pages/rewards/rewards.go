@@ -37,7 +37,7 @@ type rewardsTab struct {
 	// into, and prepared that job's, until refresh takes it.
 	rewardsBins *histogram.Bins
 	spare       []float64
-	prepared    *prepared
+	prepared    common.Prepared[prepared]
 	view        string
 	// scoresOf says which scores t.scores holds, and scoresView, drawn at
 	// scoresAt, shows: a method switch keeps the scores (the same array),
@@ -52,11 +52,8 @@ type rewardsTab struct {
 
 // prepared is the shown rewards of a recompute's result and their bins,
 // made beside its statistics (PrepareJob) for the refresh on that result
-// to take; its fields are set off the event loop, under its lock, done
-// once they are.
+// to take (common.Prepared).
 type prepared struct {
-	sync.Mutex
-	done    bool
 	res     *engine.Result
 	batch   *engine.Batch
 	members int
@@ -102,7 +99,8 @@ func (t *rewardsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			t.refresh()
 		}
 	case common.HiddenMsg: // what only speeds up the next switch
-		t.spare, t.prepared = nil, nil
+		t.spare = nil
+		t.prepared.Drop()
 	}
 	return t, nil
 }
@@ -117,32 +115,27 @@ func (t *rewardsTab) PrepareJob() func(res *engine.Result, _ func() *engine.Resu
 	if s.Result == nil || t.width <= 0 || t.height <= 0 {
 		return nil
 	}
-	p := &prepared{rewards: t.spare[:0]}
-	t.spare, t.prepared = nil, p
+	prepare := t.prepared.Start(prepared{rewards: t.spare[:0]})
+	t.spare = nil
 	bi, width := s.Batch, t.chartWidth()
 	return func(res *engine.Result, _ func() *engine.Result) {
-		p.Lock()
-		defer p.Unlock()
-		b := &res.Ranking.Batches[min(max(bi, 0), len(res.Ranking.Batches)-1)]
-		st := diagnose.StatsOf(res, b)
-		p.rewards = common.AppendShownRewards(p.rewards, res, b)
-		p.bins = histogram.Histogram{Values: p.rewards, Summary: &st.Reward}.BinsOf(width)
-		p.res, p.batch, p.members, p.done = res, b, len(b.Members), true
+		prepare(func(p *prepared) {
+			b := &res.Ranking.Batches[min(max(bi, 0), len(res.Ranking.Batches)-1)]
+			st := diagnose.StatsOf(res, b)
+			p.rewards = common.AppendShownRewards(p.rewards, res, b)
+			p.bins = histogram.Histogram{Values: p.rewards, Summary: &st.Reward}.BinsOf(width)
+			p.res, p.batch, p.members = res, b, len(b.Members)
+		})
 	}
 }
 
 // takePrepared returns what PrepareJob made of batch b of res, or nil:
 // none made, still making (kept for a later refresh), or made of another.
 func (t *rewardsTab) takePrepared(res *engine.Result, b *engine.Batch) *prepared {
-	p := t.prepared
-	if p == nil || !p.TryLock() {
+	p := t.prepared.Take()
+	if p == nil {
 		return nil
 	}
-	defer p.Unlock()
-	if !p.done {
-		return nil
-	}
-	t.prepared = nil
 	if p.res != res || p.batch != b || p.members != len(b.Members) {
 		t.spare = p.rewards
 		return nil

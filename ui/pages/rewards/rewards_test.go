@@ -169,7 +169,7 @@ func TestRewardsSwitchTakesThePreparedBins(t *testing.T) {
 		if job == nil {
 			t.Fatalf("%s: no job prepared", change.Name)
 		}
-		p := r.prepared
+		p := r.prepared.Held()
 		s.Recompute()
 		job(s.Result, nil)
 		if i == 1 { // the options changed again before the result was shown
