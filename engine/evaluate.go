@@ -150,10 +150,10 @@ type Evaluator struct {
 	// sources is the source scorer's, nil without (sources.go).
 	sources *sourceEvaluator
 	// runs is each batch's last run of one group value, with
-	// ev.groupRuns > 0 (runGroup); grown holds the batches' first runs
-	// that grew in this Add, for cutFirstRuns.
+	// ev.groupRuns > 0 (runGroup); ended holds the batches' first runs
+	// that another run ended in this Add, for cutFirstRuns.
 	runs  map[int64]groupRun
-	grown []*firstRun
+	ended []*firstRun
 	// appending says that e appends to an evaluation of an append line,
 	// whose arrays are shared up to the rows it adds.
 	appending bool
@@ -168,13 +168,13 @@ type groupRun struct {
 	first *firstRun
 }
 
-// firstRun is a batch's first run of one group value while it may still
-// grow: its rows and its groups' indices, in order (runGroup cuts it from
-// its start as it comes, cutFirstRuns from its end).
+// firstRun is a batch's first run of one group value while no other run
+// of the batch has come: its rows and its groups' indices, in order
+// (runGroup cuts it from its start as it comes, cutFirstRuns from its end
+// once another run ends it).
 type firstRun struct {
 	rows   []int
 	groups []int32
-	grown  bool
 }
 
 // NewEvaluator returns an Evaluator of the scorer s without trajectories.
@@ -402,7 +402,8 @@ func (e *Evaluator) group(i int, g string) int32 {
 // that run is of g and the group shorter than groupRuns, else a new group
 // of the same name (a trainer that groups by position, as TRL does, gives
 // a prompt drawn twice two groups). A batch's first run is noted
-// (firstRun) for cutFirstRuns to cut it again from its end.
+// (firstRun) for cutFirstRuns to cut it again from its end once another
+// run of the batch ends it.
 func (e *Evaluator) runGroup(i int, batch int64, g string) int32 {
 	ev := e.ev
 	if e.runs == nil {
@@ -416,6 +417,9 @@ func (e *Evaluator) runGroup(i int, batch int64, g string) int32 {
 		run.group, run.n = int32(len(ev.groupNames)), 1
 		ev.groupNames = append(ev.groupNames, g)
 	default:
+		if f := run.first; f != nil && len(f.rows)%ev.groupRuns != 0 {
+			e.ended = append(e.ended, f)
+		}
 		run = groupRun{group: int32(len(ev.groupNames)), n: 1}
 		ev.groupNames = append(ev.groupNames, g)
 		if !ok {
@@ -427,71 +431,65 @@ func (e *Evaluator) runGroup(i int, batch int64, g string) int32 {
 		if n := len(f.groups); n == 0 || f.groups[n-1] != run.group {
 			f.groups = append(f.groups, run.group)
 		}
-		if !f.grown {
-			f.grown = true
-			e.grown = append(e.grown, f)
-		}
 	}
 	e.runs[batch] = run
 	return run.group
 }
 
 // cutFirstRuns cuts again, from their end, the batches' first runs that
-// grew in the Add of the trajectories from lo on: the first group gets the
-// rest of the run's length divided by groupRuns, each other groupRuns rows.
-// A trainer that groups by position logs its groups whole but for the
-// first, which may have lost its first rows: TRL's completions table is
-// the last rows of deques of maxlen generation_batch_size
+// another run ended in the Add of the trajectories from lo on, each of a
+// length not a multiple of groupRuns: the first group gets the rest of
+// the length divided by groupRuns, each other groupRuns rows. A trainer
+// that groups by position logs its groups whole but for the first, which
+// may have lost its first rows: TRL's completions table is the last rows
+// of deques of maxlen generation_batch_size
 // (GRPOTrainer._generate_and_score_completions extends them, log() writes
 // them), and evaluation logged at the step drops training rows from the
-// front. The groups keep their indices, only their rows change; rows an
-// append line shares with the evaluation before are written in a copy.
+// front, its own rows ending the first run. A first run that ends its
+// batch's rows stays cut from its start: a cap on the rows read, or a
+// step still written, cuts its end. The groups keep their indices, only
+// their rows change; rows an append line shares with the evaluation
+// before are written in a copy.
 func (e *Evaluator) cutFirstRuns(lo int) {
 	ev := e.ev
 	copied := false
-	for _, f := range e.grown {
-		f.grown = false
+	for _, f := range e.ended {
 		if e.appending && f.rows[0] < lo && !copied {
 			ev.groupOf, copied = slices.Clone(ev.groupOf), true
 		}
-		skip := (ev.groupRuns - len(f.rows)%ev.groupRuns) % ev.groupRuns
+		skip := ev.groupRuns - len(f.rows)%ev.groupRuns
 		for j, i := range f.rows {
 			ev.groupOf[i] = f.groups[(j+skip)/ev.groupRuns]
 		}
 	}
-	e.grown = e.grown[:0]
+	clear(e.ended)
+	e.ended = e.ended[:0]
 }
 
 // lastRuns returns the last run of each batch of ev (runGroup's state
-// after ev's trajectories): a batch that is one run of one group value is
-// its first run still, whose last group counts as runGroup counted it,
-// cut from its start.
+// after ev's trajectories), with its first run while no other has ended
+// it (cut from its start, as runGroup cut it).
 func lastRuns(ev *Evaluation) map[int64]groupRun {
 	runs := map[int64]groupRun{}
 	for i, g := range ev.groupOf {
 		b := ev.batches[i]
 		run, ok := runs[b]
 		switch {
-		case ok && run.first != nil && ev.groupNames[g] == ev.groupNames[run.group]:
-			run.first.rows = append(run.first.rows, i)
-			if run.group != g {
-				run.first.groups = append(run.first.groups, g)
-			}
-			run.group = g
 		case ok && run.group == g:
 			run.n++
+		case ok && run.first != nil && ev.groupNames[g] == ev.groupNames[run.group]:
+			run.group, run.n = g, 1
+			run.first.groups = append(run.first.groups, g)
 		case ok:
 			run = groupRun{group: g, n: 1}
 		default:
-			run = groupRun{group: g, first: &firstRun{rows: []int{i}, groups: []int32{g}}}
+			run = groupRun{group: g, n: 1, first: &firstRun{}}
+			run.first.groups = []int32{g}
+		}
+		if run.first != nil {
+			run.first.rows = append(run.first.rows, i)
 		}
 		runs[b] = run
-	}
-	for b, run := range runs {
-		if f := run.first; f != nil {
-			run.n = len(f.rows) - (len(f.groups)-1)*ev.groupRuns
-			runs[b] = run
-		}
 	}
 	return runs
 }

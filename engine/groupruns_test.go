@@ -74,16 +74,18 @@ func TestGroupRunsGroupsByPosition(t *testing.T) {
 	}
 }
 
-// TestGroupRunsCutFirstRunFromItsEnd: a batch's first run is cut from its
-// end, its first group the rest, as TRL's table keeps only the last rows
-// of its deques (a group cut at the table's start, the next of the same
-// prompt whole); the batch's other runs are cut from their start.
-// Evaluating at once, in chunks, appending row by row and appending to a
-// Filter give the same groups, and an evaluation appended to keeps its
-// own.
+// TestGroupRunsCutFirstRunFromItsEnd: a batch's first run, once another
+// run of the batch ends it, is cut from its end, its first group the
+// rest, as TRL's table keeps only the last rows of its deques (a group cut
+// at the table's start, the next of the same prompt whole); the batch's
+// other runs are cut from their start, and so is a first run that ends
+// the batch's rows (a cap on the rows read, a step still written, cuts
+// its end). Evaluating at once, in chunks, appending row by row and
+// appending to a Filter give the same groups, and an evaluation appended
+// to keeps its own.
 func TestGroupRunsCutFirstRunFromItsEnd(t *testing.T) {
-	// Step 1: A×5 B×3 A×4; step 2, a run of A×4 still open, after step
-	// 1's first row.
+	// Step 1: A×5 B×3 A×4; step 2, one run of A×4, after step 1's first
+	// row.
 	var ts []scoring.Trajectory
 	for i, g := range strings.Split("AAAAABBBAAAA", "") {
 		ts = append(ts, enginetest.Traj(1, g, "x", float64(i)))
@@ -102,7 +104,7 @@ func TestGroupRunsCutFirstRunFromItsEnd(t *testing.T) {
 		}
 		return strings.Join(out, " ")
 	}
-	const want = "1:A[0 5] 1:A[6 7 8] 1:B[9 10 11] 1:A[12 13 14] 1:A[15] 2:A[1] 2:A[2 3 4]"
+	const want = "1:A[0 5] 1:A[6 7 8] 1:B[9 10 11] 1:A[12 13 14] 1:A[15] 2:A[1 2 3] 2:A[4]"
 	c, err := New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x"}}, GroupRuns: 3})
 	if err != nil {
 		t.Fatal(err)
