@@ -92,7 +92,7 @@ type Evaluation struct {
 	groupNames []string
 	// groupRuns, when > 0, makes each run of consecutive trajectories of
 	// one batch and group value a group of its own, cut every groupRuns
-	// rows (RewardComputer.GroupRuns); 0 groups by value.
+	// rows (RewardComputer.GroupRuns; cutFirstRuns); 0 groups by value.
 	groupRuns int
 
 	mu       sync.Mutex

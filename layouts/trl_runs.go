@@ -104,8 +104,9 @@ func (t *trlTable) runSize() int {
 // which drops as many of those from the front. TRL's groups tile a
 // generation from its start, so they end where each run of one prompt
 // ends; only the first group can be cut, and only from its start. A
-// first run that ends its step's rows may be cut at its end (the rows
-// read so far of a table still written).
+// first run that ends its step's rows is cut from its start: it may have
+// lost its last rows instead (the rows read so far of a table still
+// written).
 func (t *trlTable) cutRuns(size int) *trlTable {
 	out := &trlTable{columns: t.columns, advantage: t.advantage, prompts: t.prompts, groupOf: make([]int, len(t.groupOf))}
 	for j, run := range t.groups {

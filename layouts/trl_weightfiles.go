@@ -155,8 +155,9 @@ func (c *RowsCheck) trlWeightsWarning() string {
 }
 
 // cutAs returns t, its groups the runs of one prompt as read
-// (trlTableBuilder), grouped as runs tells the first table's rows were,
-// and the rewards' are (setup.Config.GroupRuns): its runs cut every
+// (trlTableBuilder), grouped as runs tells the first table's rows were
+// when its weights were read (trlReadWeights), as the rewards are unless
+// --group-by says otherwise (setup.Config.GroupRuns): its runs cut every
 // runs.size rows (cutRuns), by prompt text with size 0 (trlCutRuns).
 func (t *trlTable) cutAs(runs trlRuns) *trlTable {
 	if runs.size == 0 {
