@@ -59,3 +59,28 @@ func TestTRLUsualGroupsUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// TestTRLFirstRunCutFromItsEnd: TRL's table is the last rows of deques of
+// maxlen generation_batch_size, and evaluation logged at the step drops
+// training rows from its front (scripts/trl_fixtures.py, TRL's own code:
+// num_generations 8, a prompt in the batch's first two slots, 6
+// evaluation rows). The table opens with that prompt's run of 10 rows,
+// which TRL grouped 2 + 8: so are they grouped, and every row but the 2
+// left of the cut group (normalised by TRL with the 6 rows lost) has
+// TRL's advantage. Cut 8 + 2 from its start, the 10 rows differed.
+func TestTRLFirstRunCutFromItsEnd(t *testing.T) {
+	recs, errOut := computeList(t, "", trlFixture("cut_front_run_8"))
+	if len(recs) != 48 {
+		t.Fatalf("%d records, want 48: %s", len(recs), errOut)
+	}
+	if n, worst := trlReproduced(t, recs[2:]); n != 46 {
+		t.Errorf("%d of the 46 rows after the cut group reproduce TRL's advantage (max |diff| %.3g): %s", n, worst, errOut)
+	}
+	// The layout reads the reward columns on the groups so cut: their sum
+	// reproduces the log (cut 8 + 2, 8 rows differed, and the columns
+	// were doubted).
+	const note = "logged advantage = advantage, 1 prompt in more than one group of testdata/trl/cut_front_run_8/completions/completions_00001.parquet, each normalised apart as TRL groups them (by position: 8 consecutive rows of one prompt, num_generations); method grpo"
+	if !strings.Contains(errOut, note) {
+		t.Errorf("stderr lacks %q: %s", note, errOut)
+	}
+}

@@ -130,6 +130,7 @@ func newAppendLine(ev *Evaluation, s scoring.Scorer) *appendLine {
 		l.evaluator.sourceGroupIndex = bySource
 	} else if ev.groupRuns > 0 {
 		l.evaluator.runs = lastRuns(ev)
+		l.evaluator.appending = true
 	} else {
 		index := make(map[string]int32, len(ev.groupNames))
 		for k, g := range ev.groupNames {

@@ -23,7 +23,9 @@ type RewardComputer struct {
 	MatchLogged, EqualGroups bool
 	// GroupRuns is the config's (setup.Config.GroupRuns): with it, a group
 	// is a run of consecutive trajectories of one batch and group value,
-	// cut every GroupRuns rows; 0 groups by value. Without sources only.
+	// cut every GroupRuns rows (a batch's first run from its end once
+	// another run ends it: Evaluator.cutFirstRuns); 0 groups by value.
+	// Without sources only.
 	GroupRuns int
 	// Layout is the config's input layout (setup.Config.From: verl, trl, ...),
 	// which the rewards do not read: the trainer agreement tries the

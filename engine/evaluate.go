@@ -92,7 +92,7 @@ type Evaluation struct {
 	groupNames []string
 	// groupRuns, when > 0, makes each run of consecutive trajectories of
 	// one batch and group value a group of its own, cut every groupRuns
-	// rows (RewardComputer.GroupRuns); 0 groups by value.
+	// rows (RewardComputer.GroupRuns; cutFirstRuns); 0 groups by value.
 	groupRuns int
 
 	mu       sync.Mutex
@@ -150,15 +150,31 @@ type Evaluator struct {
 	// sources is the source scorer's, nil without (sources.go).
 	sources *sourceEvaluator
 	// runs is each batch's last run of one group value, with
-	// ev.groupRuns > 0 (runGroup).
-	runs map[int64]groupRun
+	// ev.groupRuns > 0 (runGroup); ended holds the batches' first runs
+	// that another run ended in this Add, for cutFirstRuns.
+	runs  map[int64]groupRun
+	ended []*firstRun
+	// appending says that e appends to an evaluation of an append line,
+	// whose arrays are shared up to the rows it adds.
+	appending bool
 }
 
-// groupRun is the last run of a batch: its group's index in groupNames
-// and how many rows it has.
+// groupRun is the last run of a batch: its group's index in groupNames,
+// how many rows its group has, and the batch's first run while the last
+// run is it (nil after).
 type groupRun struct {
 	group int32
 	n     int
+	first *firstRun
+}
+
+// firstRun is a batch's first run of one group value while no other run
+// of the batch has come: its rows and its groups' indices, in order
+// (runGroup cuts it from its start as it comes, cutFirstRuns from its end
+// once another run ends it).
+type firstRun struct {
+	rows   []int
+	groups []int32
 }
 
 // NewEvaluator returns an Evaluator of the scorer s without trajectories.
@@ -263,11 +279,12 @@ func (e *Evaluator) Add(ts []scoring.Trajectory) {
 			continue
 		}
 		if ev.groupRuns > 0 {
-			ev.groupOf[lo+i] = e.runGroup(ts[i].Batch, ts[i].Group)
+			ev.groupOf[lo+i] = e.runGroup(lo+i, ts[i].Batch, ts[i].Group)
 			continue
 		}
 		ev.groupOf[lo+i] = e.group(lo+i, ts[i].Group)
 	}
+	e.cutFirstRuns(lo)
 	if c, ok := e.scorers[0].(scoring.Cloner); ok {
 		for len(e.scorers) < parallel.Workers(len(ts), evalChunk) {
 			e.scorers = append(e.scorers, c.CloneScorer())
@@ -380,39 +397,99 @@ func (e *Evaluator) group(i int, g string) int32 {
 	return groupID(e, &e.groupIndex, g, g)
 }
 
-// runGroup returns the index in groupNames of the group of a trajectory
-// of batch whose group value is g, with groupRuns: its batch's last run
-// when that run is of g and shorter than groupRuns, else a new group of
-// the same name (a trainer that groups by position, as TRL does, gives a
-// prompt drawn twice two groups).
-func (e *Evaluator) runGroup(batch int64, g string) int32 {
+// runGroup returns the index in groupNames of the group of trajectory i,
+// of batch and group value g, with groupRuns: its batch's last group when
+// that run is of g and the group shorter than groupRuns, else a new group
+// of the same name (a trainer that groups by position, as TRL does, gives
+// a prompt drawn twice two groups). A batch's first run is noted
+// (firstRun) for cutFirstRuns to cut it again from its end once another
+// run of the batch ends it.
+func (e *Evaluator) runGroup(i int, batch int64, g string) int32 {
 	ev := e.ev
 	if e.runs == nil {
 		e.runs = map[int64]groupRun{}
 	}
 	run, ok := e.runs[batch]
-	if ok && run.n < ev.groupRuns && ev.groupNames[run.group] == g {
+	switch {
+	case ok && run.n < ev.groupRuns && ev.groupNames[run.group] == g:
 		run.n++
-	} else {
+	case ok && ev.groupNames[run.group] == g:
+		run.group, run.n = int32(len(ev.groupNames)), 1
+		ev.groupNames = append(ev.groupNames, g)
+	default:
+		if f := run.first; f != nil && len(f.rows)%ev.groupRuns != 0 {
+			e.ended = append(e.ended, f)
+		}
 		run = groupRun{group: int32(len(ev.groupNames)), n: 1}
 		ev.groupNames = append(ev.groupNames, g)
+		if !ok {
+			run.first = &firstRun{}
+		}
+	}
+	if f := run.first; f != nil {
+		f.rows = append(f.rows, i)
+		if n := len(f.groups); n == 0 || f.groups[n-1] != run.group {
+			f.groups = append(f.groups, run.group)
+		}
 	}
 	e.runs[batch] = run
 	return run.group
 }
 
+// cutFirstRuns cuts again, from their end, the batches' first runs that
+// another run ended in the Add of the trajectories from lo on, each of a
+// length not a multiple of groupRuns: the first group gets the rest of
+// the length divided by groupRuns, each other groupRuns rows. A trainer
+// that groups by position logs its groups whole but for the first, which
+// may have lost its first rows: TRL's completions table is the last rows
+// of deques of maxlen generation_batch_size
+// (GRPOTrainer._generate_and_score_completions extends them, log() writes
+// them), and evaluation logged at the step drops training rows from the
+// front, its own rows ending the first run. A first run that ends its
+// batch's rows stays cut from its start: a cap on the rows read, or a
+// step still written, cuts its end. The groups keep their indices, only
+// their rows change; rows an append line shares with the evaluation
+// before are written in a copy.
+func (e *Evaluator) cutFirstRuns(lo int) {
+	ev := e.ev
+	copied := false
+	for _, f := range e.ended {
+		if e.appending && f.rows[0] < lo && !copied {
+			ev.groupOf, copied = slices.Clone(ev.groupOf), true
+		}
+		skip := ev.groupRuns - len(f.rows)%ev.groupRuns
+		for j, i := range f.rows {
+			ev.groupOf[i] = f.groups[(j+skip)/ev.groupRuns]
+		}
+	}
+	clear(e.ended)
+	e.ended = e.ended[:0]
+}
+
 // lastRuns returns the last run of each batch of ev (runGroup's state
-// after ev's trajectories).
+// after ev's trajectories), with its first run while no other has ended
+// it (cut from its start, as runGroup cut it).
 func lastRuns(ev *Evaluation) map[int64]groupRun {
 	runs := map[int64]groupRun{}
 	for i, g := range ev.groupOf {
-		run := runs[ev.batches[i]]
-		if run.n > 0 && run.group == g {
+		b := ev.batches[i]
+		run, ok := runs[b]
+		switch {
+		case ok && run.group == g:
 			run.n++
-		} else {
+		case ok && run.first != nil && ev.groupNames[g] == ev.groupNames[run.group]:
+			run.group, run.n = g, 1
+			run.first.groups = append(run.first.groups, g)
+		case ok:
 			run = groupRun{group: g, n: 1}
+		default:
+			run = groupRun{group: g, n: 1, first: &firstRun{}}
+			run.first.groups = []int32{g}
 		}
-		runs[ev.batches[i]] = run
+		if run.first != nil {
+			run.first.rows = append(run.first.rows, i)
+		}
+		runs[b] = run
 	}
 	return runs
 }

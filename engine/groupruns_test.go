@@ -73,3 +73,74 @@ func TestGroupRunsGroupsByPosition(t *testing.T) {
 		t.Errorf("by value: group sizes %v, want [6 2]", sizes)
 	}
 }
+
+// TestGroupRunsCutFirstRunFromItsEnd: a batch's first run, once another
+// run of the batch ends it, is cut from its end, its first group the
+// rest, as TRL's table keeps only the last rows of its deques (a group cut
+// at the table's start, the next of the same prompt whole); the batch's
+// other runs are cut from their start, and so is a first run that ends
+// the batch's rows (a cap on the rows read, a step still written, cuts
+// its end). Evaluating at once, in chunks, appending row by row and
+// appending to a Filter give the same groups, and an evaluation appended
+// to keeps its own.
+func TestGroupRunsCutFirstRunFromItsEnd(t *testing.T) {
+	// Step 1: A×5 B×3 A×4; step 2, one run of A×4, after step 1's first
+	// row.
+	var ts []scoring.Trajectory
+	for i, g := range strings.Split("AAAAABBBAAAA", "") {
+		ts = append(ts, enginetest.Traj(1, g, "x", float64(i)))
+		if i == 0 {
+			for j := range 4 {
+				ts = append(ts, enginetest.Traj(2, "A", "x", float64(j)))
+			}
+		}
+	}
+	groupsOf := func(ev *Evaluation) string {
+		var out []string
+		for _, b := range ev.Partition(ScopeGroup) {
+			for _, g := range b.Groups {
+				out = append(out, fmt.Sprintf("%d:%s%v", b.Step, g.Key, g.Members))
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	const want = "1:A[0 5] 1:A[6 7 8] 1:B[9 10 11] 1:A[12 13 14] 1:A[15] 2:A[1 2 3] 2:A[4]"
+	c, err := New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x"}}, GroupRuns: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := c.NewEvaluator()
+	e.Add(ts)
+	if got := groupsOf(e.Evaluation()); got != want {
+		t.Errorf("evaluated at once: %s, want %s", got, want)
+	}
+	e = c.NewEvaluator()
+	for i := 0; i < len(ts); i += 3 {
+		e.Add(ts[i:min(i+3, len(ts))])
+	}
+	if got := groupsOf(e.Evaluation()); got != want {
+		t.Errorf("evaluated in chunks of 3: %s, want %s", got, want)
+	}
+	e = c.NewEvaluator()
+	e.Add(ts[:2])
+	evs := []*Evaluation{e.Evaluation()}
+	made := []string{groupsOf(evs[0])}
+	for i := 2; i < len(ts); i++ {
+		evs = append(evs, evs[len(evs)-1].Append(c.Scorer, ts[i:i+1]))
+		made = append(made, groupsOf(evs[len(evs)-1]))
+	}
+	if got := made[len(made)-1]; got != want {
+		t.Errorf("appended row by row: %s, want %s", got, want)
+	}
+	for k, ev := range evs {
+		if got := groupsOf(ev); got != made[k] {
+			t.Errorf("evaluation %d, appended to: %s, was %s", k, got, made[k])
+		}
+	}
+	e = c.NewEvaluator()
+	e.Add(ts[:7])
+	kept := e.Evaluation().Filter(func(int) bool { return true }).Append(c.Scorer, ts[7:])
+	if got := groupsOf(kept); got != want {
+		t.Errorf("appended to a Filter: %s, want %s", got, want)
+	}
+}

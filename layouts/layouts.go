@@ -414,11 +414,17 @@ type Awaiting struct {
 // file is whole: its first records hold a record of another step
 // (stepWhole, read again whenever the file has grown), or the file has
 // not been modified for a.Quiet, or cannot be looked at (the load says
-// why). It calls a.WaitingStep before it waits: a trainer that writes a
-// step's records in one go (open-instruct's _save_rollouts, one
-// buffered write a record) can be caught with the first few written. It
-// returns ctx's error once ctx is done.
+// why); a Parquet file at once, whole once it can be read (its footer,
+// which a reader needs, is written last: TRL's log() writes each step's
+// table with pandas' to_parquet). It calls a.WaitingStep before it
+// waits: a trainer that writes a step's records in one go
+// (open-instruct's _save_rollouts, one buffered write a record) can be
+// caught with the first few written. It returns ctx's error once ctx is
+// done.
 func (a *Awaiting) wholeStep(ctx context.Context, first loaders.FileFields, what string) error {
+	if first.Format == loaders.Parquet {
+		return nil
+	}
 	ticker := time.NewTicker(a.Poll)
 	defer ticker.Stop()
 	read := int64(-1) // the size of the file when its records were read

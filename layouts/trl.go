@@ -42,6 +42,10 @@ var trlLayout = trainerLayout{
 	response:     trlCompletion,
 	promptBy:     trlPrompt,
 	defaults:     trlDefaults,
+	// A table written as JSON lines or CSV caught with its first rows
+	// would give num_generations of those (its runs of one prompt) for
+	// the whole run, or group by prompt text (no run of two rows).
+	firstStep: "num_generations and the reward columns",
 	// log() writes the deques of the last generation at every logging
 	// step until the next generation (loaders' Relogged).
 	relogField: stepField,

@@ -279,6 +279,9 @@ type trlTable struct {
 	advantage []float64
 	// prompts holds each row's prompt.
 	prompts []string
+	// opensStep says of each group whether it is its step's first: the
+	// runs of one prompt as read (trlTableBuilder) have it, for cutRuns.
+	opensStep []bool
 	// usual is usualGroupSize, 0 until asked; the table is whole by then.
 	usual int
 }
@@ -331,6 +334,7 @@ func newTRLTableBuilder(k int) *trlTableBuilder {
 func (t *trlTableBuilder) add(step float64, prompt string, values []float64, advantage float64) {
 	i := len(t.advantage)
 	if len(t.groups) == 0 || prompt != t.lastPrompt || math.Float64bits(step) != t.lastStep {
+		t.opensStep = append(t.opensStep, len(t.groups) == 0 || math.Float64bits(step) != t.lastStep)
 		t.groups = append(t.groups, nil)
 		t.lastPrompt, t.lastStep = strings.Clone(prompt), math.Float64bits(step) // the loader may reuse the text's memory
 	}

@@ -91,18 +91,36 @@ func (t *trlTable) runSize() int {
 	return agreement.UsualGroupSize(n, func(j int) int { return len(t.groups[j]) })
 }
 
-// cutRuns returns t with each group cut into groups of size rows, the
-// last of a group the rest.
+// cutRuns returns t, its groups the runs of one prompt as read
+// (trlTableBuilder), with each run cut into groups of size rows: a step's
+// first run, when another run of the step follows it, from its end, its
+// first group the rest (engine's Evaluator.cutFirstRuns cuts so), every
+// other from its start, its last group the rest.
+//
+// Such a first run is cut from its end because the table may have lost
+// its first rows: _generate_and_score_completions extends deques of
+// maxlen generation_batch_size (GRPOTrainer.__init__), which log() writes,
+// and evaluation logged at the step extends them past the training rows,
+// which drops as many of those from the front. TRL's groups tile a
+// generation from its start, so they end where each run of one prompt
+// ends; only the first group can be cut, and only from its start. A
+// first run that ends its step's rows is cut from its start: it may have
+// lost its last rows instead (the rows read so far of a table still
+// written).
 func (t *trlTable) cutRuns(size int) *trlTable {
 	out := &trlTable{columns: t.columns, advantage: t.advantage, prompts: t.prompts, groupOf: make([]int, len(t.groupOf))}
-	for _, run := range t.groups {
+	for j, run := range t.groups {
+		n := size
+		if t.opensStep[j] && j+1 < len(t.groups) && !t.opensStep[j+1] && len(run)%size != 0 {
+			n = len(run) % size
+		}
 		for len(run) > 0 {
-			n := min(size, len(run))
+			n = min(n, len(run))
 			for _, i := range run[:n] {
 				out.groupOf[i] = len(out.groups)
 			}
 			out.groups = append(out.groups, run[:n:n])
-			run = run[n:]
+			run, n = run[n:], size
 		}
 	}
 	return out

@@ -479,3 +479,36 @@ func TestTRLDefaultsReadsTableOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestTRLCutRunsFirstFromItsEnd: a step's first run of one prompt that
+// another run of the step follows is cut from its end (TRL's deques lost
+// its first rows: 2 + 8), as engine's GroupRuns cuts it; one that ends
+// the step's rows, and every other run, from its start (8 + 2).
+func TestTRLCutRunsFirstFromItsEnd(t *testing.T) {
+	for _, c := range []struct {
+		prompts string // a letter a row, step 1 then, after "|", step 2
+		want    []int  // the groups' sizes
+	}{
+		{"AAAAAAAAAABB", []int{2, 8, 2}},
+		{"AAAAAAAAAA", []int{8, 2}},
+		{"BBAAAAAAAAAA", []int{2, 8, 2}},
+		{"AAAAAAAAAA|AAAAAAAAAAB", []int{8, 2, 2, 8, 1}},
+	} {
+		b := newTRLTableBuilder(0)
+		step := 1.0
+		for _, p := range c.prompts {
+			if p == '|' {
+				step++
+				continue
+			}
+			b.add(step, string(p), nil, 0)
+		}
+		var sizes []int
+		for _, g := range b.cutRuns(8).groups {
+			sizes = append(sizes, len(g))
+		}
+		if !slices.Equal(sizes, c.want) {
+			t.Errorf("%s: groups of %v, want %v", c.prompts, sizes, c.want)
+		}
+	}
+}

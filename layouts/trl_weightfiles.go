@@ -86,7 +86,8 @@ func (c *RowsCheck) Add(ts []scoring.Trajectory) {
 // first file's logged advantage (trlFloatRewardColumns), and a run's
 // tables, one per logging step, are all of the run's reward_weights. It
 // checks them against each other file's log, on the rows of its groups
-// of the usual size (trainRows), as the line's own weights are found:
+// of the usual size (trainRows), each table grouped as the first (cutAs),
+// as the line's own weights are found:
 // its own weights are fitted (fitWeights, scaledWeights), and the first
 // file's disagree when, in the nearest of TRL's settings (nearestDiff),
 // they are trlFactorTells times as far from its log as its own at least,
@@ -134,7 +135,7 @@ func (c *RowsCheck) With(warn func(*engine.Result, []int) []string) func(*engine
 func (c *RowsCheck) trlWeightsWarning() string {
 	var differ []string
 	for _, path := range c.others {
-		if own, disagree := c.tables[path].weightsDisagree(c.columns, c.read); disagree {
+		if own, disagree := c.tables[path].cutAs(c.read.runs).weightsDisagree(c.columns, c.read); disagree {
 			differ = append(differ, path+"'s being "+own)
 		}
 	}
@@ -151,6 +152,18 @@ func (c *RowsCheck) trlWeightsWarning() string {
 	}
 	return fmt.Sprintf("the %s read from %s (%s) are not those that the logged advantage of other files tells, %s (the reward weights changed within the run, or the files are of more than one run: no one set of weights is the run's)",
 		weights, c.first, trlWeightsText(c.columns, c.read.weights, ", "), strings.Join(named, ", "))
+}
+
+// cutAs returns t, its groups the runs of one prompt as read
+// (trlTableBuilder), grouped as runs tells the first table's rows were
+// when its weights were read (trlReadWeights), as the rewards are unless
+// --group-by says otherwise (setup.Config.GroupRuns): its runs cut every
+// runs.size rows (cutRuns), by prompt text with size 0 (trlCutRuns).
+func (t *trlTable) cutAs(runs trlRuns) *trlTable {
+	if runs.size == 0 {
+		return t.byPrompt()
+	}
+	return t.cutRuns(runs.size)
 }
 
 // weightsDisagree reports whether the weights of the reward columns read

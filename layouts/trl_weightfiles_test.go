@@ -32,7 +32,9 @@ func applyLoaded(t *testing.T, cfg setup.Config, paths []string) (sentence, warn
 // run's first completions table are checked against the rows of its
 // other tables as they are loaded (scripts/trl_fixtures.py, TRL's own
 // code): two steps of one run with reward_weights [2, 0.5] agree, no
-// warning; a second table written with [4, 1], the same ratios,
+// warning, nor with the second's prompts each in two slots in a row
+// (runs of 8 rows, grouped 4 + 4 as the rewards are); a second table
+// written with [4, 1], the same ratios,
 // disagrees through epsilon alone, and the warning names it with its own
 // weights; so does a third, from a run that weighs the rewards in other
 // ratios.
@@ -47,6 +49,9 @@ func TestTRLWeightsAcrossFiles(t *testing.T) {
 		want  []string // what the warning says
 	}{
 		{"one run", []string{steps}, nil},
+		// The second table's prompts each in two slots in a row: its runs
+		// of 8 rows are two groups each, as the rewards group them.
+		{"prompts in two slots", []string{trlFixture("reward_weights_runs")}, nil},
 		{"another factor", []string{trlFixture("reward_weights_changed")}, []string{
 			"the weights read from " + filepath.Join(trlFixture("reward_weights_changed"), "completions_00001.parquet") + " (accuracy_reward 2, format_reward 0.5) are not those that the logged advantage of other files tells, " +
 				changed + "'s being accuracy_reward 4, format_reward 1 (the reward weights changed within the run, or the files are of more than one run: no one set of weights is the run's)"}},

@@ -490,6 +490,29 @@ def duplicate_blocks_8(trainer, logs):
     logs.score(trainer, ["accuracy_reward", "format_reward"], prompts, rewards, 8)
 
 
+def cut_front_run_8(trainer, logs):
+    # num_generations=8, 6 prompts, the first drawn in the batch's first
+    # two slots (48 rows: its 16 in a row), then evaluation at the same
+    # global step with num_generations_eval 2 over 3 eval prompts (6 rows):
+    # the deques (maxlen 48) drop the first 6 training rows, so the table
+    # opens with the first prompt's run of 10 rows, which TRL grouped 2 + 8
+    # (the first group's last 2 rows, then the second group).
+    rnd = random.Random(7)
+    prompts = [prompt(q) for q in [QUESTIONS[0], *QUESTIONS[:5]] for _ in range(8)]
+    rewards = [(float(rnd.random() < 0.5), float(rnd.choice([0, 0.25, 0.5, 1]))) for _ in prompts]
+    logs.score(trainer, ["accuracy_reward", "format_reward"], prompts, rewards, 8)
+    eval_trainer = Trainer(2)
+    eval_prompts = [prompt(q) for q in ["Eval: 2 + 2?", "Eval: 3 * 3?", "Eval: 10 / 4?"] for _ in range(2)]
+    logs.score(eval_trainer, ["accuracy_reward", "format_reward"], eval_prompts,
+               [(1, 1), (0, 0.5), (1, 0.25), (1, 1), (0, 1), (1, 0.5)], 2)
+
+
+def repeated_slots(trainer, logs):
+    # The run's next step: two prompts, each drawn in two slots in a row
+    # (a dataset of two prompts): runs of 8 rows, each two groups to TRL.
+    train(trainer, logs, questions=[QUESTIONS[2], QUESTIONS[2], QUESTIONS[3], QUESTIONS[3]], acc=ACC[::-1], fmt=FMT[::-1])
+
+
 def relogged(name, what):
     """num_iterations=2 (or steps_per_generation above
     gradient_accumulation_steps) with logging_steps=1: _prepare_inputs
@@ -591,6 +614,14 @@ FIXTURES = [
             "16 rows, two groups to TRL", Trainer(1), build=one_prompt_16),
     fixture("duplicate_blocks_8", "num_generations=8, 4 prompts each drawn in two slots of the batch: 8 groups of 8, "
             "each prompt's two apart", Trainer(2), build=duplicate_blocks_8, generation_batch_size=64),
+    fixture("cut_front_run_8", "num_generations=8, a prompt in the batch's first two slots, evaluation logged at the step "
+            "(num_generations_eval=2, 6 rows): the deques drop the first group's first 6 rows, the table opens with a "
+            "run of 10 rows that TRL grouped 2 + 8", Trainer(2), build=cut_front_run_8, generation_batch_size=48),
+    # Two steps of one run with reward_weights, the second's prompts each
+    # drawn in two slots in a row: its runs of 8 rows are two groups each.
+    fixture("reward_weights_runs", "reward_weights=[2.0, 0.5], two steps, the second's two prompts each in two slots in a "
+            "row", Trainer(2, reward_weights=[2.0, 0.5])),
+    fixture("reward_weights_runs", "", Trainer(2, reward_weights=[2.0, 0.5]), step=2, build=repeated_slots),
     *relogged("num_iterations_2", "num_iterations=2, logging_steps=1: each generation logged at two steps"),
 ]
 

@@ -175,3 +175,71 @@ func TestGRPOScaleBatchSeesWrongSettings(t *testing.T) {
 		}
 	}
 }
+
+// trlGRPO32 is TRL's sum_then_normalize advantage of the sums x + w y in
+// float32 under scale_rewards group (each group's mean and sample std
+// plus 1e-4) or none (the mean alone).
+func trlGRPO32(w float32, scale engine.Scale) func(xs, ys [][]float32) [][]float32 {
+	return func(xs, ys [][]float32) [][]float32 {
+		out := make([][]float32, len(xs))
+		for g := range xs {
+			r := make([]float32, len(xs[g]))
+			for j := range r {
+				r[j] = xs[g][j] + w*ys[g][j]
+			}
+			mean, std := sequential(r)/float32(len(r)), float32Std(r, sequential)
+			for _, v := range r {
+				a := v - mean
+				if scale != engine.ScaleNone {
+					a /= std + 1e-4
+				}
+				out[g] = append(out[g], a)
+			}
+		}
+		return out
+	}
+}
+
+// TestFloat32BoundsSeeOnePercentWeight: batches of 1024 and 4096 rows at
+// a reward model's scale (x near 20, an std of 0.01 in a group, y near 3
+// with 0.005), logged with TRL's float32 advantage, agree under their
+// settings with the score in float32, and a weight 1% off still differs:
+// y's (0.495 for 0.5) where the advantage is divided by an std, x's (0.99
+// for 1) where it is not (grpo scale none, rloo: y's 1% moves it by about
+// the fixed tolerance, float32 or not). Nearer 200 the float32 bound of a
+// group's advantage passes the 1% weight's effect, and it is not seen.
+func TestFloat32BoundsSeeOnePercentWeight(t *testing.T) {
+	for _, c := range []struct {
+		method  engine.Method
+		scale   engine.Scale
+		trainer func(xs, ys [][]float32) [][]float32
+		wx, wy  float64 // the weight 1% off
+	}{
+		{engine.GRPO, engine.ScaleGroup, trlGRPO32(0.5, engine.ScaleGroup), 1, 0.495},
+		{engine.GRPO, engine.ScaleBatch, trlScaleBatch32(0.5), 1, 0.495},
+		{engine.GRPO, engine.ScaleNone, trlGRPO32(0.5, engine.ScaleNone), 0.99, 0.5},
+		{engine.RLOO, "", float32MethodCases[0].trainer, 0.99, 0.5},
+		{engine.RLOOWhitened, "", trlRLOOWhitened32(0.5), 1, 0.495},
+		{engine.GDPO, "", trlNormalizeThenSum32(0.5), 1, 0.495},
+	} {
+		for _, rows := range []int{1024, 4096} {
+			ts := trainerBatches(rand.New(rand.NewPCG(9, uint64(rows))), 1, rows/8, 20, c.trainer)
+			for _, set := range []struct {
+				name   string
+				wx, wy float64
+				agree  bool
+			}{{"its settings", 1, 0.5, true}, {"a weight 1% off", c.wx, c.wy, false}} {
+				rc, err := engine.New(setup.Config{Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(set.wx)}, {Name: "y", Expr: "y", Weight: ptr(set.wy)}},
+					LoggedAdvantage: "adv", ScorePrecision: "float32", Scale: string(c.scale)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				res := rc.Compute(ts, c.method)
+				d, _ := CompareLogged(res, &res.Ranking.Batches[0])
+				if d.Reproduced() != set.agree {
+					t.Errorf("%s %s, %d rows, %s: %d of %d rows differ, reproduced %v, want %v", c.method, c.scale, rows, set.name, d.Differing, d.Rows, d.Reproduced(), set.agree)
+				}
+			}
+		}
+	}
+}

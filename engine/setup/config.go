@@ -126,8 +126,10 @@ type Config struct {
 	// GroupRuns, when > 0, makes a comparison group of each run of
 	// consecutive records of one batch and group value, cut every
 	// GroupRuns records, as a trainer that groups by position does (TRL:
-	// num_generations rows after another): TRL's layout sets it. 0 groups
-	// by value. It is no config key.
+	// num_generations rows after another): TRL's layout sets it. A
+	// batch's first run, once another run ends it, is cut from its end
+	// (engine's Evaluator.cutFirstRuns). 0 groups by value. It is no
+	// config key.
 	GroupRuns int `toml:"-"`
 	// PromptBy is an expression for the prompt a record answers, which
 	// the prompts' analysis follows across steps ("" for the group).

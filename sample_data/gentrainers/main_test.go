@@ -100,7 +100,7 @@ func TestCommittedTRLFixturesMatchGenerator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n != 45 {
-		t.Errorf("%d tables written, want 45", n)
+	if n != 48 {
+		t.Errorf("%d tables written, want 48", n)
 	}
 }
