@@ -362,6 +362,7 @@ type parquetReader struct {
 	// The row being read: its field values (nil when null or absent), its
 	// metadata members, and its metadata map's keys and values.
 	fields     [len(csvread.CellFields)]any
+	badText    string // the row's first text that is not UTF-8 (utf8Error)
 	members    []parquetMember
 	keys, vals []parquet.Value
 	rows       []parquet.Row
@@ -450,6 +451,12 @@ func (pr *parquetReader) row(row parquet.Row) error {
 	if err := pr.collect(row, t.Metadata); err != nil {
 		return err
 	}
+	if pr.badText != "" {
+		if pr.block != nil {
+			return pr.keep(nil, l.ErrorAt(pr.rowNo, 0, pr.badText))
+		}
+		return l.Reject(l.ErrorAt(pr.rowNo, 0, pr.badText))
+	}
 	if err := pr.apply(t); err != nil {
 		if pr.block != nil {
 			return pr.keep(nil, l.ErrorAt(pr.rowNo, 0, err.Error()))
@@ -479,8 +486,12 @@ func (pr *parquetReader) pickedRow(row parquet.Row, t *scoring.Trajectory) (err 
 		}
 	}()
 	clear(pr.fields[:])
+	pr.badText = ""
 	row.Range(func(col int, vs []parquet.Value) bool {
 		c := &pr.plan.columns[col]
+		if pr.badText == "" {
+			pr.badText = c.utf8Error(vs) // every text column, read or not, as collect's
+		}
 		switch c.role {
 		case roleField:
 			if csvread.CellFields[c.field].Name != "response" || pick.Response {
@@ -500,6 +511,9 @@ func (pr *parquetReader) pickedRow(row parquet.Row, t *scoring.Trajectory) (err 
 		}
 		return true
 	})
+	if pr.badText != "" {
+		return pr.keep(nil, l.ErrorAt(pr.rowNo, 0, pr.badText))
+	}
 	for f, x := range pr.fields {
 		if err := setParquetField(t, f, x); err != nil {
 			return pr.keep(nil, l.ErrorAt(pr.rowNo, 0, fmt.Sprintf("%s: %v", csvread.CellFields[f].Name, err)))
@@ -531,7 +545,8 @@ func (pr *parquetReader) startBlock() {
 }
 
 // collect reads the values of row: the flat metadata columns into meta,
-// the rest into pr for apply. A value parquet-go cannot read (it panics
+// the rest into pr for apply, and the first text of the row that is not
+// UTF-8 into pr.badText. A value parquet-go cannot read (it panics
 // on some corrupt pages) is the file's error, as in guard.
 func (pr *parquetReader) collect(row parquet.Row, meta map[string]any) (err error) {
 	defer func() {
@@ -540,9 +555,13 @@ func (pr *parquetReader) collect(row parquet.Row, meta map[string]any) (err erro
 		}
 	}()
 	clear(pr.fields[:])
+	pr.badText = ""
 	pr.members, pr.keys, pr.vals = pr.members[:0], nil, nil
 	row.Range(func(col int, vs []parquet.Value) bool {
 		c := &pr.plan.columns[col]
+		if pr.badText == "" {
+			pr.badText = c.utf8Error(vs)
+		}
 		switch c.role {
 		case roleField:
 			pr.fields[c.field] = c.read(vs[0])
