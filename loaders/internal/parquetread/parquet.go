@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
@@ -489,7 +490,7 @@ func (pr *parquetReader) pickedRow(row parquet.Row, t *scoring.Trajectory) (err 
 	pr.badText = ""
 	row.Range(func(col int, vs []parquet.Value) bool {
 		c := &pr.plan.columns[col]
-		if pr.badText == "" {
+		if c.text && pr.badText == "" {
 			pr.badText = c.utf8Error(vs) // every text column, read or not, as collect's
 		}
 		switch c.role {
@@ -559,22 +560,22 @@ func (pr *parquetReader) collect(row parquet.Row, meta map[string]any) (err erro
 	pr.members, pr.keys, pr.vals = pr.members[:0], nil, nil
 	row.Range(func(col int, vs []parquet.Value) bool {
 		c := &pr.plan.columns[col]
-		if pr.badText == "" {
-			pr.badText = c.utf8Error(vs)
-		}
 		switch c.role {
 		case roleField:
-			pr.fields[c.field] = c.read(vs[0])
+			pr.fields[c.field] = pr.checked(c, c.read(vs[0]))
 		case roleFlat:
-			meta[c.name] = metadataValue(c.read(vs[0]))
+			meta[c.name] = metadataValue(pr.checked(c, c.read(vs[0])))
 		case roleMember:
 			if vs[0].DefinitionLevel() >= pr.plan.metaDef { // else the struct is null
-				pr.members = append(pr.members, parquetMember{c.name, metadataValue(c.read(vs[0]))})
+				pr.members = append(pr.members, parquetMember{c.name, metadataValue(pr.checked(c, c.read(vs[0])))})
 			}
 		case roleMapKey:
 			pr.keys = vs
 		case roleMapValue:
 			pr.vals = vs
+		}
+		if c.text && pr.badText == "" && (c.role == roleMapKey || c.role == roleMapValue) {
+			pr.badText = c.utf8Error(vs) // the empty entries' nulls too
 		}
 		return true
 	})
@@ -586,6 +587,16 @@ func (pr *parquetReader) collect(row parquet.Row, meta map[string]any) (err erro
 		}
 	}
 	return nil
+}
+
+// checked returns x, a value of the column c, noting in pr.badText the
+// error of a text value that is not UTF-8 when it is the row's first:
+// the check of the text read (utf8Error's, without reading it twice).
+func (pr *parquetReader) checked(c *parquetColumn, x any) any {
+	if s, ok := x.(string); ok && c.text && pr.badText == "" && !utf8.ValidString(s) {
+		pr.badText = c.invalidText(s)
+	}
+	return x
 }
 
 // read returns the value v of the column, nil when null.

@@ -67,11 +67,17 @@ func (c *parquetColumn) utf8Error(vs []parquet.Value) string {
 			continue
 		}
 		if b := byteArray(v); !utf8.Valid(b) {
-			i := input.FirstInvalidUTF8(b)
-			return fmt.Sprintf("column %s, byte %d: %s", c.path, i+1, input.InvalidUTF8(b[i]))
+			return c.invalidText(string(b))
 		}
 	}
 	return ""
+}
+
+// invalidText is the error of the column's value s, text that is not
+// UTF-8: the column, and the first bad byte's place in s (1-based).
+func (c *parquetColumn) invalidText(s string) string {
+	i := input.FirstInvalidUTF8([]byte(s))
+	return fmt.Sprintf("column %s, byte %d: %s", c.path, i+1, input.InvalidUTF8(s[i]))
 }
 
 // textColumn returns whether col's values are read as text, and its path
