@@ -43,7 +43,8 @@ func unendedError(unended []loaders.Unended) error {
 }
 
 // reportUpdate tells, on stderr, what happened to the inputs besides new
-// trajectories: files read again or gone, skipped lines, errors; the
+// trajectories: files read again or gone, skipped lines, files that
+// appeared and are not read (loaders.Update.LeftOut), errors; the
 // malformed lines skipped without --skip-invalid-lines
 // (loaders.MalformedError) each as a warning.
 func reportUpdate(w io.Writer, u loaders.Update) {
@@ -58,6 +59,9 @@ func reportUpdate(w io.Writer, u loaders.Update) {
 	}
 	reportSkipped(w, &loaders.Result{Skipped: u.Skipped, SkipReasons: u.SkipReasons})
 	reportRelogged(w, u.Relogged)
+	if note := loaders.LeftOutNote(u.LeftOut); note != "" {
+		fmt.Fprintf(w, "rewardlens: %s\n", textsafe.Line(note)) // as the start's note on the files there then
+	}
 	for _, err := range follow.Joined(u.Err()) {
 		var m *loaders.MalformedError
 		if errors.As(err, &m) {

@@ -592,3 +592,35 @@ func TestStatsFollowRelogged(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsFollowSaysFilesLeftOut: a file that appears in a followed
+// directory, named as an input with one more extension that is not read,
+// is said once on stderr in the words of the note on those there at the
+// start; an atomic write's temporary file is not.
+func TestStatsFollowSaysFilesLeftOut(t *testing.T) {
+	shortQuiet(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "step_00.jsonl"), []byte(sampleSteps(t, 0, 2)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", "--config", sampleConfigPath, dir)
+	f.await(t, "step 1 ")
+	// The temporary file first: the scan that finds the .bz2 finds it too.
+	for _, name := range []string{"step_01.jsonl.tmp", "step_01.jsonl.bz2"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("BZh91AY&SY"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "rewardlens: left out " + filepath.Join(dir, "step_01.jsonl.bz2") + " (compressed with bzip2, which is not read: decompress it, or gzip it)\n"
+	f.awaitErr(t, want)
+	if err := os.WriteFile(filepath.Join(dir, "step_02.jsonl"), []byte(sampleSteps(t, 2, 3)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, "step 2 ")
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d, stderr:\n%s", code, f.errOut.String())
+	}
+	if errOut := f.errOut.String(); strings.Count(errOut, "left out") != 1 || strings.Contains(errOut, ".tmp") {
+		t.Errorf("stderr:\n%s\nwant the .bz2 said once, the .tmp not", errOut)
+	}
+}

@@ -227,36 +227,47 @@ func BenchmarkStreamRelogged(b *testing.B) {
 	}
 }
 
-// BenchmarkLoadNewestJSON: a JSON array read as the newest file of its
-// directory, which liveSpan first scans for a cut end (jsonCutShort,
-// measured alone as "cut-check"), against the same file named, which is
-// read alone.
+// BenchmarkLoadNewestJSON: a JSON array, plain and gzipped, read as the
+// newest file of its directory, against the same file named, which is
+// read alone; and the check for a cut end (jsonCutShort, "cut-check")
+// alone, which Stream makes of the newest file before its reading (Load
+// leaves it to the reading: cutAfterReading).
 func BenchmarkLoadNewestJSON(b *testing.B) {
 	lines := bytes.Split(bytes.TrimSpace(benchJSONL(50<<20)), []byte("\n"))
-	data := append(append([]byte("[\n"), bytes.Join(lines, []byte(",\n"))...), "\n]\n"...)
-	dir := b.TempDir()
-	path := filepath.Join(dir, "bench.json")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		b.Fatal(err)
-	}
-	for _, c := range []struct{ name, input string }{{"named", path}, {"newest", dir}} {
-		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
+	text := append(append([]byte("[\n"), bytes.Join(lines, []byte(",\n"))...), "\n]\n"...)
+	for _, zip := range []bool{false, true} {
+		name, data := "bench.json", text
+		if zip {
+			var buf bytes.Buffer
+			zw := gzip.NewWriter(&buf)
+			zw.Write(text)
+			zw.Close()
+			name, data = "bench.json.gz", buf.Bytes()
+		}
+		dir := b.TempDir()
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		for _, c := range []struct{ name, input string }{{"named", path}, {"newest", dir}} {
+			b.Run(name+"/"+c.name, func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				for b.Loop() {
+					if _, err := Load([]string{c.input}, Options{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		b.Run(name+"/cut-check", func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
 			for b.Loop() {
-				if _, err := Load([]string{c.input}, Options{}); err != nil {
-					b.Fatal(err)
+				if jsonCutShort(func() io.Reader { return bytes.NewReader(data) }, int64(len(data))) {
+					b.Fatal("a complete array found cut short")
 				}
 			}
 		})
 	}
-	b.Run("cut-check", func(b *testing.B) {
-		b.SetBytes(int64(len(data)))
-		for b.Loop() {
-			if jsonCutShort(func() io.Reader { return bytes.NewReader(data) }, int64(len(data))) {
-				b.Fatal("a complete array found cut short")
-			}
-		}
-	})
 }
 
 // BenchmarkFollowReloadJSON is the reading again of a followed JSON array

@@ -31,8 +31,10 @@ var notReadCompressions = map[string]string{
 
 // notReadWhy returns why a directory's file of the name given, an input's
 // name with one more extension, is not read although it looks like an
-// input: compressed in a format not read, or a rotated log (step.jsonl.1,
-// as logrotate names the older files); "" for any other name.
+// input: compressed in a format not read, a rotated log (step.jsonl.1,
+// as logrotate names the older files) or a backup (.bak); "" for any
+// other name (an editor's or an atomic write's temporary file among them:
+// .tmp, .swp, ~, which the write renames into an input's name).
 func notReadWhy(name string) string {
 	lower := strings.ToLower(name)
 	ext := filepath.Ext(lower)
@@ -44,6 +46,9 @@ func notReadWhy(name string) string {
 	}
 	if len(ext) > 1 && strings.Trim(ext[1:], "0123456789") == "" {
 		return "a rotated log, not read"
+	}
+	if ext == ".bak" {
+		return "a backup, not read"
 	}
 	return ""
 }

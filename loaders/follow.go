@@ -111,6 +111,12 @@ type Update struct {
 	// repeating the file read before them (Options.RelogField): a warning
 	// (Result.ReloggedWarning).
 	Relogged []Relogged
+	// LeftOut are the files that appeared in a followed directory that
+	// look like inputs and are not read (LeftOut: a .bz2, a rotated log),
+	// each said once, as the note at the start names those there then
+	// (LeftOutNote). An editor's or an atomic write's temporary file
+	// (.tmp, .swp, ~) is not one: it becomes an input when it is renamed.
+	LeftOut []LeftOutFile
 	// Behind reports that a file's growth is being read in parts and its
 	// next part is already there: it comes in a next Update, read as this
 	// one is digested. A consumer may leave its computation until the
@@ -216,7 +222,7 @@ func Follow(ctx context.Context, paths []string, opts FollowOptions) (*Result, <
 	if opts.UnendedWait <= 0 {
 		opts.UnendedWait = DefaultUnendedWait
 	}
-	f := &follower{opts: opts, byPath: map[string]*followedFile{}, dirty: map[string]bool{}, store: &partStore{}}
+	f := &follower{opts: opts, byPath: map[string]*followedFile{}, dirty: map[string]bool{}, leftOutSaid: map[string]bool{}, store: &partStore{}}
 	if opts.RelogField != "" {
 		f.relog = newRelogCheck(opts.RelogField, opts.Each != nil)
 	}
@@ -269,6 +275,9 @@ type follower struct {
 	vanished          map[string]bool
 	// store recycles the arrays of the growth's parts (Update.Recycle).
 	store *partStore
+	// leftOutSaid are the files of the followed directories left out
+	// (leftOutOf) that were there at the start or said since.
+	leftOutSaid map[string]bool
 	// relog leaves out a file that repeats the one read before it
 	// (Options.RelogField), nil for no check: it keeps the hashes of the
 	// last file read, the first reading's or one that appeared since.
@@ -285,6 +294,9 @@ func (f *follower) start(paths []string) (*Result, error) {
 			continue
 		}
 		f.dirs = append(f.dirs, p)
+		for _, lo := range leftOutOf(p) { // the start's note names them
+			f.leftOutSaid[lo.Path] = true
+		}
 		inputs, err := listInputs(p)
 		if err != nil {
 			return nil, err
@@ -641,7 +653,7 @@ func (f *follower) close() {
 }
 
 // scanDirs reads the new input files of the followed directories, in
-// natural name order.
+// natural name order, and says the new files left out (Update.LeftOut).
 func (f *follower) scanDirs() {
 	f.rescan = false
 	for _, d := range f.dirs {
@@ -649,6 +661,7 @@ func (f *follower) scanDirs() {
 		if err != nil {
 			continue // a directory that went away: its files say so
 		}
+		f.sayLeftOut(d)
 		for _, path := range inputs {
 			if _, known := f.byPath[filepath.Clean(path)]; !known {
 				ff := f.add(path)
@@ -662,6 +675,22 @@ func (f *follower) scanDirs() {
 				f.limitOpen()
 			}
 		}
+	}
+}
+
+// sayLeftOut queues, for the consumer, the files of the followed
+// directory dir left out (leftOutOf) that were not said yet.
+func (f *follower) sayLeftOut(dir string) {
+	for _, lo := range leftOutOf(dir) {
+		if f.leftOutSaid[lo.Path] {
+			continue
+		}
+		f.leftOutSaid[lo.Path] = true
+		if len(f.pending) == 0 {
+			f.pending = append(f.pending, Update{store: f.store})
+		}
+		last := &f.pending[len(f.pending)-1]
+		last.LeftOut = append(last.LeftOut, lo)
 	}
 }
 
@@ -691,7 +720,7 @@ func (u *Update) holds(path string) bool {
 // empty reports whether u holds nothing to tell.
 func (u *Update) empty() bool {
 	return len(u.Trajectories) == 0 && len(u.Reloaded) == 0 && len(u.Gone) == 0 && u.Skipped == 0 && len(u.Errs) == 0 &&
-		len(u.Recovered) == 0 && len(u.Unended) == 0 && len(u.Resumed) == 0 && len(u.Relogged) == 0
+		len(u.Recovered) == 0 && len(u.Unended) == 0 && len(u.Resumed) == 0 && len(u.Relogged) == 0 && len(u.LeftOut) == 0
 }
 
 // add merges what a check of the file path found into u. A reload drops

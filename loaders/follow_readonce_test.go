@@ -2,9 +2,12 @@ package loaders
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -157,5 +160,67 @@ func TestLoadNewestJSONReadings(t *testing.T) {
 		if readings.Load() != 2 || read.Load() != 2*int64(len(data)) {
 			t.Errorf("%s: %d readings of its text, %d bytes read; want 2 of all its %d", name, readings.Load(), read.Load(), len(data))
 		}
+	}
+}
+
+// TestLoadNewestJSONReadOnce: Load reads a directory's newest file, a
+// JSON array or W&B table, plain or gzipped, once: its reading, not a
+// check before it, tells that it is cut short (then left out, as the
+// check would have left it). Its text is read once, but for the peek that
+// finds its format (at most input.BufferSize of it more). Stream, which
+// hands rows on as it reads them, still checks first.
+func TestLoadNewestJSONReadOnce(t *testing.T) {
+	var array, table strings.Builder
+	array.WriteString("[")
+	table.WriteString(`{"columns":["id","acc"],"data":[`)
+	for i := range 20000 {
+		if i > 0 {
+			array.WriteString(",")
+			table.WriteString(",")
+		}
+		id := fmt.Sprintf("%x", sha256.Sum256([]byte(strconv.Itoa(i)))) // compresses little
+		fmt.Fprintf(&array, `{"id":%q,"metadata":{"acc":%d}}`, id, i%2)
+		fmt.Fprintf(&table, `[%q,%d]`, id, i%2)
+	}
+	array.WriteString("]")
+	table.WriteString("]}")
+	for _, c := range []struct {
+		name, whole string
+		zip         bool
+	}{
+		{"step_2.json", array.String(), false},
+		{"step_2.json.gz", array.String(), true},
+		{"step_2.table.json.gz", table.String(), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeText(t, filepath.Join(dir, "step_1.jsonl"), `{"id":"a","metadata":{"acc":1}}`+"\n")
+			path := filepath.Join(dir, c.name)
+			for _, text := range []string{c.whole, c.whole[:len(c.whole)-2]} {
+				data := []byte(text)
+				if c.zip {
+					data = gzipped(text)
+				}
+				if err := os.WriteFile(path, data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				readings, read := countTextReadings(t)
+				res, err := Load([]string{dir}, Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				complete := text == c.whole
+				switch {
+				case complete && (len(res.Trajectories) != 20001 || len(res.Unfinished) != 0):
+					t.Errorf("complete: %d trajectories, unfinished %v", len(res.Trajectories), res.Unfinished)
+				case !complete && (len(res.Trajectories) != 1 || len(res.Unfinished) != 1 || res.Unfinished[0].Reason != reasonJSONCut):
+					t.Errorf("cut short: %d trajectories, unfinished %v; want the older file's, the newest left out", len(res.Trajectories), res.Unfinished)
+				}
+				// The older file's text, the newest's peek, then its reading.
+				if complete && read.Load() > int64(len(`{"id":"a","metadata":{"acc":1}}`+"\n")+input.BufferSize+len(data)) {
+					t.Errorf("complete: %d readings of the texts, %d bytes read; want the newest's %d once, and a peek", readings.Load(), read.Load(), len(data))
+				}
+			}
+		})
 	}
 }

@@ -563,7 +563,7 @@ func newTestFollower(t *testing.T, paths ...string) (*follower, *followed) {
 // newTestFollowerWith is newTestFollower with opts.
 func newTestFollowerWith(t *testing.T, opts FollowOptions, paths ...string) (*follower, *followed) {
 	t.Helper()
-	f := &follower{opts: opts, byPath: map[string]*followedFile{}, dirty: map[string]bool{}}
+	f := &follower{opts: opts, byPath: map[string]*followedFile{}, dirty: map[string]bool{}, leftOutSaid: map[string]bool{}}
 	res, err := f.start(paths)
 	if err != nil {
 		t.Fatal(err)
@@ -847,5 +847,43 @@ func TestUpdateErrorsByFile(t *testing.T) {
 	}
 	if !errors.Is(u.Err(), a1) || !errors.Is(u.Err(), b1) || !errors.Is(u.Err(), a2) {
 		t.Errorf("Err %v does not join every file's", u.Err())
+	}
+}
+
+// TestFollowSaysFilesLeftOut: a file that appears in a followed directory
+// named as an input with one more extension that is not read (a .bz2, a
+// rotated log, a backup) is said once (Update.LeftOut), in the start's
+// note's words; one there at the start is not (the start's note names
+// it), nor is an editor's or an atomic write's temporary file, nor a file
+// said before that changes.
+func TestFollowSaysFilesLeftOut(t *testing.T) {
+	dir := t.TempDir()
+	writeText(t, filepath.Join(dir, "step_0.jsonl"), idLines("a", 1))
+	writeText(t, filepath.Join(dir, "step_0.jsonl.bz2"), "BZh91AY&SY")
+	f, state := newTestFollower(t, dir)
+	for _, name := range []string{"step_1.jsonl.bz2", "step_1.jsonl.1", "step_1.jsonl.bak", "step_1.jsonl.tmp", ".step_1.jsonl.swp", "step_1.jsonl~", "step_1.jsonl"} {
+		writeText(t, filepath.Join(dir, name), idLines("b", 1))
+	}
+	f.checkAll()
+	var said []LeftOutFile
+	for _, u := range takePending(f, state) {
+		said = append(said, u.LeftOut...)
+	}
+	want := "left out " + filepath.Join(dir, "step_1.jsonl.1") + " (a rotated log, not read), " +
+		filepath.Join(dir, "step_1.jsonl.bak") + " (a backup, not read), " +
+		filepath.Join(dir, "step_1.jsonl.bz2") + " (compressed with bzip2, which is not read: decompress it, or gzip it)"
+	if got := LeftOutNote(said); got != want {
+		t.Errorf("said %q, want %q", got, want)
+	}
+	if got := state.ids[filepath.Join(dir, "step_1.jsonl")]; !slices.Equal(got, []string{"b0"}) {
+		t.Errorf("the new input: read %v", got)
+	}
+
+	writeText(t, filepath.Join(dir, "step_1.jsonl.bz2"), "BZh91AY&SY again")
+	f.checkAll()
+	for _, u := range takePending(f, state) {
+		if len(u.LeftOut) > 0 {
+			t.Errorf("said again: %v", u.LeftOut)
+		}
 	}
 }

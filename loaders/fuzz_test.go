@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/parquet-go/parquet-go"
 
 	"github.com/rewardlens/rewardlens/internal/jsonscan"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
@@ -136,4 +139,39 @@ func checkPlace(t *testing.T, name string, le *LineError) {
 	if le.Path != name || le.Line < 1 || le.Col < 0 || le.Msg == "" {
 		t.Fatalf("bad LineError %#v", le)
 	}
+}
+
+// FuzzParquetText writes a Parquet file whose first row holds arbitrary
+// text in a field's column (group) and a metadata column (tag): the
+// reading holds both to UTF-8, as the text formats' strings are, and
+// keeps valid text as it is.
+func FuzzParquetText(f *testing.F) {
+	for _, s := range [][2]string{{"g", "t"}, {"caf\xe9", "t"}, {"g", "\xff"}, {"", "é\x00"}, {"\xed\xa0\x80", "ok"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, group, tag string) {
+		type row struct {
+			ID    string `parquet:"id"`
+			Group string `parquet:"group"`
+			Tag   string `parquet:"tag"`
+		}
+		var buf bytes.Buffer
+		if err := parquet.Write(&buf, []row{{"a", group, tag}, {"b", "g", "t"}}); err != nil {
+			t.Fatal(err)
+		}
+		lenient := checkBothModes(t, "fuzz.parquet", buf.Bytes(), Parquet)
+		_, err := Read(bytes.NewReader(buf.Bytes()), "fuzz.parquet", 0, Options{Format: Parquet})
+		if !utf8.ValidString(group) || !utf8.ValidString(tag) {
+			if err == nil || !strings.Contains(err.Error(), "fuzz.parquet:1: column ") || !strings.Contains(err.Error(), "invalid UTF-8") {
+				t.Fatalf("text not UTF-8 read: error %v", err)
+			}
+			if lenient == nil || len(lenient.Trajectories) != 1 || lenient.Skipped != 1 {
+				t.Fatalf("skipping: %v", lenient)
+			}
+			return
+		}
+		if err != nil || lenient == nil || lenient.Trajectories[0].Metadata["tag"] != tag {
+			t.Fatalf("valid text: error %v, read %v", err, lenient)
+		}
+	})
 }

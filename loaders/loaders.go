@@ -208,7 +208,9 @@ const stdinName = "<stdin>"
 // left out when it is empty, a Parquet file without its footer yet, or a
 // JSON array or W&B table whose text ends before its value does.
 // Result.Unfinished says so, with the reason; with nothing else to read,
-// it is the error "no trajectories yet". Any other broken file stays an
+// it is the error "no trajectories yet". (Load tells such a JSON text by
+// its reading, which then fails; Stream, which hands the rows on as it
+// reads them, looks at the text for it first.) Any other broken file stays an
 // error, with or without SkipInvalid. A CSV file whose last row has no
 // line end is read whole, and Result.Unterminated names it.
 func Load(paths []string, opts Options) (*Result, error) {
@@ -258,8 +260,12 @@ func load(paths []string, opts Options, each func([]scoring.Trajectory) error) (
 		limit := int64(-1)
 		var u *Unfinished
 		fileOpts := opts
+		// Load, which hands nothing on as it reads and reads every record,
+		// tells a JSON text cut short by its reading (cutAfterReading): the
+		// text is read once, not checked first.
+		jsonByReading := each == nil && opts.MaxRows == 0
 		if f.newest {
-			if limit, fileOpts.textLimit, fileOpts.found, u, err = liveSpan(f.path, opts); err != nil {
+			if limit, fileOpts.textLimit, fileOpts.found, u, err = liveSpan(f.path, opts, jsonByReading); err != nil {
 				return nil, err
 			}
 			if u != nil {
@@ -269,8 +275,14 @@ func load(paths []string, opts Options, each func([]scoring.Trajectory) error) (
 				}
 			}
 		}
-		anyRead = true
 		res, err := loadPrefix(f.path, i, fileOpts, progress, relog.of(each), limit)
+		if f.newest && jsonByReading {
+			if cut := cutAfterReading(f.path, fileOpts.found, err); cut != nil {
+				total.Unfinished = append(total.Unfinished, *cut)
+				continue
+			}
+		}
+		anyRead = true
 		if err == nil && relog != nil {
 			err = relog.end(f.path, each, res)
 		}

@@ -242,7 +242,7 @@ func TestFollowReloggedFirstReadingLater(t *testing.T) {
 				testkit.CopyWhole(t, fixture, dir, name)
 			}
 			// Follow's follower, driven check by check.
-			f := &follower{opts: FollowOptions{Options: Options{Fields: fields, RelogField: "step"}}, byPath: map[string]*followedFile{}, dirty: map[string]bool{}}
+			f := &follower{opts: FollowOptions{Options: Options{Fields: fields, RelogField: "step"}}, byPath: map[string]*followedFile{}, dirty: map[string]bool{}, leftOutSaid: map[string]bool{}}
 			f.relog = newRelogCheck("step", false)
 			res, err := f.start([]string{dir})
 			if err != nil {

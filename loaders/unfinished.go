@@ -152,6 +152,29 @@ const (
 	reasonJSONCut  = "its JSON ends before its value does"
 )
 
+// cutAfterReading returns, for the newest file path of a directory,
+// read by Load with liveSpan's jsonByReading, the Unfinished of a JSON
+// array or W&B table found cut short (jsonCutShort) once its reading
+// failed (nil when it did not: a text read whole and well is not cut),
+// which leaves it out as liveSpan would have. The check runs on the
+// failure alone: a reading stopped by a bad record before the cut end
+// fails as a cut one does.
+func cutAfterReading(path string, format Format, readErr error) *Unfinished {
+	if readErr == nil || (format != JSON && format != WandBTable) {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !jsonCutShort(func() io.Reader { return io.NewSectionReader(f, 0, st.Size()) }, st.Size()) {
+		return nil
+	}
+	return jsonCutUnfinished(path)
+}
+
 // jsonCutUnfinished is the Unfinished of the JSON array or W&B table
 // path whose text ends before its value does: left out whole.
 func jsonCutUnfinished(path string) *Unfinished {
@@ -208,8 +231,9 @@ func expandInputs(paths []string, inputs func(dir string) ([]string, error)) ([]
 // many as the header's. A complete last line without a line end is read.
 // A JSON array or W&B table is unfinished when its text ends inside its
 // value with no syntax error before (jsonCutShort); a gzip stream cut
-// short ends its text where it was cut.
-func liveSpan(path string, opts Options) (limit, textLimit int64, format Format, u *Unfinished, err error) {
+// short ends its text where it was cut. When jsonByReading, it is not
+// looked at (read whole): the caller's reading tells (cutAfterReading).
+func liveSpan(path string, opts Options, jsonByReading bool) (limit, textLimit int64, format Format, u *Unfinished, err error) {
 	st, err := os.Stat(path)
 	if err != nil || !st.Mode().IsRegular() {
 		return -1, -1, "", nil, nil // opening it reports what is wrong
@@ -229,7 +253,7 @@ func liveSpan(path string, opts Options) (limit, textLimit int64, format Format,
 		return -1, -1, "", nil, nil // the reading reports it
 	}
 	if magic, _ := br.Peek(len(input.GzipMagic)); bytes.Equal(magic, input.GzipMagic) {
-		textLimit, format, u := gzipSpan(f, path, size, format, opts.maxRecord())
+		textLimit, format, u := gzipSpan(f, path, size, format, opts.maxRecord(), jsonByReading)
 		return -1, textLimit, format, u, nil
 	}
 	// Not gzipped, the text opens without error; only the format's
@@ -250,7 +274,10 @@ func liveSpan(path string, opts Options) (limit, textLimit int64, format Format,
 	case JSONL, CSV:
 		limit, u, err = lineSpan(f, br, path, size, format, opts.maxRecord())
 	case JSON, WandBTable:
-		limit, u = jsonSpan(f, path, size, raw, in.R)
+		limit = size
+		if !jsonByReading {
+			limit, u = jsonSpan(f, path, size, raw, in.R)
+		}
 	default:
 		limit = size
 	}
@@ -463,7 +490,7 @@ func lastLineSpan(path string, format Format, start, size int64, last []byte, he
 // stream cut short (its run still writing it) has its text end where it
 // was cut: that much is read, without an unfinished last line, and the
 // rest waits for the next reading.
-func gzipSpan(f *os.File, path string, size int64, format Format, maxRecord int64) (int64, Format, *Unfinished) {
+func gzipSpan(f *os.File, path string, size int64, format Format, maxRecord int64, jsonByReading bool) (int64, Format, *Unfinished) {
 	raw := &countingReader{r: io.NewSectionReader(f, 0, size)}
 	in, err := openText(raw)
 	if errors.Is(err, io.ErrUnexpectedEOF) {
@@ -479,6 +506,9 @@ func gzipSpan(f *os.File, path string, size int64, format Format, maxRecord int6
 	}
 	switch format {
 	case JSON, WandBTable:
+		if jsonByReading {
+			return -1, format, nil
+		}
 		_, u := jsonSpan(f, path, size, raw, in.R)
 		return -1, format, u
 	case JSONL, CSV:
@@ -620,7 +650,7 @@ func peekedFiles(paths []string, opts Options) ([]string, error) {
 	var out []string
 	for _, f := range files {
 		if f.newest {
-			if _, _, _, u, err := liveSpan(f.path, opts); err != nil {
+			if _, _, _, u, err := liveSpan(f.path, opts, false); err != nil {
 				return nil, err
 			} else if u != nil && u.Whole {
 				continue

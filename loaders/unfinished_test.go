@@ -217,7 +217,7 @@ func TestLiveSpan(t *testing.T) {
 		{"a.parquet", "not parquet at all", "", 18, ""}, // read, to fail
 	} {
 		path := writeFile(t, t.TempDir(), c.name, []byte(c.text))
-		limit, textLimit, format, u, err := liveSpan(path, Options{Format: c.format})
+		limit, textLimit, format, u, err := liveSpan(path, Options{Format: c.format}, false)
 		reason := ""
 		if u != nil {
 			reason = u.Reason
@@ -333,7 +333,7 @@ func TestLiveSpanGzip(t *testing.T) {
 			data = gzipParts(t, true, "")[:4]
 		}
 		path := writeFile(t, t.TempDir(), c.name, data)
-		limit, textLimit, format, u, err := liveSpan(path, Options{})
+		limit, textLimit, format, u, err := liveSpan(path, Options{}, false)
 		reason, whole := "", false
 		if u != nil {
 			reason, whole = u.Reason, u.Whole

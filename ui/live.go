@@ -64,6 +64,9 @@ type liveState struct {
 	// relogged are the files that appeared while following and were left
 	// out as repeating the one read before them (loaders.Update.Relogged).
 	relogged []loaders.Relogged
+	// leftOut are the files that appeared in a followed directory that
+	// look like inputs and are not read (loaders.Update.LeftOut).
+	leftOut []loaders.LeftOutFile
 	// repeats counts the trajectories whose ID an earlier one has;
 	// repeated is the warning of the last update that brought some.
 	repeats  *follow.Repeats
@@ -396,6 +399,7 @@ func (l *liveState) note(u loaders.Update) {
 	}
 	l.unended = noteUnended(l.unended, u)
 	l.relogged = append(l.relogged, u.Relogged...)
+	l.leftOut = append(l.leftOut, u.LeftOut...)
 	was := l.skipped.Warning()
 	l.skipped.Update(u)
 	l.warnings = session.ReplaceWarning(l.warnings, was, l.skipped.Warning())
@@ -470,6 +474,9 @@ func (l *liveState) allWarnings() []string {
 	if w := loaders.RelogWarning(l.relogged); w != "" {
 		out = append(out, "following: "+w)
 	}
+	if note := loaders.LeftOutNote(l.leftOut); note != "" {
+		out = append(out, "following: "+note)
+	}
 	if l.repeated != "" {
 		out = append(out, "following: "+l.repeated)
 	}
@@ -520,7 +527,10 @@ func (in Input) followedSession(progress func(done, total int64), waiting func(u
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	var unended []loaders.Unended
+	var (
+		unended []loaders.Unended
+		leftOut []loaders.LeftOutFile // said among the session's warnings
+	)
 	for b.Empty() {
 		waiting(unended)
 		u, ok := <-updates
@@ -539,6 +549,11 @@ func (in Input) followedSession(progress func(done, total int64), waiting func(u
 		res.Skipped += u.Skipped
 		res.SkipReasons = append(res.SkipReasons, u.SkipReasons...)
 		res.Relogged = append(res.Relogged, u.Relogged...)
+		leftOut = append(leftOut, u.LeftOut...)
 	}
-	return b.Session(in.Source, res, in.Warnings), updates, unended, nil
+	warnings := in.Warnings
+	if note := loaders.LeftOutNote(leftOut); note != "" {
+		warnings = append(slices.Clone(warnings), "following: "+note)
+	}
+	return b.Session(in.Source, res, warnings), updates, unended, nil
 }

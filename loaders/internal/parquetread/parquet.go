@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
@@ -362,6 +363,7 @@ type parquetReader struct {
 	// The row being read: its field values (nil when null or absent), its
 	// metadata members, and its metadata map's keys and values.
 	fields     [len(csvread.CellFields)]any
+	badText    string // the row's first text that is not UTF-8 (utf8Error)
 	members    []parquetMember
 	keys, vals []parquet.Value
 	rows       []parquet.Row
@@ -450,6 +452,12 @@ func (pr *parquetReader) row(row parquet.Row) error {
 	if err := pr.collect(row, t.Metadata); err != nil {
 		return err
 	}
+	if pr.badText != "" {
+		if pr.block != nil {
+			return pr.keep(nil, l.ErrorAt(pr.rowNo, 0, pr.badText))
+		}
+		return l.Reject(l.ErrorAt(pr.rowNo, 0, pr.badText))
+	}
 	if err := pr.apply(t); err != nil {
 		if pr.block != nil {
 			return pr.keep(nil, l.ErrorAt(pr.rowNo, 0, err.Error()))
@@ -479,8 +487,12 @@ func (pr *parquetReader) pickedRow(row parquet.Row, t *scoring.Trajectory) (err 
 		}
 	}()
 	clear(pr.fields[:])
+	pr.badText = ""
 	row.Range(func(col int, vs []parquet.Value) bool {
 		c := &pr.plan.columns[col]
+		if c.text && pr.badText == "" {
+			pr.badText = c.utf8Error(vs) // every text column, read or not, as collect's
+		}
 		switch c.role {
 		case roleField:
 			if csvread.CellFields[c.field].Name != "response" || pick.Response {
@@ -500,6 +512,9 @@ func (pr *parquetReader) pickedRow(row parquet.Row, t *scoring.Trajectory) (err 
 		}
 		return true
 	})
+	if pr.badText != "" {
+		return pr.keep(nil, l.ErrorAt(pr.rowNo, 0, pr.badText))
+	}
 	for f, x := range pr.fields {
 		if err := setParquetField(t, f, x); err != nil {
 			return pr.keep(nil, l.ErrorAt(pr.rowNo, 0, fmt.Sprintf("%s: %v", csvread.CellFields[f].Name, err)))
@@ -531,7 +546,8 @@ func (pr *parquetReader) startBlock() {
 }
 
 // collect reads the values of row: the flat metadata columns into meta,
-// the rest into pr for apply. A value parquet-go cannot read (it panics
+// the rest into pr for apply, and the first text of the row that is not
+// UTF-8 into pr.badText. A value parquet-go cannot read (it panics
 // on some corrupt pages) is the file's error, as in guard.
 func (pr *parquetReader) collect(row parquet.Row, meta map[string]any) (err error) {
 	defer func() {
@@ -540,22 +556,26 @@ func (pr *parquetReader) collect(row parquet.Row, meta map[string]any) (err erro
 		}
 	}()
 	clear(pr.fields[:])
+	pr.badText = ""
 	pr.members, pr.keys, pr.vals = pr.members[:0], nil, nil
 	row.Range(func(col int, vs []parquet.Value) bool {
 		c := &pr.plan.columns[col]
 		switch c.role {
 		case roleField:
-			pr.fields[c.field] = c.read(vs[0])
+			pr.fields[c.field] = pr.checked(c, c.read(vs[0]))
 		case roleFlat:
-			meta[c.name] = metadataValue(c.read(vs[0]))
+			meta[c.name] = metadataValue(pr.checked(c, c.read(vs[0])))
 		case roleMember:
 			if vs[0].DefinitionLevel() >= pr.plan.metaDef { // else the struct is null
-				pr.members = append(pr.members, parquetMember{c.name, metadataValue(c.read(vs[0]))})
+				pr.members = append(pr.members, parquetMember{c.name, metadataValue(pr.checked(c, c.read(vs[0])))})
 			}
 		case roleMapKey:
 			pr.keys = vs
 		case roleMapValue:
 			pr.vals = vs
+		}
+		if c.text && pr.badText == "" && (c.role == roleMapKey || c.role == roleMapValue) {
+			pr.badText = c.utf8Error(vs) // the empty entries' nulls too
 		}
 		return true
 	})
@@ -567,6 +587,16 @@ func (pr *parquetReader) collect(row parquet.Row, meta map[string]any) (err erro
 		}
 	}
 	return nil
+}
+
+// checked returns x, a value of the column c, noting in pr.badText the
+// error of a text value that is not UTF-8 when it is the row's first:
+// the check of the text read (utf8Error's, without reading it twice).
+func (pr *parquetReader) checked(c *parquetColumn, x any) any {
+	if s, ok := x.(string); ok && c.text && pr.badText == "" && !utf8.ValidString(s) {
+		pr.badText = c.invalidText(s)
+	}
+	return x
 }
 
 // read returns the value v of the column, nil when null.

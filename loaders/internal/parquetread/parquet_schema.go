@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/rewardlens/rewardlens/loaders/internal/csvread"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
 // parquetPlan says what each leaf column of a Parquet file holds, found
@@ -44,6 +46,45 @@ type parquetColumn struct {
 	// scalar's value (nil for other types).
 	scalar func(parquet.Value) any
 	number func(parquet.Value) float64
+	// text reports that the column's values are read as text (BYTE_ARRAY,
+	// FIXED_LEN_BYTE_ARRAY), held to UTF-8 (utf8Error); path names it in
+	// that error.
+	text bool
+	path string
+}
+
+// utf8Error returns the error of the first value of vs, values of the
+// column c, that is read as text and is not valid UTF-8, "" when none is:
+// as in the text formats, such text is not read as U+FFFD, which would
+// make distinct strings (two groups written in Latin-1) one. A value of
+// another kind in a text column panics (byteArray), as reading it would.
+func (c *parquetColumn) utf8Error(vs []parquet.Value) string {
+	if !c.text {
+		return ""
+	}
+	for _, v := range vs {
+		if v.IsNull() {
+			continue
+		}
+		if b := byteArray(v); !utf8.Valid(b) {
+			return c.invalidText(string(b))
+		}
+	}
+	return ""
+}
+
+// invalidText is the error of the column's value s, text that is not
+// UTF-8: the column, and the first bad byte's place in s (1-based).
+func (c *parquetColumn) invalidText(s string) string {
+	i := input.FirstInvalidUTF8([]byte(s))
+	return fmt.Sprintf("column %s, byte %d: %s", c.path, i+1, input.InvalidUTF8(s[i]))
+}
+
+// textColumn returns whether col's values are read as text, and its path
+// in the schema, dotted, for messages.
+func textColumn(col parquet.LeafColumn, path ...string) (bool, string) {
+	k := col.Node.Type().Kind()
+	return k == parquet.ByteArray || k == parquet.FixedLenByteArray, strings.Join(path, ".")
 }
 
 // newParquetPlan reads the plan from the schema. A trajectory field that is
@@ -88,14 +129,18 @@ func (p *parquetPlan) field(schema *parquet.Schema, f parquet.Field) error {
 	if err != nil {
 		return err
 	}
-	p.columns[col.ColumnIndex] = parquetColumn{role: roleField, field: csvread.CellFieldIndex(f.Name()), scalar: scalar}
+	c := parquetColumn{role: roleField, field: csvread.CellFieldIndex(f.Name()), scalar: scalar}
+	c.text, c.path = textColumn(col, f.Name())
+	p.columns[col.ColumnIndex] = c
 	return nil
 }
 
 // flat plans a top-level column of no field: a metadata value.
 func (p *parquetPlan) flat(schema *parquet.Schema, f parquet.Field) {
 	if col, scalar, err := leaf(schema, f.Name()); err == nil {
-		p.columns[col.ColumnIndex] = parquetColumn{role: roleFlat, name: f.Name(), scalar: scalar, number: numberReader(col.Node.Type())}
+		c := parquetColumn{role: roleFlat, name: f.Name(), scalar: scalar, number: numberReader(col.Node.Type())}
+		c.text, c.path = textColumn(col, f.Name())
+		p.columns[col.ColumnIndex] = c
 	}
 }
 
@@ -121,7 +166,9 @@ func (p *parquetPlan) metadata(schema *parquet.Schema, f parquet.Field) error {
 		if err != nil {
 			return fmt.Errorf("member %s: %w", m.Name(), err)
 		}
-		p.columns[col.ColumnIndex] = parquetColumn{role: roleMember, name: m.Name(), scalar: scalar, number: numberReader(col.Node.Type())}
+		c := parquetColumn{role: roleMember, name: m.Name(), scalar: scalar, number: numberReader(col.Node.Type())}
+		c.text, c.path = textColumn(col, f.Name(), m.Name())
+		p.columns[col.ColumnIndex] = c
 	}
 	return nil
 }
@@ -152,8 +199,12 @@ func (p *parquetPlan) metadataMap(schema *parquet.Schema, f, kv parquet.Field) e
 	if err != nil {
 		return err
 	}
-	p.columns[keyCol.ColumnIndex] = parquetColumn{role: roleMapKey, scalar: parquetString}
-	p.columns[valueCol.ColumnIndex] = parquetColumn{role: roleMapValue, scalar: scalar}
+	keys := parquetColumn{role: roleMapKey, scalar: parquetString}
+	keys.text, keys.path = textColumn(keyCol, f.Name(), kv.Name(), key.Name())
+	values := parquetColumn{role: roleMapValue, scalar: scalar}
+	values.text, values.path = textColumn(valueCol, f.Name(), kv.Name(), value.Name())
+	p.columns[keyCol.ColumnIndex] = keys
+	p.columns[valueCol.ColumnIndex] = values
 	return nil
 }
 
