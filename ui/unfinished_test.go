@@ -66,8 +66,9 @@ func TestLiveUnfinishedRead(t *testing.T) {
 
 // TestStreamSessionLineLeftOut: the dashboard opened on open-instruct
 // traces whose file's last line is unfinished, left out, shortening the
-// last group of its step: the logged-advantage warning names that line
-// as why, as stats does, not a regrouping by the trainer.
+// last group of its step: the logged-advantage warning leaves that step
+// out of the fit, naming that line, as stats does, not a regrouping by
+// the trainer.
 func TestStreamSessionLineLeftOut(t *testing.T) {
 	var text []byte
 	for _, shard := range []string{"000000", "000001"} {
@@ -91,7 +92,7 @@ func TestStreamSessionLineLeftOut(t *testing.T) {
 	}
 	app := loadModel(t, streamedInput(t, cfg, sentence, dir), 120)
 	got := app.Session().LoggedWarning()
-	want := "short of the row the reading left out after it (" + path + "'s unfinished last line)"
+	want := "step 2 left out of the fit, its run probably still writing it (" + path + "'s unfinished last line left out; 3 of 11 rows differ"
 	if !strings.Contains(got, want) || strings.Contains(got, "which the trainer grouped otherwise") {
 		t.Errorf("the logged-advantage warning lacks %q: %s", want, got)
 	}
