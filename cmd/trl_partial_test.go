@@ -1,0 +1,59 @@
+package cmd
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// trlPartial is the TRL table of testdata/trl_partial (its README): step
+// 1 logged under scale_rewards='batch', step 2's file cut mid-line.
+var trlPartial = filepath.Join("testdata", "trl_partial", "completions")
+
+// stillWrittenFit is what --match-logged says of trlPartial's step 2,
+// left out of the fit.
+var stillWrittenFit = "; step 2 left out of the fit, its run probably still writing it (" + filepath.Join(trlPartial, "completions_00002.jsonl") + "'s unfinished last line left out)"
+
+// TestMatchLoggedLeavesOutTheStepStillWritten: stats --health
+// --match-logged on a TRL table whose newest step's file ends in an
+// unfinished line fits the settings on the complete step (--scale
+// batch), says step 2 left out of the fit, and grades step 1 as
+// agreeing: the short group of step 2, under scale batch, made every
+// setting fail it, and the settings as given made step 1 an ALERT.
+func TestMatchLoggedLeavesOutTheStepStillWritten(t *testing.T) {
+	out, errOut, code := run(t, "", "stats", "--health", "--match-logged", trlPartial)
+	const found = "--match-logged: `--scale batch` (grpo, scale batch, epsilon 0.0001) reproduces the logged advantage"
+	if code != 0 || !strings.Contains(errOut, found) || !strings.Contains(errOut, stillWrittenFit) {
+		t.Errorf("status %d, stderr lacks %q or %q:\n%s", code, found, stillWrittenFit, errOut)
+	}
+	if strings.Contains(out, "step 1  trainer_agreement") || !strings.Contains(out, "reward vs logged advantage: 16 rows, ") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
+		t.Errorf("step 1 not graded as agreeing:\n%s", out)
+	}
+}
+
+// TestComputeMatchLoggedLeavesOutTheStepStillWritten: compute
+// --match-logged computes with the settings fitted on the complete step:
+// step 1's rewards are TRL's logged advantages.
+func TestComputeMatchLoggedLeavesOutTheStepStillWritten(t *testing.T) {
+	_, errOut, _ := run(t, "", "compute", "--match-logged", trlPartial)
+	if !strings.Contains(errOut, stillWrittenFit) {
+		t.Errorf("stderr lacks %q:\n%s", stillWrittenFit, errOut)
+	}
+	step1 := 0
+	for id, r := range computeRecords(t, "--match-logged", trlPartial) {
+		if r.Batch != 1 {
+			continue
+		}
+		step1++
+		if r.Logged == nil {
+			t.Fatalf("%s has no logged advantage", id)
+		}
+		if math.Abs(r.Reward-*r.Logged) > 1e-6 {
+			t.Errorf("%s: reward %g, logged %g", id, r.Reward, *r.Logged)
+		}
+	}
+	if step1 != 16 {
+		t.Errorf("%d records of step 1, want 16", step1)
+	}
+}
