@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"bytes"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,5 +57,58 @@ func TestComputeMatchLoggedLeavesOutTheStepStillWritten(t *testing.T) {
 	}
 	if step1 != 16 {
 		t.Errorf("%d records of step 1, want 16", step1)
+	}
+}
+
+// TestStatsFollowMatchLoggedLeavesOutTheStepStillWritten follows
+// trlPartial's table: step 2's file, ending in an unfinished line from
+// the first reading, is left out of the fit once the input goes quiet, so
+// the settings fitted on step 1 (--scale batch) stay and step 1 keeps its
+// line; once the line ends, step 2 is fitted and checked as step 1 is,
+// and the run's agreement no longer leaves it out.
+func TestStatsFollowMatchLoggedLeavesOutTheStepStillWritten(t *testing.T) {
+	shortQuiet(t)
+	dir := t.TempDir()
+	step1, err := os.ReadFile(filepath.Join(trlPartial, "completions_00001.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut, err := os.ReadFile(filepath.Join(trlPartial, "completions_00002.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Step 2 whole: step 1's rows logged again at step 2, as the fixture's.
+	step2 := bytes.ReplaceAll(step1, []byte(`{"step": 1,`), []byte(`{"step": 2,`))
+	if !bytes.HasPrefix(step2, cut) {
+		t.Fatal("the fixture's step 2 is not step 1's rows at step 2, cut")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "completions_00001.jsonl"), step1, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path2 := filepath.Join(dir, "completions_00002.jsonl")
+	if err := os.WriteFile(path2, cut, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", "--health", "--match-logged", dir)
+	f.await(t, "step 2 ")
+	const found = "--match-logged: `--scale batch` (grpo, scale batch, epsilon 0.0001) reproduces the logged advantage"
+	if errOut := f.errOut.String(); !strings.Contains(errOut, found) || strings.Contains(errOut, "the settings changed as rows came") {
+		t.Fatalf("the settings fitted on step 1 did not stay as step 2 was read in part:\n%s", errOut)
+	}
+	file, err := os.OpenFile(path2, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := file.Write(step2[len(cut):]); err != nil {
+		t.Fatal(err)
+	}
+	if err := file.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, "step 2 (updated)")
+	f.stop()
+	out, errOut := f.out.String(), f.errOut.String()
+	if strings.Contains(out, "trainer_agreement") || strings.Contains(out, "step 1 (updated)") || strings.Contains(errOut, "the settings changed as rows came") || strings.Contains(errOut, "left out of the fit") {
+		t.Errorf("step 2, whole, not checked as step 1 is, or step 1 changed:\n%s\nstderr:\n%s", out, errOut)
 	}
 }
