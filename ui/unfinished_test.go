@@ -12,6 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/health"
@@ -273,5 +274,29 @@ func TestLiveStillWrittenSettles(t *testing.T) {
 	}
 	if n := provisional(); n > 0 || !slices.ContainsFunc(s.Findings(), func(f health.Finding) bool { return f.Check == health.CheckNonFinite && f.Step == 5 }) {
 		t.Errorf("step 5 whole: %d findings provisional, findings %+v, want non_finite's at step 5 standing", n, s.Findings())
+	}
+}
+
+// TestMatchLoggedLeavesOutTheStepStillWritten: the dashboard opened with
+// --match-logged on a TRL table whose step 2 file ends in an unfinished
+// line (cmd/testdata/trl_partial) computes with the settings fitted on
+// step 1 (scale batch), as stats does, and its status line says step 2
+// was left out of the fit and why: step 2's short group made no setting
+// reproduce every step, and the dashboard opened on the settings given.
+func TestMatchLoggedLeavesOutTheStepStillWritten(t *testing.T) {
+	dir := filepath.Join("..", "cmd", "testdata", "trl_partial", "completions")
+	match := true
+	cfg, sentence, _, err := layouts.Apply(context.Background(), setup.Config{MatchLogged: &match}, []string{dir}, loaders.Options{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := loadModel(t, streamedInput(t, cfg, sentence, dir), 120)
+	s := app.Session()
+	if s.Options.Scale != engine.ScaleBatch {
+		t.Errorf("computing with scale %s, want batch; warnings %q", s.Options.Scale, s.Warnings)
+	}
+	said := "step 2 left out of the fit, its run probably still writing it (" + filepath.Join(dir, "completions_00002.jsonl") + "'s unfinished last line left out)"
+	if !slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, said) }) {
+		t.Errorf("the status line lacks %q: %q", said, s.Warnings)
 	}
 }
