@@ -300,3 +300,27 @@ func TestMatchLoggedLeavesOutTheStepStillWritten(t *testing.T) {
 		t.Errorf("the status line lacks %q: %q", said, s.Warnings)
 	}
 }
+
+// TestFollowMatchLoggedLeavesOutTheStepStillWritten: so too when the
+// dashboard follows the table: the step 2 file's last line, without its
+// line end from the first reading, leaves step 2 out of the fit the
+// dashboard opens computed with.
+func TestFollowMatchLoggedLeavesOutTheStepStillWritten(t *testing.T) {
+	dir := filepath.Join("..", "cmd", "testdata", "trl_partial", "completions")
+	match := true
+	cfg, sentence, _, err := layouts.Apply(context.Background(), setup.Config{MatchLogged: &match}, []string{dir}, loaders.Options{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	in := followInput(ctx, dir, loaders.Options{})
+	in.Config, in.Layout = cfg, sentence
+	s, _, _, err := in.followedSession(func(int64, int64) {}, func([]loaders.Unended) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Options.Scale != engine.ScaleBatch {
+		t.Errorf("computing with scale %s, want batch; warnings %q", s.Options.Scale, s.Warnings)
+	}
+}
