@@ -89,7 +89,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	sayLayout(stdio.Stderr, layout, cfg)
 	sessions := layouts.NewVerlSessions(cfg)
 	f := &statsFollower{cfg: cfg, file: s.file, sessions: sessions, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
-		warnings: follow.Warnings(sessions.With(layouts.StepWarnings(cfg, scoring.Uncapped)), cfg.EqualGroups), warned: map[givenWarning]bool{}, matchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged}
+		warnings: follow.Warnings(sessions.With(layouts.StepWarnings(cfg, scoring.Uncapped, nil)), cfg.EqualGroups), warned: map[givenWarning]bool{}, matchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged}
 	f.runNote = layouts.RunNoteOf(cfg)
 	// The first reading is evaluated as it streams: only the evaluation
 	// is kept, never every trajectory. The computer is built on the first

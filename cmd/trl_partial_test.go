@@ -29,6 +29,10 @@ func TestMatchLoggedLeavesOutTheStepStillWritten(t *testing.T) {
 	if code != 0 || !strings.Contains(errOut, found) || !strings.Contains(errOut, stillWrittenFit) {
 		t.Errorf("status %d, stderr lacks %q or %q:\n%s", code, found, stillWrittenFit, errOut)
 	}
+	cutGroup := `step 2: its last group read, …"Is 91 prime?<|im_end|>\n<|im_start|>assis"… (3 of 4 rows), is short of the row the reading left out after it (` + filepath.Join(trlPartial, "completions_00002.jsonl") + "'s unfinished last line)"
+	if !strings.Contains(errOut, cutGroup) || strings.Contains(errOut, "evaluation rows") {
+		t.Errorf("stderr lacks %q, or names evaluation rows:\n%s", cutGroup, errOut)
+	}
 	if strings.Contains(out, "step 1  trainer_agreement") || !strings.Contains(out, "reward vs logged advantage: 16 rows, ") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
 		t.Errorf("step 1 not graded as agreeing:\n%s", out)
 	}

@@ -19,6 +19,8 @@ import (
 	"github.com/rewardlens/rewardlens/internal/testfile"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/statusline"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
@@ -290,14 +292,25 @@ func TestMatchLoggedLeavesOutTheStepStillWritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	app := loadModel(t, streamedInput(t, cfg, sentence, dir), 120)
-	s := app.Session()
+	in := streamedInput(t, cfg, sentence, dir)
+	in.LayoutWarnings = func(rowCap scoring.RowCap, linesLeftOut map[int64]string) func(*engine.Result, []int) []string {
+		return layouts.StepWarnings(cfg, rowCap, linesLeftOut) // as cmd gives it
+	}
+	s := loadModel(t, in, 120).Session()
 	if s.Options.Scale != engine.ScaleBatch {
 		t.Errorf("computing with scale %s, want batch; warnings %q", s.Options.Scale, s.Warnings)
 	}
 	said := "step 2 left out of the fit, its run probably still writing it (" + filepath.Join(dir, "completions_00002.jsonl") + "'s unfinished last line left out)"
 	if !slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, said) }) {
 		t.Errorf("the status line lacks %q: %q", said, s.Warnings)
+	}
+	// The group the unfinished line cut is said as that, not as
+	// evaluation rows TRL logged in the table.
+	cutGroup := `step 2: its last group read, …"Is 91 prime?<|im_end|>\n<|im_start|>assis"… (3 of 4 rows), is short of the row the reading left out after it (` + filepath.Join(dir, "completions_00002.jsonl") + "'s unfinished last line)"
+	var l statusline.Line
+	l.Refresh(s)
+	if got := l.View(common.NewStyles(true, true), 4000); !strings.Contains(got, cutGroup) || strings.Contains(got, "evaluation rows") {
+		t.Errorf("the status line %q lacks %q, or names evaluation rows", got, cutGroup)
 	}
 }
 
