@@ -1094,8 +1094,10 @@ func (m *Match) agreeing() *Fit {
 
 // BatchFit returns the comparison of the batch of step with the settings
 // checked (Base) and the settings that reproduce its rows with the fewest
-// changes (nil when none tried does); ok is false when step is not one of
-// Steps, or m is nil.
+// changes (nil when none tried does); a step left out of the fit (its
+// run still writing it: MatchLoggedFrom's linesLeftOut) is compared alone
+// under Base, found nil, no setting tried on it; ok is false when step is
+// neither, or m is nil.
 func (m *Match) BatchFit(step int64) (base Diff, found *Fit, ok bool) {
 	if m == nil {
 		return base, nil, false
