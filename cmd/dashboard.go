@@ -68,8 +68,8 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		Layout: layout,
 		Health: healthCfg,
 		HVRef:  health.hvRef,
-		LayoutWarnings: func(rowCap scoring.RowCap) func(*engine.Result, []int) []string {
-			return sessions.With(rowsCheck.With(layouts.StepWarnings(cfg, rowCap)))
+		LayoutWarnings: func(rowCap scoring.RowCap, linesLeftOut map[int64]string) func(*engine.Result, []int) []string {
+			return sessions.With(rowsCheck.With(layouts.StepWarnings(cfg, rowCap, linesLeftOut)))
 		},
 		LayoutWarningsRead: layouts.WarningsRead(cfg),
 	}

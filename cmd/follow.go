@@ -89,7 +89,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	sayLayout(stdio.Stderr, layout, cfg)
 	sessions := layouts.NewVerlSessions(cfg)
 	f := &statsFollower{cfg: cfg, file: s.file, sessions: sessions, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
-		warnings: follow.Warnings(sessions.With(layouts.StepWarnings(cfg, scoring.Uncapped)), cfg.EqualGroups), warned: map[givenWarning]bool{}, matchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged}
+		warnings: follow.Warnings(sessions.With(layouts.StepWarnings(cfg, scoring.Uncapped, nil)), cfg.EqualGroups), warned: map[givenWarning]bool{}, matchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged}
 	f.runNote = layouts.RunNoteOf(cfg)
 	// The first reading is evaluated as it streams: only the evaluation
 	// is kept, never every trajectory. The computer is built on the first
@@ -118,6 +118,9 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	reportUnfinished(stdio.Stderr, first.Unfinished)
 	for _, path := range loaders.LastLinesLeftOut(first.Unfinished) {
 		f.noteUnfinishedLine(path)
+	}
+	for _, u := range first.Unended {
+		f.noteUnfinishedLine(u.Path)
 	}
 	// An interrupt before the first lines are printed, as the inputs are
 	// read or computed, ends the run as it ends stats: status 128 + the
@@ -704,7 +707,7 @@ func (f *statsFollower) compute(ctx context.Context) error {
 
 // rematch is --match-logged while following: the settings to compute
 // with are looked for (agreement.CheckTrainer) among the trainers' on the
-// rows of the complete steps read so far (completeBatches: a step read in
+// rows of the complete steps read so far (fitBatches: a step read in
 // part has short groups, which reproduce no logged advantage), the first
 // time, and again whenever the settings found stop reproducing them (a
 // later step tells them apart; found with the rows the trainer grouped
@@ -718,7 +721,7 @@ func (f *statsFollower) rematch(ctx context.Context, withNewest bool) error {
 	if !f.matchLogged || f.res == nil {
 		return nil
 	}
-	complete := f.completeBatches(withNewest)
+	complete := f.fitBatches(withNewest)
 	if complete == 0 || f.matched && f.found != nil && f.found.FoundReproduces(f.res, complete) {
 		return nil
 	}
@@ -808,6 +811,23 @@ func (f *statsFollower) newestPartialAsWritten() bool {
 func (f *statsFollower) completeBatches(withNewest bool) int {
 	n := len(f.res.Ranking.Batches)
 	if n > 0 && (!withNewest || follow.Partial(f.res, n-1, f.written[f.res.Ranking.Batches[n-1].Step]) != "") {
+		n--
+	}
+	return n
+}
+
+// fitBatches is how many of the result's batches, first to last, the
+// settings are fitted on (rematch): the complete ones (completeBatches)
+// but the newest when a file's unfinished last line was left out after a
+// row of it (linesLeftOut): the run is probably still writing it, and
+// its last group may be short, which no setting reproduces. Once the
+// line ends and is read, the step is fitted as the others are.
+func (f *statsFollower) fitBatches(withNewest bool) int {
+	n := f.completeBatches(withNewest)
+	if n == 0 || n < len(f.res.Ranking.Batches) {
+		return n
+	}
+	if _, writing := f.linesLeftOut()[f.res.Ranking.Batches[n-1].Step]; writing {
 		n--
 	}
 	return n

@@ -204,8 +204,8 @@ const layoutsFilteredNote = "open-instruct drops groups of zero spread before it
 
 // TestStatsFollowOpenInstructLineLeftOut: following, a file's unfinished
 // last line, left out, shortens the last group of its step: the
-// agreement names that line as why, as stats does
-// (TestOpenInstructLineLeftOut), not a regrouping by the trainer.
+// agreement leaves that step out of the fit, naming that line, as stats
+// does (TestOpenInstructLineLeftOut), not a regrouping by the trainer.
 func TestStatsFollowOpenInstructLineLeftOut(t *testing.T) {
 	shortQuiet(t)
 	path := centeredLastLineCut(t)
@@ -213,7 +213,7 @@ func TestStatsFollowOpenInstructLineLeftOut(t *testing.T) {
 	f.await(t, "step 2 ")
 	f.stop()
 	errOut := f.errOut.String()
-	want := `, short of the row the reading left out after it (` + path + `'s unfinished last line), not a matter of the objectives' settings`
+	want := `the 12 rows of the other steps agree with the logged advantage under grpo, scale none; step 2 left out of the fit, its run probably still writing it (` + path + `'s unfinished last line left out; 3 of 11 rows differ`
 	if !strings.Contains(errOut, want) || strings.Contains(errOut, "which the trainer grouped otherwise") {
 		t.Errorf("stderr lacks %q:\n%s", want, errOut)
 	}

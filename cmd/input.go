@@ -173,7 +173,7 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	for _, note := range agreement.CutGroupNotes(p.check, res, agreement.CutGroupOf(res, p.rowCap)) {
 		fmt.Fprintf(stderr, "rewardlens: %s\n", noteLine(note.Text, note.Warning))
 	}
-	if warn := p.sessions.With(p.rowsCheck.With(layouts.Warnings(p.cfg, p.rowCap))); warn != nil {
+	if warn := p.sessions.With(p.rowsCheck.With(layouts.Warnings(p.cfg, p.rowCap, p.computer.LinesLeftOut))); warn != nil {
 		for _, w := range warn(res, allBatches(res)) {
 			fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
 		}

@@ -643,12 +643,13 @@ func TestOpenInstructFilteredTraces(t *testing.T) {
 }
 
 // TestOpenInstructLineLeftOut: a file's unfinished last line, left out,
-// shortens the last group of its step: the agreement names that line as
-// why the group's rows differ, not a regrouping by the trainer.
+// shortens the last group of its step: the agreement leaves that step
+// out of the fit, naming that line, its rows compared alone, not a
+// regrouping by the trainer.
 func TestOpenInstructLineLeftOut(t *testing.T) {
 	path := centeredLastLineCut(t)
 	_, errOut, _ := run(t, "", "stats", filepath.Dir(path))
-	want := `, short of the row the reading left out after it (` + path + `'s unfinished last line), not a matter of the objectives' settings`
+	want := `the 12 rows of the other steps agree with the logged advantage under grpo, scale none; step 2 left out of the fit, its run probably still writing it (` + path + `'s unfinished last line left out; 3 of 11 rows differ`
 	if !strings.Contains(errOut, want) || strings.Contains(errOut, "which the trainer grouped otherwise") {
 		t.Errorf("stderr lacks %q:\n%s", want, errOut)
 	}

@@ -60,7 +60,7 @@ func dashboardLayoutWarnings(t *testing.T, args ...string) []string {
 			return err
 		}
 		s := b.Session(in.Source, res, nil)
-		warnings = in.LayoutWarnings(scoring.Uncapped)(s.Result, allBatches(s.Result))
+		warnings = in.LayoutWarnings(scoring.Uncapped, nil)(s.Result, allBatches(s.Result))
 		return nil
 	}
 	if _, errOut, code := run(t, "", args...); code != 0 {

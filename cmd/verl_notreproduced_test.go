@@ -159,7 +159,7 @@ func TestVerlV1MultiOutputSessionsShownAsWritten(t *testing.T) {
 		}
 		s := b.Session(in.Source, res, nil)
 		followed := live.NewOf(s.Computer.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
-		warnings := func() []string { return in.LayoutWarnings(scoring.Uncapped)(s.Result, allBatches(s.Result)) }
+		warnings := func() []string { return in.LayoutWarnings(scoring.Uncapped, nil)(s.Result, allBatches(s.Result)) }
 		before = warnings()
 		copyVerlDump(t, "v1_multi", "2.jsonl", dir)
 		for deadline := time.After(10 * time.Second); s.Trajectories.Len() < 27; {

@@ -86,8 +86,11 @@ type trainerLayout struct {
 	// a default read from the first records (stderr, the dashboard's status
 	// line); cfg is the config the layout's defaults were applied to,
 	// rowCap what --max-rows did to the reading (the group it cut is not
-	// the trainer's doing).
-	warnings func(cfg setup.Config, res *engine.Result, rowCap scoring.RowCap, batches []int) []string
+	// the trainer's doing), linesLeftOut the unfinished last line of a
+	// file still being written left out after each step's last row read
+	// (engine.RewardComputer.LinesLeftOut: that step's last group may be
+	// short, not by the trainer's doing either).
+	warnings func(cfg setup.Config, res *engine.Result, rowCap scoring.RowCap, linesLeftOut map[int64]string, batches []int) []string
 	// runNote, when set, is a note of the whole run (open-instruct's
 	// filtered traces): Warnings appends it, StepWarnings leaves it to
 	// the follower, which asks each batch once, and to the dashboard,
@@ -550,11 +553,13 @@ func WithStdin(sentence string, cfg setup.Config, stdin *loaders.FileFields) str
 
 // Warnings returns the warnings of cfg's layout (Apply sets From) on a
 // reading that rowCap says --max-rows did or did not stop
-// (loaders.Result.RowCap), nil for plain records or a layout that has
-// none.
+// (loaders.Result.RowCap) and that left out linesLeftOut, the unfinished
+// last line of a file still being written after each step's last row
+// read (engine.RewardComputer.LinesLeftOut; nil for none), nil for plain
+// records or a layout that has none.
 // The layout's note of the run (runNote) comes last, read of the whole
 // result whichever batches are asked: callers ask for every batch.
-func Warnings(cfg setup.Config, rowCap scoring.RowCap) func(*engine.Result, []int) []string {
+func Warnings(cfg setup.Config, rowCap scoring.RowCap, linesLeftOut map[int64]string) func(*engine.Result, []int) []string {
 	l := findLayout(cfg.From)
 	if l == nil || l.warnings == nil && l.runNote == nil {
 		return nil
@@ -562,7 +567,7 @@ func Warnings(cfg setup.Config, rowCap scoring.RowCap) func(*engine.Result, []in
 	return func(res *engine.Result, batches []int) []string {
 		var ws []string
 		if l.warnings != nil {
-			ws = l.warnings(cfg, res, rowCap, batches)
+			ws = l.warnings(cfg, res, rowCap, linesLeftOut, batches)
 		}
 		if l.runNote != nil {
 			if w, _ := l.runNote.whole(res); w != "" {
@@ -577,9 +582,11 @@ func Warnings(cfg setup.Config, rowCap scoring.RowCap) func(*engine.Result, []in
 // follower's step lines, which ask the note per batch (RunNoteOf), never
 // the whole run per line, and for the dashboard, which judges the note
 // apart (RunNote.Judge). nil when the layout has no warnings.
-func StepWarnings(cfg setup.Config, rowCap scoring.RowCap) func(*engine.Result, []int) []string {
+func StepWarnings(cfg setup.Config, rowCap scoring.RowCap, linesLeftOut map[int64]string) func(*engine.Result, []int) []string {
 	if l := findLayout(cfg.From); l != nil && l.warnings != nil {
-		return func(res *engine.Result, batches []int) []string { return l.warnings(cfg, res, rowCap, batches) }
+		return func(res *engine.Result, batches []int) []string {
+			return l.warnings(cfg, res, rowCap, linesLeftOut, batches)
+		}
 	}
 	return nil
 }

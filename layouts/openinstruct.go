@@ -432,7 +432,7 @@ func openInstructRuns(files []loaders.FileFields) string {
 // (openInstructLevelWarning), and of a step whose logged advantages
 // contradict the advantage normalisation res is computed with
 // (openInstructNormalisationWarning).
-func openInstructWarnings(cfg setup.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
+func openInstructWarnings(cfg setup.Config, res *engine.Result, _ scoring.RowCap, _ map[int64]string, batches []int) []string {
 	warnings := nanGroups(res, batches, openInstructReward, "open-instruct's own advantages are NaN for every row of such a group (numpy's mean over the group, in _data_preparation_loop), and the comparison with the logged advantage leaves them out")
 	warnings = append(warnings, invalidRowGroups(res, batches, openInstructReward, invalidRowsTrainer{})...)
 	for _, w := range []string{openInstructLevelWarning(cfg, res, batches), openInstructNormalisationWarning(cfg, res, batches)} {

@@ -382,7 +382,7 @@ func TestOpenInstructFilteredWarning(t *testing.T) {
 			t.Errorf("%s: %q refuted by batch %d, want one ending %q, by %d", c2.name, got, refutedBy, c2.want, c2.refutedBy)
 		}
 		var ws []string
-		if warn := Warnings(cfg, scoring.Uncapped); warn != nil {
+		if warn := Warnings(cfg, scoring.Uncapped, nil); warn != nil {
 			ws = warn(res, []int{0})
 		}
 		wantNote := ""
@@ -419,7 +419,7 @@ func TestOpenInstructInvalidRewardGroups(t *testing.T) {
 		openInstructGroup(1, "2", "reward", false, 10, 10, 10, 10)) // zero spread: not filtered
 	ts[5].Metadata["reward"] = "10"
 	ts[1].Metadata["reward"] = math.NaN()
-	got := openInstructWarnings(cfg, c.Compute(ts, engine.GRPO), scoring.Uncapped, []int{0})
+	got := openInstructWarnings(cfg, c.Compute(ts, engine.GRPO), scoring.Uncapped, nil, []int{0})
 	const want = `an invalid reward (not a number) in 1 group: step 1, group "1" (1 of 4); here those rows are invalid and the group's others are scored without them, where the trainer scored the whole group: the others' logged advantages differ`
 	if len(got) != 2 || !strings.HasPrefix(got[0], `a NaN or infinite reward in 1 group: step 1, group "0" (1 of 4).`) || got[1] != want {
 		t.Errorf("warnings %q, want the NaN group's, then %q", got, want)

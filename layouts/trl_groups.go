@@ -45,11 +45,18 @@ import (
 // repeated prompts before its wandb.Table): nothing to compare within.
 //
 // The group --max-rows cut (agreement.CutGroupOf of rowCap) is left out:
-// the cap made it short, not TRL; a warning of its step says so.
-func trlGroupWarnings(_ setup.Config, res *engine.Result, rowCap scoring.RowCap, batches []int) []string {
+// the cap made it short, not TRL; a warning of its step says so. So is
+// the last group read of a step after which a file's unfinished last
+// line was left out (linesLeftOut: its run is probably still writing the
+// step), said as that when it is short (stillWrittenGroup).
+func trlGroupWarnings(_ setup.Config, res *engine.Result, rowCap scoring.RowCap, linesLeftOut map[int64]string, batches []int) []string {
 	cut := agreement.CutGroupOf(res, rowCap)
 	groupsOf := func(b *engine.Batch) []diagnose.GroupSummary {
 		groups := diagnose.GroupSummaries(res, b)
+		if _, writing := linesLeftOut[b.Step]; writing {
+			last := slices.Max(b.Members) // the last row read of the step
+			groups = slices.DeleteFunc(slices.Clone(groups), func(g diagnose.GroupSummary) bool { return g.Members[len(g.Members)-1] == last })
+		}
 		if cut == nil || cut.Step != b.Step {
 			return groups
 		}
@@ -61,7 +68,8 @@ func trlGroupWarnings(_ setup.Config, res *engine.Result, rowCap scoring.RowCap,
 	for _, bi := range batches {
 		b := &res.Ranking.Batches[bi]
 		groups := groupsOf(b)
-		if len(groups) == 0 {
+		written := stillWrittenGroup(res, b, linesLeftOut, sizes, runSize)
+		if len(groups) == 0 && written == "" {
 			continue
 		}
 		var warning string
@@ -74,10 +82,15 @@ func trlGroupWarnings(_ setup.Config, res *engine.Result, rowCap scoring.RowCap,
 				warning = fmt.Sprintf("step %d: every prompt group has %d rows where the other steps' have %d (num_generations): probably evaluation rows that TRL's log() wrote over the step's training table (num_generations_eval), whose logged advantage is evaluation's",
 					b.Step, n, runSize)
 			}
-		} else {
+		} else if len(groups) > 0 {
 			warning = unequalGroups(b, groups, runSize)
 		}
-		if warning == "" {
+		switch {
+		case written != "" && warning == "":
+			warning = fmt.Sprintf("step %d: %s", b.Step, written)
+		case written != "":
+			warning += "; " + written
+		case warning == "":
 			continue
 		}
 		if cut != nil && cut.Step == b.Step {
@@ -86,6 +99,34 @@ func trlGroupWarnings(_ setup.Config, res *engine.Result, rowCap scoring.RowCap,
 		out = append(out, warning)
 	}
 	return out
+}
+
+// stillWrittenGroup says, of batch b of res, when a file's unfinished
+// last line was left out after its last row read (linesLeftOut) and the
+// group of that row is short of the step's size (sizes, without it; else
+// runSize, num_generations), that the group is cut short by that line,
+// its run probably still writing the step: `its last group read, "…"
+// (1 of 4 rows), is short of the row the reading left out after it (PATH's
+// unfinished last line): its run is probably still writing the step, not
+// a group TRL logged so`; "" otherwise.
+func stillWrittenGroup(res *engine.Result, b *engine.Batch, linesLeftOut map[int64]string, sizes map[int64]int, runSize int) string {
+	line, writing := linesLeftOut[b.Step]
+	if !writing {
+		return ""
+	}
+	groups := diagnose.GroupSummaries(res, b)
+	last := slices.Max(b.Members)
+	k := slices.IndexFunc(groups, func(g diagnose.GroupSummary) bool { return g.Members[len(g.Members)-1] == last })
+	size, ok := sizes[b.Step]
+	if !ok {
+		size = runSize
+	}
+	if k < 0 || size == 0 || groups[k].N >= size {
+		return ""
+	}
+	opening := agreement.SharedOpeningOf(len(groups), func(i int) string { return groups[i].Key })
+	return fmt.Sprintf("its last group read, %s (%d of %d rows), is short of the row the reading left out after it (%s): its run is probably still writing the step, not a group TRL logged so",
+		textsafe.QuoteFrom(groups[k].Key, opening), groups[k].N, size, line)
 }
 
 // stepSizes returns the size of the groups (groupsOf) of each step of res

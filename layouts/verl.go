@@ -291,7 +291,7 @@ func verlNotes(cfg setup.Config) []string {
 // (verlTokenWeighted), under gdpo, that verl's is another formula
 // (verlGDPO), and of a legacy dump, its steps of groups of a multiple of
 // rollout.n (verlDoubledGroups).
-func verlWarnings(cfg setup.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
+func verlWarnings(cfg setup.Config, res *engine.Result, _ scoring.RowCap, _ map[int64]string, batches []int) []string {
 	return slices.Concat(nanGroups(res, batches, verlScore, verlNaNAdvantagesOf(res.Options.Method)),
 		invalidRowGroups(res, batches, verlScore, verlInvalidRows(res)), verlPassKGroupsOfOne(res, batches), verlTokenWeighted(res, batches), verlGDPO(res, batches),
 		verlDoubledGroups(cfg, res, batches))

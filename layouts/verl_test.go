@@ -83,7 +83,7 @@ func TestVerlNaNWarningPerMethod(t *testing.T) {
 		{engine.GPG, "verl's own gpg advantages are NaN or infinite for every row of such a group (its mean) and scale every other row of the batch by another alpha than here unless no score of the batch is 0"},
 		{engine.RLOOWhitened, "verl has no rloo-whitened estimator; under its grpo, the layout's method, the advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)"},
 	} {
-		got := verlWarnings(setup.Config{}, c.Compute(ts, c2.method), scoring.Uncapped, []int{0})
+		got := verlWarnings(setup.Config{}, c.Compute(ts, c2.method), scoring.Uncapped, nil, []int{0})
 		if len(got) == 0 || !strings.HasPrefix(got[0], named+c2.says) {
 			t.Errorf("%s: warnings %q, want the first to start %q", c2.method, got, named+c2.says)
 		}
@@ -118,13 +118,13 @@ func TestVerlPassKGroupsOfOne(t *testing.T) {
 	ts := slices.Concat(openInstructGroup(1, "q", "score", false, 0, 1, 1), openInstructGroup(1, "r", "score", false, 1),
 		openInstructGroup(2, "q", "score", false, 1, 0), openInstructGroup(2, "s", "score", false, 0))
 	const want = `grpo-passk: 2 groups of one trajectory: step 1, group "r"; step 2, group "s". verl refuses them (compute_grpo_passk_outcome_advantage raises ValueError: Pass@k requires at least 2 samples per group); here each gets 0`
-	if got := verlWarnings(setup.Config{}, c.Compute(ts, engine.GRPOPassK), scoring.Uncapped, []int{0, 1}); !slices.Contains(got, want) {
+	if got := verlWarnings(setup.Config{}, c.Compute(ts, engine.GRPOPassK), scoring.Uncapped, nil, []int{0, 1}); !slices.Contains(got, want) {
 		t.Errorf("grpo-passk: warnings %q, want %q", got, want)
 	}
-	if got := verlWarnings(setup.Config{}, c.Compute(ts, engine.GRPO), scoring.Uncapped, []int{0, 1}); len(got) != 0 {
+	if got := verlWarnings(setup.Config{}, c.Compute(ts, engine.GRPO), scoring.Uncapped, nil, []int{0, 1}); len(got) != 0 {
 		t.Errorf("grpo: warnings %q, want none", got)
 	}
-	if got := verlWarnings(setup.Config{}, c.Compute(slices.Concat(ts[:3], ts[4:6]), engine.GRPOPassK), scoring.Uncapped, []int{0, 1}); len(got) != 0 {
+	if got := verlWarnings(setup.Config{}, c.Compute(slices.Concat(ts[:3], ts[4:6]), engine.GRPOPassK), scoring.Uncapped, nil, []int{0, 1}); len(got) != 0 {
 		t.Errorf("grpo-passk, groups of two or more: warnings %q, want none", got)
 	}
 }
@@ -142,13 +142,13 @@ func TestVerlDoubledGroups(t *testing.T) {
 	legacy := setup.Config{GroupBy: verlPrompt}
 	const want = "step 3: every prompt group has 4 rows where the other steps' have 2 (rollout.n): probably each prompt drawn 2 times in the batch, which verl normalised as 2 groups of 2 (a uid each, which the legacy dump does not write) and rewardlens as one by its input text; the rewards may differ from verl's"
 	res := c.Compute(ts, engine.GRPO)
-	if got := verlWarnings(legacy, res, scoring.Uncapped, []int{0, 1, 2}); !slices.Equal(got, []string{want}) {
+	if got := verlWarnings(legacy, res, scoring.Uncapped, nil, []int{0, 1, 2}); !slices.Equal(got, []string{want}) {
 		t.Errorf("warnings %q, want %q", got, want)
 	}
-	if got := verlWarnings(setup.Config{GroupBy: verlUIDPrompt}, res, scoring.Uncapped, []int{0, 1, 2}); len(got) != 0 {
+	if got := verlWarnings(setup.Config{GroupBy: verlUIDPrompt}, res, scoring.Uncapped, nil, []int{0, 1, 2}); len(got) != 0 {
 		t.Errorf("with uid: warnings %q, want none", got)
 	}
-	if got := verlWarnings(legacy, c.Compute(slices.Concat(ts[:4], ts[8:]), engine.GRPO), scoring.Uncapped, []int{0, 1}); len(got) != 0 {
+	if got := verlWarnings(legacy, c.Compute(slices.Concat(ts[:4], ts[8:]), engine.GRPO), scoring.Uncapped, nil, []int{0, 1}); len(got) != 0 {
 		t.Errorf("rollout.n not told: warnings %q, want none", got)
 	}
 }

@@ -80,7 +80,7 @@ func TestWarningsRead(t *testing.T) {
 		e := computer.NewEvaluator()
 		e.Add(c.ts)
 		ev := e.Evaluation()
-		warn, read := Warnings(cfg, scoring.Uncapped), WarningsRead(cfg)
+		warn, read := Warnings(cfg, scoring.Uncapped, nil), WarningsRead(cfg)
 		if warn == nil || read == nil {
 			t.Fatalf("%s: no warnings (%v) or no warningsRead (%v)", c.name, warn != nil, read != nil)
 		}

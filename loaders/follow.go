@@ -315,6 +315,9 @@ func (f *follower) start(paths []string) (*Result, error) {
 			return nil, err
 		}
 		total.append(res)
+		if ff.unended.Bytes > 0 {
+			total.Unended = append(total.Unended, ff.unended)
+		}
 		f.limitOpen() // a directory of thousands of logs
 	}
 	if f.relog != nil {

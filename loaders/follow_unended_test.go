@@ -41,6 +41,10 @@ func TestFollowUnendedLineIsSaid(t *testing.T) {
 			if c.name == "run.csv" {
 				line = 3
 			}
+			// The first reading tells it at once, unsaid yet.
+			if first := []Unended{{Path: path, Line: line, Bytes: int64(len(c.cut))}}; !slices.Equal(res.Unended, first) {
+				t.Errorf("the first reading's Unended %v, want %v", res.Unended, first)
+			}
 			want := Unended{Path: path, Line: line, Bytes: int64(len(c.cut)), For: opts.UnendedWait}
 			var said []Unended
 			var resumed []string

@@ -146,6 +146,11 @@ type Result struct {
 	// (see Load), or, following, the Parquet files without their footer
 	// yet (see Follow): a warning each.
 	Unfinished []Unfinished
+	// Unended are, following, the files whose last line had no line end
+	// at the first reading (Follow): not read until it ends, said once
+	// it stays so for FollowOptions.UnendedWait (Update.Unended), the
+	// run probably still writing it from the start.
+	Unended []Unended
 	// Relogged are the inputs left out as repeating the one read before
 	// them (Options.RelogField): a warning (ReloggedWarning).
 	Relogged []Relogged

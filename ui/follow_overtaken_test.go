@@ -61,7 +61,7 @@ func followFasterThanAScan(t *testing.T, from int, reloaded bool) {
 	}}
 	in.Config.LoggedAdvantage = "adv"
 	in.Config.Method = "grpo"
-	in.LayoutWarnings = func(scoring.RowCap) func(*engine.Result, []int) []string {
+	in.LayoutWarnings = func(scoring.RowCap, map[int64]string) func(*engine.Result, []int) []string {
 		return func(res *engine.Result, _ []int) []string {
 			return []string{fmt.Sprintf("scanned %d rows", res.Evaluation.N())}
 		}

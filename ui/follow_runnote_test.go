@@ -27,8 +27,8 @@ func TestFollowOpenInstructFilteredWithdrawn(t *testing.T) {
 	// test hands the dashboard.
 	var pick func(*scoring.Trajectory) *scoring.Pick
 	in := Input{Source: dir, Config: cfg, Layout: run.Sentence,
-		LayoutWarnings: func(rowCap scoring.RowCap) func(*engine.Result, []int) []string {
-			return layouts.StepWarnings(cfg, rowCap)
+		LayoutWarnings: func(rowCap scoring.RowCap, linesLeftOut map[int64]string) func(*engine.Result, []int) []string {
+			return layouts.StepWarnings(cfg, rowCap, linesLeftOut)
 		},
 		RunNote: &session.RunNote{Judge: note.Judge},
 		Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {

@@ -78,8 +78,8 @@ func TestFollowTRLStartedEmpty(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := Input{Source: dir, Config: got.cfg, Layout: got.sentence, LayoutWarnings: func(rowCap scoring.RowCap) func(*engine.Result, []int) []string {
-		return layouts.Warnings(got.cfg, rowCap)
+	in := Input{Source: dir, Config: got.cfg, Layout: got.sentence, LayoutWarnings: func(rowCap scoring.RowCap, linesLeftOut map[int64]string) func(*engine.Result, []int) []string {
+		return layouts.Warnings(got.cfg, rowCap, linesLeftOut)
 	},
 		Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
 			fo := loaders.FollowOptions{Options: loaders.Options{Fields: fields}, Poll: 10 * time.Millisecond, Each: hooks.Each}

@@ -490,14 +490,14 @@ func (l *liveState) allWarnings() []string {
 // trajectory came.
 var errNoTrajectory = errors.New("no trajectories: following stopped before any came")
 
-// layoutWarnings is LayoutWarnings of rowCap and, when following a
+// layoutWarnings is LayoutWarnings of rowCap and linesLeftOut and, when following a
 // layout whose groups are all of one size (setup.Config.EqualGroups),
 // the batches whose groups are not (follow.Warnings), asked again as they
 // come.
-func (in Input) layoutWarnings(rowCap scoring.RowCap) func(res *engine.Result, batches []int) []string {
+func (in Input) layoutWarnings(rowCap scoring.RowCap, linesLeftOut map[int64]string) func(res *engine.Result, batches []int) []string {
 	var layout func(res *engine.Result, batches []int) []string
 	if in.LayoutWarnings != nil {
-		layout = in.LayoutWarnings(rowCap)
+		layout = in.LayoutWarnings(rowCap, linesLeftOut)
 	}
 	if in.Follow == nil {
 		return layout

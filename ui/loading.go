@@ -118,7 +118,7 @@ func (m *loadingModel) load() tea.Msg {
 		s.Layout = m.in.Layout
 		// Objectives inferred are said as compute says them on stderr.
 		s.InferredNote = m.in.Config.InferredNote(s.Config)
-		s.LayoutWarnings, s.LayoutWarningsRead, s.RunNote = m.in.layoutWarnings(s.HealthConfig.RowCap), m.in.LayoutWarningsRead, m.in.RunNote
+		s.LayoutWarnings, s.LayoutWarningsRead, s.RunNote = m.in.layoutWarnings(s.HealthConfig.RowCap, s.Computer.LinesLeftOut), m.in.LayoutWarningsRead, m.in.RunNote
 		err = s.SetHealth(m.in.Health, m.in.HVRef)
 	}
 	if err == nil {

@@ -19,7 +19,7 @@ import (
 // followed.
 func TestLayoutWarnings(t *testing.T) {
 	path := writeLeanFile(t, leanLines(0, 12, "t"))
-	warn := func(scoring.RowCap) func(*engine.Result, []int) []string {
+	warn := func(scoring.RowCap, map[int64]string) func(*engine.Result, []int) []string {
 		return func(res *engine.Result, batches []int) []string {
 			return []string{fmt.Sprintf("%d rewards in %d batches", len(res.Rewards), len(batches))}
 		}

@@ -26,12 +26,13 @@ type Input struct {
 	Health   health.Config                                                   // the health checks' settings
 	HVRef    []float64                                                       // the hypervolume reference, nil for the default
 	// LayoutWarnings, when not nil, returns, for a reading that rowCap
-	// says --max-rows did or did not stop, the function that gives the
+	// says --max-rows did or did not stop and that left out linesLeftOut
+	// (engine.RewardComputer.LinesLeftOut), the function that gives the
 	// trainer layout's warnings about the given batches of a result (nil
 	// for none): what the trainer did otherwise (TRL's groups normalised
 	// apart, verl's NaN groups), in the status line, asked again for each
 	// new evaluation.
-	LayoutWarnings func(rowCap scoring.RowCap) func(res *engine.Result, batches []int) []string
+	LayoutWarnings func(rowCap scoring.RowCap, linesLeftOut map[int64]string) func(res *engine.Result, batches []int) []string
 	// LayoutWarningsRead returns the options LayoutWarnings reads of a
 	// result, the others zero (layouts.WarningsRead): the status line asks
 	// the warnings again when the evaluation changes or these do, not on

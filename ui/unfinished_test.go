@@ -12,12 +12,15 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/engine/setup"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/testfile"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/statusline"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
@@ -66,8 +69,9 @@ func TestLiveUnfinishedRead(t *testing.T) {
 
 // TestStreamSessionLineLeftOut: the dashboard opened on open-instruct
 // traces whose file's last line is unfinished, left out, shortening the
-// last group of its step: the logged-advantage warning names that line
-// as why, as stats does, not a regrouping by the trainer.
+// last group of its step: the logged-advantage warning leaves that step
+// out of the fit, naming that line, as stats does, not a regrouping by
+// the trainer.
 func TestStreamSessionLineLeftOut(t *testing.T) {
 	var text []byte
 	for _, shard := range []string{"000000", "000001"} {
@@ -91,7 +95,7 @@ func TestStreamSessionLineLeftOut(t *testing.T) {
 	}
 	app := loadModel(t, streamedInput(t, cfg, sentence, dir), 120)
 	got := app.Session().LoggedWarning()
-	want := "short of the row the reading left out after it (" + path + "'s unfinished last line)"
+	want := "step 2 left out of the fit, its run probably still writing it (" + path + "'s unfinished last line left out; 3 of 11 rows differ"
 	if !strings.Contains(got, want) || strings.Contains(got, "which the trainer grouped otherwise") {
 		t.Errorf("the logged-advantage warning lacks %q: %s", want, got)
 	}
@@ -272,5 +276,64 @@ func TestLiveStillWrittenSettles(t *testing.T) {
 	}
 	if n := provisional(); n > 0 || !slices.ContainsFunc(s.Findings(), func(f health.Finding) bool { return f.Check == health.CheckNonFinite && f.Step == 5 }) {
 		t.Errorf("step 5 whole: %d findings provisional, findings %+v, want non_finite's at step 5 standing", n, s.Findings())
+	}
+}
+
+// TestMatchLoggedLeavesOutTheStepStillWritten: the dashboard opened with
+// --match-logged on a TRL table whose step 2 file ends in an unfinished
+// line (cmd/testdata/trl_partial) computes with the settings fitted on
+// step 1 (scale batch), as stats does, and its status line says step 2
+// was left out of the fit and why: step 2's short group made no setting
+// reproduce every step, and the dashboard opened on the settings given.
+func TestMatchLoggedLeavesOutTheStepStillWritten(t *testing.T) {
+	dir := filepath.Join("..", "cmd", "testdata", "trl_partial", "completions")
+	match := true
+	cfg, sentence, _, err := layouts.Apply(context.Background(), setup.Config{MatchLogged: &match}, []string{dir}, loaders.Options{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := streamedInput(t, cfg, sentence, dir)
+	in.LayoutWarnings = func(rowCap scoring.RowCap, linesLeftOut map[int64]string) func(*engine.Result, []int) []string {
+		return layouts.StepWarnings(cfg, rowCap, linesLeftOut) // as cmd gives it
+	}
+	s := loadModel(t, in, 120).Session()
+	if s.Options.Scale != engine.ScaleBatch {
+		t.Errorf("computing with scale %s, want batch; warnings %q", s.Options.Scale, s.Warnings)
+	}
+	said := "step 2 left out of the fit, its run probably still writing it (" + filepath.Join(dir, "completions_00002.jsonl") + "'s unfinished last line left out)"
+	if !slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, said) }) {
+		t.Errorf("the status line lacks %q: %q", said, s.Warnings)
+	}
+	// The group the unfinished line cut is said as that, not as
+	// evaluation rows TRL logged in the table.
+	cutGroup := `step 2: its last group read, …"Is 91 prime?<|im_end|>\n<|im_start|>assis"… (3 of 4 rows), is short of the row the reading left out after it (` + filepath.Join(dir, "completions_00002.jsonl") + "'s unfinished last line)"
+	var l statusline.Line
+	l.Refresh(s)
+	if got := l.View(common.NewStyles(true, true), 4000); !strings.Contains(got, cutGroup) || strings.Contains(got, "evaluation rows") {
+		t.Errorf("the status line %q lacks %q, or names evaluation rows", got, cutGroup)
+	}
+}
+
+// TestFollowMatchLoggedLeavesOutTheStepStillWritten: so too when the
+// dashboard follows the table: the step 2 file's last line, without its
+// line end from the first reading, leaves step 2 out of the fit the
+// dashboard opens computed with.
+func TestFollowMatchLoggedLeavesOutTheStepStillWritten(t *testing.T) {
+	dir := filepath.Join("..", "cmd", "testdata", "trl_partial", "completions")
+	match := true
+	cfg, sentence, _, err := layouts.Apply(context.Background(), setup.Config{MatchLogged: &match}, []string{dir}, loaders.Options{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	in := followInput(ctx, dir, loaders.Options{})
+	in.Config, in.Layout = cfg, sentence
+	s, _, _, err := in.followedSession(func(int64, int64) {}, func([]loaders.Unended) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Options.Scale != engine.ScaleBatch {
+		t.Errorf("computing with scale %s, want batch; warnings %q", s.Options.Scale, s.Warnings)
 	}
 }

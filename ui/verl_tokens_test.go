@@ -26,7 +26,9 @@ func TestVerlRPPBaselineStatusWarns(t *testing.T) {
 		cfg := sampletest.VerlConfig()
 		cfg.Method = string(c.method)
 		in := streamedInput(t, cfg, sampletest.VerlLayout, "../cmd/testdata/walk8/verl_rpp")
-		in.LayoutWarnings = func(rowCap scoring.RowCap) func(*engine.Result, []int) []string { return layouts.Warnings(cfg, rowCap) }
+		in.LayoutWarnings = func(rowCap scoring.RowCap, linesLeftOut map[int64]string) func(*engine.Result, []int) []string {
+			return layouts.Warnings(cfg, rowCap, linesLeftOut)
+		}
 		in.LayoutWarningsRead = layouts.WarningsRead(cfg)
 		app := loadModel(t, in, 120)
 		app.Settle()

@@ -321,6 +321,14 @@ type Match struct {
 	oddSteps map[int64]bool
 	// rowCap is what a cap did to the rows matched (MatchLoggedFrom's).
 	rowCap scoring.RowCap
+	// stillWritten are the rows of the steps left out of the fit, whose
+	// file's unfinished last line was left out (linesLeftOut: the run is
+	// probably still writing the step), nil for none; stillWrittenSteps
+	// their steps, ascending, and stillWrittenBase each one's comparison
+	// under Base (compareStillWritten).
+	stillWritten      *engine.Evaluation
+	stillWrittenSteps []int64
+	stillWrittenBase  []Diff
 	// allZero is true when the logged advantage of every valid row that
 	// has one is 0 (loggedAllZero): weights of 0 reproduce it, as does
 	// anything that zeroes the advantage, so no weights are fitted.
@@ -364,13 +372,21 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 // the group the cap cut (CutGroupOf) is left out of the weights fitted, as
 // the groups of another size than their step's are (Match.leftOut).
 // linesLeftOut is the line a reading left out after each step's last row
-// read (engine.RewardComputer.LinesLeftOut, as CheckTrainer has it),
-// named as why a group of that step is short; nil for none.
+// read (engine.RewardComputer.LinesLeftOut, as CheckTrainer has it): the
+// run is probably still writing those steps, whose last group may be
+// short, so they are left out of the fit and of the rows counted, each
+// compared alone (BatchFit) and said (stillWrittenNote); when every step
+// is one of them, they are fitted, the line named as why a group of its
+// step is short. nil for none.
 func MatchLoggedFrom(ev *engine.Evaluation, opts engine.Options, layout string, rowCap scoring.RowCap, linesLeftOut map[int64]string) *Match {
 	if ev.Logged == nil {
 		return nil
 	}
-	m := &Match{rowCap: rowCap, allZero: loggedAllZero(ev), layout: layout, linesLeftOut: linesLeftOut}
+	ev, stillWritten, lastLeftOut := splitStillWritten(ev, linesLeftOut)
+	if lastLeftOut {
+		rowCap = scoring.Uncapped // the group a cap cut is the last read, left out with its step
+	}
+	m := &Match{rowCap: rowCap, allZero: loggedAllZero(ev), layout: layout, linesLeftOut: linesLeftOut, stillWritten: stillWritten}
 	base := TrainerOptions(opts)
 	var reuse *engine.Result
 	var reuseTies *rowSet // reuse's rows of float32 ties, every batch's
@@ -463,7 +479,67 @@ func MatchLoggedFrom(ev *engine.Evaluation, opts engine.Options, layout string, 
 			m.Closest = f
 		}
 	}
+	m.compareStillWritten()
 	return m
+}
+
+// splitStillWritten splits ev into the rows of the steps of linesLeftOut
+// (stillWritten: nil for none) and the others (complete), and says
+// whether ev's last row is one of stillWritten's. When every row is of
+// those steps, complete is ev, nothing is split off: the fit has no
+// other rows.
+func splitStillWritten(ev *engine.Evaluation, linesLeftOut map[int64]string) (complete, stillWritten *engine.Evaluation, lastLeftOut bool) {
+	if len(linesLeftOut) == 0 {
+		return ev, nil, false
+	}
+	isStillWritten := func(i int) bool {
+		_, ok := linesLeftOut[ev.StepOf(i)]
+		return ok
+	}
+	n := ev.N()
+	left := 0
+	for i := range n {
+		if isStillWritten(i) {
+			left++
+		}
+	}
+	if left == 0 || left == n {
+		return ev, nil, false
+	}
+	return ev.Filter(func(i int) bool { return !isStillWritten(i) }), ev.Filter(isStillWritten), isStillWritten(n - 1)
+}
+
+// compareStillWritten compares the rows of each step left out of the fit
+// (stillWritten) under Base alone: their batches are computed apart, as
+// every batch is.
+func (m *Match) compareStillWritten() {
+	if m.stillWritten == nil {
+		return
+	}
+	res := m.stillWritten.Prepare(m.Base.Options, nil)
+	res.Finish()
+	m.stillWrittenSteps = m.stillWrittenSteps[:0]
+	for _, b := range res.Ranking.Batches {
+		m.stillWrittenSteps = append(m.stillWrittenSteps, b.Step)
+	}
+	_, m.stillWrittenBase = compareLoggedBatches(res, len(res.Ranking.Batches), tieRows(res))
+}
+
+// stillWrittenNote says, after a warning or note, which steps were left
+// out of the fit and why (MatchLoggedFrom's linesLeftOut), with, when
+// compared, how their rows compare under Base where some differ: "; step
+// 5 left out of the fit, its run probably still writing it (PATH's
+// unfinished last line left out; 3 of 5 rows differ ...)"; "" for none.
+func (m *Match) stillWrittenNote(compared bool) string {
+	var text string
+	for bi, step := range m.stillWrittenSteps {
+		text += fmt.Sprintf("; step %d left out of the fit, its run probably still writing it (%s left out", step, m.linesLeftOut[step])
+		if c := m.stillWrittenBase[bi]; compared && c.Differing > 0 {
+			text += "; " + DifferingRows(c) + " under " + describeSettings(m.Base.Options)
+		}
+		text += ")"
+	}
+	return text
 }
 
 // trainer returns the trainer whose layout m's rows were read as
@@ -817,8 +893,22 @@ const noLoggedRows = "no row has a logged advantage (a finite number): the rewar
 // closest agrees within Tolerance (agreeing), or which steps differ and
 // what reproduces each (stepsNote), or that none tried does, naming the
 // closest; that no row has a logged advantage when none has; "" when
-// they agree.
+// they agree. A step the run is probably still writing, left out of the
+// fit, is said after (stillWrittenNote), its rows alone when they differ
+// and the others agree.
 func (m *Match) Warning() string {
+	w := m.warning()
+	if w == "" {
+		if !slices.ContainsFunc(m.stillWrittenBase, func(c Diff) bool { return c.Differing > 0 }) {
+			return ""
+		}
+		w = fmt.Sprintf("the %d %s of the other steps agree with the logged advantage under %s", m.Base.Overall.Rows, english.Plural(m.Base.Overall.Rows, "row"), describeSettings(m.Base.Options))
+	}
+	return w + m.stillWrittenNote(true)
+}
+
+// warning is Warning without the steps left out of the fit.
+func (m *Match) warning() string {
 	c := m.Base.Overall
 	if c.Rows == 0 {
 		return noLoggedRows
@@ -1004,11 +1094,16 @@ func (m *Match) agreeing() *Fit {
 
 // BatchFit returns the comparison of the batch of step with the settings
 // checked (Base) and the settings that reproduce its rows with the fewest
-// changes (nil when none tried does); ok is false when step is not one of
-// Steps, or m is nil.
+// changes (nil when none tried does); a step left out of the fit (its
+// run still writing it: MatchLoggedFrom's linesLeftOut) is compared alone
+// under Base, found nil, no setting tried on it; ok is false when step is
+// neither, or m is nil.
 func (m *Match) BatchFit(step int64) (base Diff, found *Fit, ok bool) {
 	if m == nil {
 		return base, nil, false
+	}
+	if bi, ok := slices.BinarySearch(m.stillWrittenSteps, step); ok {
+		return m.stillWrittenBase[bi], nil, true // left out of the fit: no setting was tried on it
 	}
 	bi, ok := slices.BinarySearch(m.Steps, step)
 	if !ok {
@@ -1025,6 +1120,9 @@ func (m *Match) BatchWarning(step int64) string {
 		return ""
 	}
 	text := DifferingRows(c) + fmt.Sprintf(" under %s", describeSettings(m.Base.Options))
+	if slices.Contains(m.stillWrittenSteps, step) {
+		return text + fmt.Sprintf("; left out of the fit of the trainer's settings, its run probably still writing this step (%s left out)", m.linesLeftOut[step])
+	}
 	bi, _ := slices.BinarySearch(m.Steps, step) // found: BatchFit found it
 	if f != nil {
 		text += fmt.Sprintf("; %s reproduces this batch to %s", f.Flags(), shortNumber(f.Batches[bi].MaxAbsDiff))
@@ -1077,15 +1175,15 @@ func (m *Match) applied(opts engine.Options) (engine.Options, Note) {
 		return opts, warning("--match-logged: no row has a logged advantage (a finite number); computing with the settings as given")
 	case m.Found == nil && m.agreeing() != nil:
 		a := m.agreeing()
-		return a.Options, warning(fmt.Sprintf("--match-logged: %s; computing with the closest, %s (%s)", m.nothingFits(), a.Flags(), describeSettings(a.Options)))
+		return a.Options, warning(fmt.Sprintf("--match-logged: %s; computing with the closest, %s (%s)", m.nothingFits(), a.Flags(), describeSettings(a.Options)) + m.stillWrittenNote(false))
 	case m.Found == nil:
-		return opts, warning(unreproducedText(m.unreproduced()))
+		return opts, warning(unreproducedText(m.unreproduced()) + m.stillWrittenNote(false))
 	case len(m.Found.Changes) == 0:
 		return m.Found.Options, Note{Text: fmt.Sprintf("--match-logged: %s reproduces the logged advantage to %s: computing with it",
-			describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff)) + m.foundNotes()}
+			describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff)) + m.foundNotes() + m.stillWrittenNote(false)}
 	}
 	return m.Found.Options, Note{Text: fmt.Sprintf("--match-logged: %s (%s) reproduces the logged advantage to %s%s: computing with it",
-		m.Found.Flags(), describeSettings(m.Found.Options), shortNumber(m.Found.reproduced().MaxAbsDiff), m.Found.leftOutNote()) + m.foundNotes()}
+		m.Found.Flags(), describeSettings(m.Found.Options), shortNumber(m.Found.reproduced().MaxAbsDiff), m.Found.leftOutNote()) + m.foundNotes() + m.stillWrittenNote(false)}
 }
 
 // foundNotes says, after the flags that reproduce the log (Found), what
@@ -1148,7 +1246,7 @@ func (m *Match) unreproduced() string {
 	case m == nil || m.Found != nil || m.Base.Overall.Rows == 0 || m.agreeing() != nil:
 		return ""
 	case m.regrouped == "" && m.stepsNote() != "":
-		return m.Warning()
+		return m.warning()
 	}
 	return m.nothingFits()
 }
@@ -1175,6 +1273,8 @@ func (m *Match) computedWith() *Match {
 	}
 	r := *m
 	r.Base = *with
+	r.stillWrittenSteps = nil // compared again under with, not m's slices
+	r.compareStillWritten()
 	return &r
 }
 

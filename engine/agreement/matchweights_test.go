@@ -663,3 +663,41 @@ func TestSettingsChangesNoNegativeZero(t *testing.T) {
 		t.Errorf("settingsChanges = %q, want %q", got, want)
 	}
 }
+
+// TestCheckTrainerLeavesOutTheStepStillWritten logs TRL's advantages of
+// reward_weights [1, 1.37] under scale batch and reads all but the last
+// two rows, step 2's file ending in an unfinished line
+// (engine.RewardComputer.LinesLeftOut): step 2's short group changes its
+// batch's std, which no setting reproduces, so step 2 is left out of the
+// fit and the weights are those of step 1, the note saying why; step 2 is
+// compared alone, no setting tried on it. Without the line left out, no
+// one setting reproduces both steps.
+func TestCheckTrainerLeavesOutTheStepStillWritten(t *testing.T) {
+	weights := []float64{1, 1.37}
+	ts := trlLogged(trlRewardBatches(2, 1), weights, engine.ScaleBatch)
+	c := trlComputer(t, true)
+	ev := evaluateWith(c, ts[:len(ts)-2])
+	if check := CheckTrainer(c, ev); slices.Equal(check.Options.Weights, weights) {
+		t.Fatalf("weights %v found with the short step fitted: the test shows nothing", weights)
+	}
+	const line = "completions_00002.jsonl's unfinished last line"
+	c.LinesLeftOut = map[int64]string{2: line}
+	check := CheckTrainer(c, ev)
+	if !slices.Equal(check.Options.Weights, weights) || check.Options.Scale != engine.ScaleBatch {
+		t.Fatalf("computing with weights %v, scale %s, want %v, batch; notes %+v", check.Options.Weights, check.Options.Scale, weights, check.Notes)
+	}
+	said := "; step 2 left out of the fit, its run probably still writing it (" + line + " left out)"
+	if len(check.Notes) != 1 || !strings.HasSuffix(check.Notes[0].Text, said) || check.Notes[0].Warning {
+		t.Errorf("notes %+v, want one that ends %q", check.Notes, said)
+	}
+	base, found, ok := check.Logged.BatchFit(2)
+	if !ok || found != nil || base.Rows != 14 || base.Differing == 0 {
+		t.Errorf("step 2 compared as %+v, found %v, ok %v: want its 14 rows, some differing, no setting tried", base, found, ok)
+	}
+	if w := check.Logged.BatchWarning(2); !strings.Contains(w, "left out of the fit of the trainer's settings, its run probably still writing this step ("+line+" left out)") {
+		t.Errorf("step 2's warning %q does not say why it was left out", w)
+	}
+	if w := MatchLoggedFrom(ev, c.Options, "", scoring.Uncapped, c.LinesLeftOut).Warning(); !strings.Contains(w, "of 16 rows differ") || !strings.Contains(w, "; step 2 left out of the fit, its run probably still writing it ("+line+" left out; 14 of 14 rows differ") {
+		t.Errorf("warning %q counts step 2's rows or does not say it was left out", w)
+	}
+}

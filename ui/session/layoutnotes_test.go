@@ -44,7 +44,7 @@ func TestLayoutNotesJobJudgesTheRunOnce(t *testing.T) {
 		for b := range all {
 			all[b] = b
 		}
-		want := layouts.Warnings(cfg, scoring.Uncapped)(res, all)
+		want := layouts.Warnings(cfg, scoring.Uncapped, nil)(res, all)
 		wantShown := slices.ContainsFunc(want, func(w string) bool { return strings.HasPrefix(w, note.Text) })
 		wantRefuted := ""
 		if !wantShown {
@@ -56,7 +56,7 @@ func TestLayoutNotesJobJudgesTheRunOnce(t *testing.T) {
 			}
 		}
 		judged := 0
-		job := LayoutNotesJob{warnings: layouts.StepWarnings(cfg, scoring.Uncapped), read: readAllButWeights,
+		job := LayoutNotesJob{warnings: layouts.StepWarnings(cfg, scoring.Uncapped, nil), read: readAllButWeights,
 			runNote: &RunNote{Judge: func(res *engine.Result) (string, string) {
 				judged++
 				return note.Judge(res)

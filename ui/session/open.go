@@ -380,7 +380,13 @@ func (b *Builder) Add(ts []scoring.Trajectory) error {
 // named source, with the caller's warnings and the skipped lines of res.
 func (b *Builder) Session(source string, res *loaders.Result, warnings []string) *Session {
 	b.computer.RowCap = res.RowCap()
-	b.computer.LinesLeftOut = loaders.LinesLeftOut(loaders.LastLinesLeftOut(res.Unfinished), b.lastStep)
+	// Following, a file whose last line had no line end at the first
+	// reading (res.Unended) is being written as a newest file cut is.
+	cut := loaders.LastLinesLeftOut(res.Unfinished)
+	for _, u := range res.Unended {
+		cut = append(cut, u.Path)
+	}
+	b.computer.LinesLeftOut = loaders.LinesLeftOut(cut, b.lastStep)
 	return openedSession(source, b.ts, b.lastStep, b.computer, b.ev.Evaluation(), b.followed, func(s *Session) {
 		s.Fields = b.fields
 		s.Prompts, s.PromptsErr = b.columns, b.columnsErr
