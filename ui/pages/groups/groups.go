@@ -99,7 +99,8 @@ type groupsTab struct {
 	// prompts are the groups' prompts (groupPrompts), labels what the
 	// group column shows of them: what tells them apart (groupLabels),
 	// after the group's key tag where another group has its prompt
-	// (keyTags; "" for the others); promptsUnread why the first prompt
+	// (keyTags), or its rows' where another has its key (addRunTags; ""
+	// for the others); promptsUnread why the first prompt
 	// that could not be read again was not, its key shown ("" for none).
 	prompts, labels, keyTags []string
 	promptsUnread            string
@@ -319,6 +320,9 @@ func (t *groupsTab) refresh() tea.Cmd {
 		t.prompts, t.promptsUnread = groupPrompts(s, summaries)
 		t.labels = groupLabels(t.prompts)
 		t.keyTags = keyTags(t.prompts, summaries)
+		if s.Result.Evaluation.GroupsRuns() {
+			addRunTags(t.keyTags, s.CurrentBatch(), summaries)
+		}
 	}
 	t.summaries = summaries
 	t.ranges = diagnose.GroupRewardRanges(s.Result, s.CurrentBatch())
@@ -858,11 +862,16 @@ func (t *groupsTab) groupLabel() string {
 // its label.
 func (t *groupsTab) groupCell(g int) string { return t.keyTags[g] + t.labels[g] }
 
-// shownKey is group g's key where its view shows it (another group has
-// its prompt: keyTags), "" elsewhere.
+// shownKey is what group g's view shows after "group " where its
+// prompt does not tell it apart: its key (another group has its prompt:
+// keyTags), or its rows (another has its key, which is its prompt:
+// addRunTags); "" elsewhere.
 func (t *groupsTab) shownKey(g int) string {
-	if t.keyTags[g] == "" {
+	switch {
+	case t.keyTags[g] == "":
 		return ""
+	case t.prompts[g] == t.summaries[g].Key:
+		return strings.Trim(t.keyTags[g], "[] ")
 	}
 	return t.summaries[g].Key
 }
