@@ -311,8 +311,9 @@ func (t *groupsTab) refresh() tea.Cmd {
 		return nil
 	}
 	var key string
+	first := -1
 	if j := t.list.Table.Cursor(); j < len(t.rows) {
-		key = t.summaries[t.rows[j]].Key
+		key, first = t.summaries[t.rows[j]].Key, firstMember(&t.summaries[t.rows[j]])
 	}
 	t.setColumns(s.Result.Evaluation)
 	summaries := diagnose.GroupSummaries(s.Result, s.CurrentBatch())
@@ -327,13 +328,13 @@ func (t *groupsTab) refresh() tea.Cmd {
 	t.summaries = summaries
 	t.ranges = diagnose.GroupRewardRanges(s.Result, s.CurrentBatch())
 	t.rebuild()
-	if g := t.indexOf(key); g >= 0 {
+	if g := t.indexOf(key, first); g >= 0 {
 		if j := slices.Index(t.rows, g); j >= 0 {
 			t.list.Table.SetCursor(j)
 		}
 	}
 	if t.mode == groupMembers || t.mode == groupCompletion {
-		g := t.indexOf(t.group.summary.Key)
+		g := t.indexOf(t.group.summary.Key, firstMember(&t.group.summary))
 		if g < 0 {
 			t.setMode(groupList) // the group left with its batch
 			return nil
@@ -383,9 +384,30 @@ func (t *groupsTab) whereElse() tea.Cmd {
 	return func() tea.Msg { return common.NoticeMsg{Text: notice, Holds: holds} }
 }
 
-// indexOf returns the index of the group of key in summaries, -1 if none.
-func (t *groupsTab) indexOf(key string) int {
-	return slices.IndexFunc(t.summaries, func(g diagnose.GroupSummary) bool { return g.Key == key })
+// indexOf returns the index in summaries of the group of key whose first
+// member is first, which tells apart the groups of one key (a prompt in
+// two slots of a TRL batch: addRunTags), else of the first group of key
+// (its members moved: a file read again), -1 if none.
+func (t *groupsTab) indexOf(key string, first int) int {
+	found := -1
+	for g := range t.summaries {
+		switch {
+		case t.summaries[g].Key != key:
+		case firstMember(&t.summaries[g]) == first:
+			return g
+		case found < 0:
+			found = g
+		}
+	}
+	return found
+}
+
+// firstMember is g's first trajectory, -1 when it has none.
+func firstMember(g *diagnose.GroupSummary) int {
+	if len(g.Members) == 0 {
+		return -1
+	}
+	return g.Members[0]
 }
 
 // rebuild lists the groups that match the filter, sorted.
@@ -852,7 +874,7 @@ func (t *groupsTab) FullHelp() [][]key.Binding {
 
 // groupLabel is what the group column shows of the open group.
 func (t *groupsTab) groupLabel() string {
-	if g := t.indexOf(t.group.summary.Key); g >= 0 {
+	if g := t.indexOf(t.group.summary.Key, firstMember(&t.group.summary)); g >= 0 {
 		return t.groupCell(g)
 	}
 	return t.group.summary.Key
