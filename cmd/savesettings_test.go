@@ -20,7 +20,8 @@ import (
 // rewards of the dashboard's export (e), byte for byte, and the grouping
 // its read-as line says, for each layout the repo knows: TRL (a prompt in
 // two slots of a batch, a prompt drawn twice in a row, the usual groups),
-// verl, open-instruct and plain records.
+// verl, open-instruct and plain records; with the group filter of
+// --filter-groups on, and turned off (f).
 func TestSavedSettingsReproduceTheDashboard(t *testing.T) {
 	abs := func(parts ...string) string {
 		p, err := filepath.Abs(filepath.Join(parts...))
@@ -30,18 +31,25 @@ func TestSavedSettingsReproduceTheDashboard(t *testing.T) {
 		return p
 	}
 	for _, c := range []struct {
-		name string
-		args []string
+		name      string
+		args      []string
+		filterOff bool
 	}{
-		{"trl, a prompt in two slots", []string{"--match-logged", abs("testdata", "trl", "duplicate_prompt", "completions")}},
-		{"trl, a prompt drawn twice in a row", []string{abs("testdata", "trl", "one_prompt_16", "completions")}},
-		{"trl", []string{abs(trlDir)}},
-		{"verl", []string{abs(verlDir)}},
-		{"open-instruct", []string{abs(openInstructDir, "standard")}},
-		{"plain", []string{"--method", "grpo", abs(example("grpo.jsonl"))}},
+		{"trl, a prompt in two slots", []string{"--match-logged", abs("testdata", "trl", "duplicate_prompt", "completions")}, false},
+		{"trl, a prompt drawn twice in a row", []string{abs("testdata", "trl", "one_prompt_16", "completions")}, false},
+		{"trl", []string{abs(trlDir)}, false},
+		{"verl", []string{abs(verlDir)}, false},
+		{"open-instruct", []string{abs(openInstructDir, "standard")}, false},
+		{"plain", []string{"--method", "grpo", abs(example("grpo.jsonl"))}, false},
+		{"verl, the group filter on", []string{"--filter-groups", "score", abs(verlDir)}, false},
+		{"verl, the group filter turned off", []string{"--filter-groups", "score", abs(verlDir)}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ses, readAs := dashboardSession(t, c.args)
+			if c.filterOff {
+				ev, kept := ses.Filtered(false)
+				ses.SetFiltered(false, ses.Unfiltered(), ev, kept, ev.Prepare(ses.Options, nil))
+			}
 			t.Chdir(t.TempDir())
 			var saver session.SettingsSaver
 			if _, err := saver.Save(ses); err != nil {
@@ -101,6 +109,9 @@ func dashboardSession(t *testing.T, args []string) (*session.Session, string) {
 		t.Fatal(err)
 	}
 	ses, err := session.Open(strings.Join(flags.Args(), ", "), cfg, data, nil)
+	if err == nil {
+		err = ses.SetFilterGroups(cfg.FilterGroups)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -95,9 +95,10 @@ func newSettingsEncoder(w io.Writer) *toml.Encoder {
 // objectives themselves (pareto) or the svrl weights, so that nothing
 // depends on --minimize or --weight. Normalisation off is written scale
 // "none" with normalize false: a scale of group or batch beside it is a
-// contradiction --config warns of, and not what the rewards were. With
-// sources, the objectives, goals and weights are the config's, in its
-// order of the sources.
+// contradiction --config warns of, and not what the rewards were. The
+// group filter is saved as it is shown, on or off. With sources, the
+// objectives, goals and weights are the config's, in its order of the
+// sources.
 func (s *Session) SettingsConfig() setup.Config {
 	cfg := s.Config
 	opts := s.Options
@@ -114,6 +115,11 @@ func (s *Session) SettingsConfig() setup.Config {
 	if opts.Penalty != engine.DefaultPenalty || cfg.Penalty != nil {
 		penalty := opts.Penalty
 		cfg.Penalty = &penalty
+	}
+	// The group filter as shown: f turns --filter-groups' off and on.
+	cfg.FilterGroups = ""
+	if s.Filter.On {
+		cfg.FilterGroups = s.Filter.Objective
 	}
 	if s.Evaluation.HasSources() {
 		// Each source's objectives, goals and weights score it, as the
