@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -44,46 +45,77 @@ func TestSavedSettingsReproduceTheDashboard(t *testing.T) {
 		{"verl, the group filter on", []string{"--filter-groups", "score", abs(verlDir)}, false},
 		{"verl, the group filter turned off", []string{"--filter-groups", "score", abs(verlDir)}, true},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			ses, readAs := dashboardSession(t, c.args)
-			if c.filterOff {
-				ev, kept := ses.Filtered(false)
-				ses.SetFiltered(false, ses.Unfiltered(), ev, kept, ev.Prepare(ses.Options, nil))
-			}
-			t.Chdir(t.TempDir())
-			var saver session.SettingsSaver
-			if _, err := saver.Save(ses); err != nil {
-				t.Fatal(err)
-			}
-			wrote, err := ses.ExportJob().Run()
-			if err != nil {
-				t.Fatal(err)
-			}
-			exported, err := os.ReadFile(strings.SplitN(strings.TrimPrefix(wrote, "wrote "), ":", 2)[0])
-			if err != nil {
-				t.Fatal(err)
-			}
-			inputs := c.args[len(c.args)-1:]
-			out, errOut, code := run(t, "", append([]string{"compute", "--config", session.SettingsFile}, inputs...)...)
-			if code != 0 {
-				t.Fatalf("compute --config: status %d, stderr %s", code, errOut)
-			}
-			lines := map[string]string{}
-			for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-				lines[idOf(t, line)] = line
-			}
-			for _, line := range strings.Split(strings.TrimSpace(string(exported)), "\n") {
-				if got := lines[idOf(t, line)]; got != line {
-					t.Errorf("compute --config gives\n%s\nwhere the dashboard exported\n%s", got, line)
+		for _, change := range settingChanges {
+			t.Run(c.name+", "+change.name, func(t *testing.T) {
+				ses, readAs := dashboardSession(t, c.args)
+				if c.filterOff {
+					ev, kept := ses.Filtered(false)
+					ses.SetFiltered(false, ses.Unfiltered(), ev, kept, ev.Prepare(ses.Options, nil))
 				}
-			}
-			if group := groupSaid.FindString(readAs); !strings.Contains(errOut, group) {
-				t.Errorf("the dashboard reads the input as %q, compute --config does not:\n%s\nthe saved settings:\n%s", group, errOut, savedSettings(t))
-			}
-			if t.Failed() {
-				t.Logf("the saved settings:\n%s", savedSettings(t))
-			}
-		})
+				if change.set != nil {
+					ses.Options.Weights = ses.Weights()
+					change.set(&ses.Options)
+					ses.Recompute()
+				}
+				checkSavedSettings(t, ses, readAs, c.args[len(c.args)-1:])
+			})
+		}
+	}
+}
+
+// settingChanges are what the dashboard's keys change of the settings
+// (m, g, n, the weights editor's w, + and o), each tried over each
+// layout's run as opened.
+var settingChanges = []struct {
+	name string
+	set  func(*engine.Options)
+}{
+	{"as opened", nil},
+	{"rloo over the batch", func(o *engine.Options) { o.Method, o.Scope = engine.RLOO, engine.ScopeBatch }},
+	{"absolute over the batch", func(o *engine.Options) { o.Method, o.Scope = engine.Absolute, engine.ScopeBatch }},
+	{"normalisation off", func(o *engine.Options) { o.Normalize = false }},
+	{"pareto-crowding over ranked objectives", func(o *engine.Options) {
+		o.Method, o.NormalizeObjectives = engine.ParetoCrowding, engine.NormRank
+	}},
+	{"a weight changed", func(o *engine.Options) { o.Weights[0] += 0.35 }},
+}
+
+// checkSavedSettings saves ses's settings and exports its batch in a
+// directory of its own, and checks that compute --config over inputs
+// writes the export's records and says its grouping (readAs's).
+func checkSavedSettings(t *testing.T, ses *session.Session, readAs string, inputs []string) {
+	t.Helper()
+	t.Chdir(t.TempDir())
+	var saver session.SettingsSaver
+	if _, err := saver.Save(ses); err != nil {
+		t.Fatal(err)
+	}
+	wrote, err := ses.ExportJob().Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exported, err := os.ReadFile(strings.SplitN(strings.TrimPrefix(wrote, "wrote "), ":", 2)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, "", append([]string{"compute", "--config", session.SettingsFile}, inputs...)...)
+	if code != 0 {
+		t.Fatalf("compute --config: status %d, stderr %s", code, errOut)
+	}
+	lines := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		lines[idOf(t, line)] = line
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(exported)), "\n") {
+		if got := lines[idOf(t, line)]; got != line {
+			t.Errorf("compute --config gives\n%s\nwhere the dashboard exported\n%s", got, line)
+		}
+	}
+	if group := groupSaid.FindString(readAs); !strings.Contains(errOut, group) {
+		t.Errorf("the dashboard reads the input as %q, compute --config does not:\n%s", group, errOut)
+	}
+	if t.Failed() {
+		t.Logf("the saved settings:\n%s", savedSettings(t))
 	}
 }
 

@@ -129,7 +129,7 @@ type Config struct {
 	// num_generations rows after another): TRL's layout sets it, and the
 	// dashboard's saved settings keep it, which a layout does not
 	// override. 0 groups by value. Not with sources (CheckGroupRuns).
-	GroupRuns int `toml:"group_runs,omitempty"`
+	GroupRuns int `toml:"group_runs,omitzero"`
 	// PromptBy is an expression for the prompt a record answers, which
 	// the prompts' analysis follows across steps ("" for the group).
 	PromptBy string `toml:"prompt_by,omitempty"`
