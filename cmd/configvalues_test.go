@@ -31,6 +31,10 @@ func TestConfigValueErrorsSayTheirLine(t *testing.T) {
 		{"minimize of inferred objectives", "method = \"grpo\"\nminimize = [\"safty\"]\n", nil,
 			`PATH:2: minimize: unknown objective "safty" (objectives: accuracy, safety)`},
 		{"weights of inferred objectives", "weights = {acuracy = 2}\n", nil, `PATH:1: weight: unknown objective "acuracy" (objectives: accuracy, safety)`},
+		{"group_runs below 0", "method = \"grpo\"\ngroup_runs = -4\n", nil,
+			`PATH:2: group_runs -4: a number of consecutive rows, at least 1 (0 groups by value)`},
+		{"group_runs with sources", "method = \"grpo\"\n\ngroup_runs = 4\n", []string{"--source-by", "group"},
+			`PATH:3: group_runs 4: not with source_by, whose groups are each source's by value`},
 
 		{"bad flag over a good file", "scope = \"group\"\n", []string{"--scope", "groop"},
 			`unknown scope "groop"; did you mean group? (valid: group, batch)`},

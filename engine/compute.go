@@ -646,7 +646,10 @@ func (w *rewarder) presentOf(res *Result, idx []int, k int) []int {
 
 // fillInvalid gives the invalid members of a group the mean reward of its
 // valid ones (0 when there are none), so that they push training neither
-// way; the mean summed in ascending order, as the group's others are.
+// way; the mean summed in ascending order, as the group's others are. A
+// member DAPO's group filter dropped (Evaluation.Without) gets 0, as
+// compute --filter-groups writes it (prompts.Filtered.Rewards), also
+// under scope batch, where its group, the batch, has valid members.
 func (rw *rewarder) fillInvalid(res *Result, members []int) {
 	valid := res.Evaluation.Valid
 	if !slices.ContainsFunc(members, func(i int) bool { return !valid[i] }) {
@@ -663,7 +666,10 @@ func (rw *rewarder) fillInvalid(res *Result, members []int) {
 		fill = stats.Mean(rw.ascending(rw.x)) // overflow-safe (saturate.go)
 	}
 	for _, i := range members {
-		if !res.Evaluation.Valid[i] {
+		switch {
+		case res.Evaluation.DroppedAt(i):
+			res.Rewards[i] = 0
+		case !valid[i]:
 			res.Rewards[i] = fill
 		}
 	}

@@ -46,6 +46,14 @@ func TestWithout(t *testing.T) {
 	if r := want.Rewards[0]; r > -0.755 || r < -0.757 { // (1-3)/sqrt(7) = -0.7559
 		t.Errorf("reward of 1 in {1, 2, 6}: %v, want -0.756", r)
 	}
+	// Under scope batch the dropped are in a group with valid members, the
+	// batch, whose mean reward (absolute: 3) an invalid one would get:
+	// dropped, theirs is 0 all the same.
+	batch := Options{Method: Absolute, Scope: ScopeBatch, Weights: []float64{1}}
+	got, want = w.Compute(batch), ev.Filter(func(i int) bool { return i >= 2 }).Compute(batch)
+	if got.Rewards[0] != 0 || got.Rewards[1] != 0 || !slices.Equal(got.Rewards[2:], want.Rewards) {
+		t.Errorf("scope batch: rewards %v, want 0, 0 then %v", got.Rewards, want.Rewards)
+	}
 }
 
 // TestAppendToWithout: appending to an evaluation made by Without copies

@@ -73,7 +73,9 @@ func trlDefaults(cfg setup.Config, first loaders.FileFields) (setup.Config, stri
 	// says they were, tableRead that the table was read for them.
 	onePerPrompt, checked, tableRead := false, false, false
 	var runs trlRuns
-	byPrompt := cfg.GroupBy == ""
+	// A config's group_runs (the dashboard's saved settings) is its
+	// grouping, the runs not read again.
+	byPrompt := cfg.GroupBy == "" && cfg.GroupRuns == 0
 	cfg.GroupBy = cmp.Or(cfg.GroupBy, trlPrompt)
 	cfg.BatchBy = cmp.Or(cfg.BatchBy, stepField)
 	// trlGroupWarnings says which groups and why, in TRL's terms, in place

@@ -126,11 +126,12 @@ type Config struct {
 	// GroupRuns, when > 0, makes a comparison group of each run of
 	// consecutive records of one batch and group value, cut every
 	// GroupRuns records, as a trainer that groups by position does (TRL:
-	// num_generations rows after another): TRL's layout sets it. A
-	// batch's first run, once another run ends it, is cut from its end
-	// (engine's Evaluator.cutFirstRuns). 0 groups by value. It is no
-	// config key.
-	GroupRuns int `toml:"-"`
+	// num_generations rows after another): TRL's layout sets it, and the
+	// dashboard's saved settings keep it, which a layout does not
+	// override. A batch's first run, once another run ends it, is cut
+	// from its end (engine's Evaluator.cutFirstRuns). 0 groups by value.
+	// Not with sources (CheckGroupRuns).
+	GroupRuns int `toml:"group_runs,omitzero"`
 	// PromptBy is an expression for the prompt a record answers, which
 	// the prompts' analysis follows across steps ("" for the group).
 	PromptBy string `toml:"prompt_by,omitempty"`
@@ -433,6 +434,19 @@ func (cfg Config) checkNames(objs []scoring.Objective) error {
 		if err := notFinite("weight "+n, cfg.Weights[n]); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// CheckGroupRuns checks a GroupRuns a config file gives: a number of
+// rows, at least 0, and none beside sources, whose groups are each
+// source's by value (engine's sourceGroup), so that it is not ignored.
+func (cfg Config) CheckGroupRuns() error {
+	switch {
+	case cfg.GroupRuns < 0:
+		return fmt.Errorf("group_runs %d: a number of consecutive rows, at least 1 (0 groups by value)", cfg.GroupRuns)
+	case cfg.GroupRuns > 0 && cfg.SourceBy != "":
+		return fmt.Errorf("group_runs %d: not with source_by, whose groups are each source's by value", cfg.GroupRuns)
 	}
 	return nil
 }

@@ -101,6 +101,9 @@ func (f *File) CheckValues(merged setup.Config, flags Flags) error {
 			check(key(r.key), fields(r.group, r.batch, r.id))
 		}
 	}
+	if fc.GroupRuns != 0 {
+		check(key("group_runs"), setup.Config{GroupRuns: fc.GroupRuns, SourceBy: merged.SourceBy}.CheckGroupRuns())
+	}
 	if !flags.changed("objective") {
 		errs = append(errs, f.objectiveErrors(merged.Computer, flags)...)
 	}

@@ -95,9 +95,11 @@ func newSettingsEncoder(w io.Writer) *toml.Encoder {
 // objectives themselves (pareto) or the svrl weights, so that nothing
 // depends on --minimize or --weight. Normalisation off is written scale
 // "none" with normalize false: a scale of group or batch beside it is a
-// contradiction --config warns of, and not what the rewards were. With
-// sources, the objectives, goals and weights are the config's, in its
-// order of the sources.
+// contradiction --config warns of, and not what the rewards were. Every
+// option is written, and --match-logged is not: the options it chose are
+// the file's. The group filter is saved as it is shown, on or off. With sources, the
+// objectives, goals and weights are the config's, in its order of the
+// sources.
 func (s *Session) SettingsConfig() setup.Config {
 	cfg := s.Config
 	opts := s.Options
@@ -106,6 +108,12 @@ func (s *Session) SettingsConfig() setup.Config {
 		opts.Scale = engine.ScaleNone
 	}
 	cfg.Method, cfg.Scope, cfg.Scale, cfg.Normalize = string(opts.Method), string(opts.Scope), string(opts.Scale), &normalize
+	// Every option the rewards were computed with, those --match-logged
+	// chose among them, and not match_logged: a search again on load
+	// would undo what the dashboard changed of its choice.
+	epsilon := opts.Epsilon
+	cfg.Epsilon, cfg.Std, cfg.GroupOfOne, cfg.ScorePrecision = &epsilon, string(opts.Std), string(opts.GroupOfOne), string(opts.ScorePrecision)
+	cfg.MatchLogged = nil
 	cfg.Computer = string(ComputerOf(s.Computer))
 	cfg.NormalizeObjectives = ""
 	if opts.NormalizeObjectives != engine.NormNone {
@@ -114,6 +122,11 @@ func (s *Session) SettingsConfig() setup.Config {
 	if opts.Penalty != engine.DefaultPenalty || cfg.Penalty != nil {
 		penalty := opts.Penalty
 		cfg.Penalty = &penalty
+	}
+	// The group filter as shown: f turns --filter-groups' off and on.
+	cfg.FilterGroups = ""
+	if s.Filter.On {
+		cfg.FilterGroups = s.Filter.Objective
 	}
 	if s.Evaluation.HasSources() {
 		// Each source's objectives, goals and weights score it, as the

@@ -32,8 +32,9 @@ type groupView struct {
 	// shows of it (groupLabels): what tells it apart from the batch's
 	// other prompts, shown instead when the prompt does not fit.
 	promptText, distinct string
-	// key is the group's key where its prompt does not tell it from
-	// another group's (keyTags), "" elsewhere: the summary line shows it.
+	// key is the group's key, or its rows, where its prompt does not
+	// tell it from another group's (groupsTab.shownKey), "" elsewhere:
+	// the summary line shows it.
 	key string
 	// members are the completions in table order: sorted by the sort
 	// key sortKey (sortKeys; A's reward at first), descending or not;

@@ -99,7 +99,8 @@ type groupsTab struct {
 	// prompts are the groups' prompts (groupPrompts), labels what the
 	// group column shows of them: what tells them apart (groupLabels),
 	// after the group's key tag where another group has its prompt
-	// (keyTags; "" for the others); promptsUnread why the first prompt
+	// (keyTags), or its rows' where another has its key (addRunTags; ""
+	// for the others); promptsUnread why the first prompt
 	// that could not be read again was not, its key shown ("" for none).
 	prompts, labels, keyTags []string
 	promptsUnread            string
@@ -310,8 +311,9 @@ func (t *groupsTab) refresh() tea.Cmd {
 		return nil
 	}
 	var key string
+	first := -1
 	if j := t.list.Table.Cursor(); j < len(t.rows) {
-		key = t.summaries[t.rows[j]].Key
+		key, first = t.summaries[t.rows[j]].Key, firstMember(&t.summaries[t.rows[j]])
 	}
 	t.setColumns(s.Result.Evaluation)
 	summaries := diagnose.GroupSummaries(s.Result, s.CurrentBatch())
@@ -319,17 +321,20 @@ func (t *groupsTab) refresh() tea.Cmd {
 		t.prompts, t.promptsUnread = groupPrompts(s, summaries)
 		t.labels = groupLabels(t.prompts)
 		t.keyTags = keyTags(t.prompts, summaries)
+		if s.Result.Evaluation.GroupsRuns() {
+			addRunTags(t.keyTags, s.CurrentBatch(), summaries)
+		}
 	}
 	t.summaries = summaries
 	t.ranges = diagnose.GroupRewardRanges(s.Result, s.CurrentBatch())
 	t.rebuild()
-	if g := t.indexOf(key); g >= 0 {
+	if g := t.indexOf(key, first); g >= 0 {
 		if j := slices.Index(t.rows, g); j >= 0 {
 			t.list.Table.SetCursor(j)
 		}
 	}
 	if t.mode == groupMembers || t.mode == groupCompletion {
-		g := t.indexOf(t.group.summary.Key)
+		g := t.indexOf(t.group.summary.Key, firstMember(&t.group.summary))
 		if g < 0 {
 			t.setMode(groupList) // the group left with its batch
 			return nil
@@ -379,9 +384,30 @@ func (t *groupsTab) whereElse() tea.Cmd {
 	return func() tea.Msg { return common.NoticeMsg{Text: notice, Holds: holds} }
 }
 
-// indexOf returns the index of the group of key in summaries, -1 if none.
-func (t *groupsTab) indexOf(key string) int {
-	return slices.IndexFunc(t.summaries, func(g diagnose.GroupSummary) bool { return g.Key == key })
+// indexOf returns the index in summaries of the group of key whose first
+// member is first, which tells apart the groups of one key (a prompt in
+// two slots of a TRL batch: addRunTags), else of the first group of key
+// (its members moved: a file read again), -1 if none.
+func (t *groupsTab) indexOf(key string, first int) int {
+	found := -1
+	for g := range t.summaries {
+		switch {
+		case t.summaries[g].Key != key:
+		case firstMember(&t.summaries[g]) == first:
+			return g
+		case found < 0:
+			found = g
+		}
+	}
+	return found
+}
+
+// firstMember is g's first trajectory, -1 when it has none.
+func firstMember(g *diagnose.GroupSummary) int {
+	if len(g.Members) == 0 {
+		return -1
+	}
+	return g.Members[0]
 }
 
 // rebuild lists the groups that match the filter, sorted.
@@ -848,7 +874,7 @@ func (t *groupsTab) FullHelp() [][]key.Binding {
 
 // groupLabel is what the group column shows of the open group.
 func (t *groupsTab) groupLabel() string {
-	if g := t.indexOf(t.group.summary.Key); g >= 0 {
+	if g := t.indexOf(t.group.summary.Key, firstMember(&t.group.summary)); g >= 0 {
 		return t.groupCell(g)
 	}
 	return t.group.summary.Key
@@ -858,11 +884,16 @@ func (t *groupsTab) groupLabel() string {
 // its label.
 func (t *groupsTab) groupCell(g int) string { return t.keyTags[g] + t.labels[g] }
 
-// shownKey is group g's key where its view shows it (another group has
-// its prompt: keyTags), "" elsewhere.
+// shownKey is what group g's view shows after "group " where its
+// prompt does not tell it apart: its key (another group has its prompt:
+// keyTags), or its rows (another has its key, which is its prompt:
+// addRunTags); "" elsewhere.
 func (t *groupsTab) shownKey(g int) string {
-	if t.keyTags[g] == "" {
+	switch {
+	case t.keyTags[g] == "":
 		return ""
+	case t.prompts[g] == t.summaries[g].Key:
+		return strings.Trim(t.keyTags[g], "[] ")
 	}
 	return t.summaries[g].Key
 }

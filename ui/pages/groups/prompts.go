@@ -1,6 +1,9 @@
 package groups
 
 import (
+	"fmt"
+
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
@@ -123,4 +126,46 @@ func keyTags(prompts []string, summaries []diagnose.GroupSummary) []string {
 		tags[g] = "[" + tag + "] "
 	}
 	return tags
+}
+
+// addRunTags sets, in tags, for each group of batch whose key another
+// group of it has too (the TRL layout's runs of consecutive rows: a
+// prompt in two slots of the batch, engine.Evaluation.GroupsRuns), where
+// its rows are in the batch, as the group column shows them before its
+// label, "[rows 8-11] ", numbered from 0 as the default ids' POSITION
+// (BATCH:POSITION): nothing else tells such groups apart. The other
+// groups' tags stay.
+func addRunTags(tags []string, batch *engine.Batch, summaries []diagnose.GroupSummary) {
+	count := make(map[string]int, len(summaries))
+	for g := range summaries {
+		count[summaries[g].Key]++
+	}
+	// position holds the batch position of each repeated group's first
+	// and last member, found in one pass over the batch.
+	position := map[int]int{}
+	for g := range summaries {
+		if members := summaries[g].Members; count[summaries[g].Key] > 1 && len(members) > 0 {
+			position[members[0]], position[members[len(members)-1]] = -1, -1
+		}
+	}
+	if len(position) == 0 {
+		return
+	}
+	for k, i := range batch.Members {
+		if _, ok := position[i]; ok {
+			position[i] = k
+		}
+	}
+	for g := range summaries {
+		members := summaries[g].Members
+		if count[summaries[g].Key] < 2 || len(members) == 0 || tags[g] != "" {
+			continue
+		}
+		first, last := position[members[0]], position[members[len(members)-1]]
+		if first == last {
+			tags[g] = fmt.Sprintf("[row %d] ", first)
+		} else {
+			tags[g] = fmt.Sprintf("[rows %d-%d] ", first, last)
+		}
+	}
 }
