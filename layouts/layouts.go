@@ -287,7 +287,9 @@ func Apply(ctx context.Context, cfg setup.Config, paths []string, opts loaders.O
 	if l == nil {
 		return cfg, "", nil, nil
 	}
-	if await != nil && l.firstStep != "" {
+	// A file after the first is a later step's (a trainer writes one
+	// table a step, one after another): the first step is then whole.
+	if await != nil && l.firstStep != "" && len(files) == 1 {
 		if err := await.wholeStep(ctx, files[0], l.firstStep); err != nil {
 			return cfg, "", nil, err
 		}
