@@ -108,15 +108,28 @@ func TestStatsFollowTRLStartedEmpty(t *testing.T) {
 // trainer's as with the files there at the start: verl's overlong
 // penalty and task metric, open-instruct's standard normalisation, TRL's
 // reward columns and logged advantage. They were the defaults of no file.
-// open-instruct's shard, of one step, is waited for until unmodified for
-// layoutQuiet, which is said.
+// open-instruct's first shard, of one step, come alone, is waited for
+// until unmodified for layoutQuiet, which is said; come with the next
+// step's shard, it is whole at once.
 func TestFollowFromTrainerStartedEmpty(t *testing.T) {
 	old := layoutQuiet
 	layoutQuiet = 4 * awaitPoll
 	t.Cleanup(func() { layoutQuiet = old })
+	const shard = "grpo_gsm8k__1__1764150000_rollouts_000000.jsonl"
+	firstShard := t.TempDir()
+	for _, name := range []string{shard, "grpo_gsm8k__1__1764150000_metadata.jsonl"} {
+		data, err := os.ReadFile(filepath.Join(openInstructDir, "standard", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(firstShard, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, c := range []struct{ from, src, step string }{
 		{"verl", verlSetting("dapo_overlong"), ""},
-		{"open-instruct", filepath.Join(openInstructDir, "standard"), "grpo_gsm8k__1__1764150000_rollouts_000000.jsonl"},
+		{"open-instruct", firstShard, shard},
+		{"open-instruct", filepath.Join(openInstructDir, "standard"), ""},
 		{"trl", trlDir, ""},
 	} {
 		whole, wholeSentence, _, err := applyLayout(context.Background(), setup.Config{From: c.from}, []string{c.src}, loaders.Options{}, nil, nil)

@@ -287,9 +287,7 @@ func Apply(ctx context.Context, cfg setup.Config, paths []string, opts loaders.O
 	if l == nil {
 		return cfg, "", nil, nil
 	}
-	// A file after the first is a later step's (a trainer writes one
-	// table a step, one after another): the first step is then whole.
-	if await != nil && l.firstStep != "" && len(files) == 1 {
+	if await != nil && l.firstStep != "" && !laterStepFile(files) {
 		if err := await.wholeStep(ctx, files[0], l.firstStep); err != nil {
 			return cfg, "", nil, err
 		}
@@ -453,6 +451,30 @@ func (a *Awaiting) wholeStep(ctx context.Context, first loaders.FileFields, what
 		case <-ticker.C:
 		}
 	}
+}
+
+// laterStepFile reports whether a file after the first opens with a
+// record of a step other than the first file's first record's: a trainer
+// writes its steps one after another (TRL's log() a table a step,
+// open-instruct's shards in turn), so the first step is then whole.
+func laterStepFile(files []loaders.FileFields) bool {
+	if len(files) < 2 {
+		return false
+	}
+	first := newFirstRecords(files[0]).records()
+	if len(first) == 0 {
+		return false
+	}
+	for _, f := range files[1:] {
+		if f.Path == "-" {
+			continue
+		}
+		data, err := loaders.Load([]string{f.Path}, loaders.Options{Format: f.Format, SkipInvalid: true, MaxRows: 1})
+		if err == nil && len(data.Trajectories) > 0 && data.Trajectories[0].Metadata[stepField] != first[0].Metadata[stepField] {
+			return true
+		}
+	}
+	return false
 }
 
 // stepWhole reports whether the first peekRows records of first's file
