@@ -81,6 +81,10 @@ type trainerLayout struct {
 	// say together by their names (open-instruct's shards of several
 	// runs), "" for none; the "read as" line ends with it.
 	filesWarning func(files []loaders.FileFields) string
+	// filesCheck, when set, refuses input files that are of the layout
+	// one by one and are not one run's together (verl's validation dump
+	// beside its training dump), whatever their order.
+	filesCheck func(files []loaders.FileFields) error
 	// warnings, when set, returns what the result shows, in the batches
 	// of index batches, that the trainer did otherwise or that contradicts
 	// a default read from the first records (stderr, the dashboard's status
@@ -286,6 +290,11 @@ func Apply(ctx context.Context, cfg setup.Config, paths []string, opts loaders.O
 	l := findLayout(layout)
 	if l == nil {
 		return cfg, "", nil, nil
+	}
+	if l.filesCheck != nil {
+		if err := l.filesCheck(files); err != nil {
+			return cfg, "", nil, err
+		}
 	}
 	if await != nil && l.firstStep != "" && !laterStepFile(files) {
 		if err := await.wholeStep(ctx, files[0], l.firstStep); err != nil {

@@ -56,6 +56,7 @@ var verlLayout = trainerLayout{
 	},
 	defaults:     verlDefaults,
 	warnings:     verlWarnings,
+	filesCheck:   verlValidationApart,
 	warningsRead: readsScopeAndMethod,
 }
 
@@ -420,6 +421,44 @@ const verlValidationReward = "reward"
 // verlValidationNote says, in the "read as" line, that the dump looks
 // like validation output.
 const verlValidationNote = "warning: this looks like a verl validation dump (trainer.validation_data_dir: _validate writes each score again as reward), not training rollouts: verl computed no advantage on it, and its prompts have val_kwargs.n samples each (1 by default), so the rewards here are no trainer's"
+
+// verlValidationApart refuses validation dumps (verlIsValidation, each
+// file judged by its own first records) given beside training dumps:
+// read together, a validation sample would join its step's training
+// group by input and change that group's rewards, though verl computed no
+// advantage on it (RayPPOTrainer._validate dumps it with
+// _dump_generations into trainer.validation_data_dir, apart from
+// _log_rollout_data's trainer.rollout_data_dir).
+func verlValidationApart(files []loaders.FileFields) error {
+	var validation, training []string
+	for _, f := range files {
+		if verlIsValidation(f, newFirstRecords(f)) {
+			validation = append(validation, f.Path)
+		} else {
+			training = append(training, f.Path)
+		}
+	}
+	if len(validation) == 0 || len(training) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s %s a verl validation dump (trainer.validation_data_dir: _validate writes each score again as reward); %s %s training rollouts: "+
+		"verl computed no advantage on validation samples, and read together each would join its step's training group by input, changing the rewards: "+
+		"give the training dump alone, and the validation dump alone to look at it",
+		verlFilesNamed(validation), english.Verb(len(validation), "looks like", "look like"), verlFilesNamed(training), english.Verb(len(training), "is", "are"))
+}
+
+// verlMaxFilesNamed is how many files of a kind verlValidationApart names.
+const verlMaxFilesNamed = 3
+
+// verlFilesNamed names paths in a message: the first verlMaxFilesNamed,
+// and how many more.
+func verlFilesNamed(paths []string) string {
+	names := strings.Join(paths[:min(len(paths), verlMaxFilesNamed)], ", ")
+	if more := len(paths) - verlMaxFilesNamed; more > 0 {
+		names += fmt.Sprintf(" and %d more", more)
+	}
+	return names
+}
 
 // verlIsValidation reports whether first's file looks like a validation
 // dump: its first record has reward, a number, and in the first records

@@ -5,71 +5,154 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"maps"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/internal/natural"
 )
 
-// A run's directory may hold, beside its rollouts, a file that is not a
-// trajectory file: open-instruct's --save_traces writes
-// {run_name}_metadata.jsonl, one line with the run's name, git commit,
-// model and time, next to its {run_name}_rollouts_{shard:06d}.jsonl
-// shards (open_instruct/rl_utils.py, save_rollout_metadata and
-// RolloutMetadata, allenai/open-instruct at
-// e6c3044aa6201c8bfa4573c1b03142af599e730d). A directory's expansion
-// leaves such a companion out, and Companions names it, so that reading
-// the directory neither fails on it nor counts it as a rollout.
+// A run's directory may hold, beside its rollouts, files that are not
+// trajectory files: open-instruct writes into the save path of its
+// {run_name}_rollouts_{shard:06d}.jsonl shards (open_instruct/rl_utils.py,
+// _save_rollouts) its run metadata (save_rollout_metadata), and, in newer
+// versions, the groups it filtered out (_save_filtered_rollouts) and the
+// trainer's logprobs (_save_trainer_logprobs). A directory's expansion
+// leaves such a companion out, and LeftOut names it with why, so that
+// reading the directory neither fails on it nor counts it as rollouts.
 
-// companionSuffix ends the name of open-instruct's run metadata file.
-const companionSuffix = "_metadata.jsonl"
+// A companionKind is one kind of companion: its file name (the .gz of a
+// run directory gzipped after the run included) and the fields its first
+// record has.
+type companionKind struct {
+	// name matches the file's name, ".gz" trimmed.
+	name *regexp.Regexp
+	// keys are the first record's fields, sorted: all of them when exact,
+	// else among its fields.
+	keys  []string
+	exact bool
+	// why says what the file is, in the note that names it.
+	why string
+}
 
-// companionKeys are RolloutMetadata's fields, sorted.
-var companionKeys = []string{"git_commit", "model_name", "run_name", "timestamp"}
+// companionKinds are the companions of open-instruct's rollouts.
+var companionKinds = []companionKind{
+	// RolloutMetadata, one line with the run's name, git commit, model
+	// and time (save_rollout_metadata, allenai/open-instruct at
+	// e6c3044aa6201c8bfa4573c1b03142af599e730d).
+	{regexp.MustCompile(`_metadata\.jsonl$`), []string{"git_commit", "model_name", "run_name", "timestamp"}, true,
+		"a run's metadata, not rollouts"},
+	// FilteredRolloutRecord, a line per sample of the prompts
+	// --save_filtered_rollouts keeps apart, filter_reason saying why
+	// (zero_std_reward: every sample scored the same): their rewards, no
+	// advantage (_save_filtered_rollouts).
+	{regexp.MustCompile(`_filtered_rollouts_[0-9]{6}\.jsonl$`), []string{"filter_reason", "reward", "sample_idx", "step"}, false,
+		"the groups open-instruct filtered out of training, filter_reason saying why (zero_std_reward: every sample scored the same), with their rewards and no advantage: " +
+			"look at them alone with stats --group-by prompt_id --batch-by step --objective reward=reward FILE"},
+	// A line per sample of the trainer's logprobs of a step, one file per
+	// step and rank (_save_trainer_logprobs).
+	{regexp.MustCompile(`_trainer_logprobs_step[0-9]{6}(_rank[0-9]{5})?\.jsonl$`), []string{"sample_idx", "step", "trainer_logprobs"}, false,
+		"the trainer's logprobs, not rollouts"},
+}
 
-// maxCompanionLine bounds what isCompanion reads of a file: the metadata
-// line is short, and a longer first line is a trajectory file's.
-const maxCompanionLine = 64 << 10
-
-// isCompanion reports whether the file at path, of the name given, is
-// open-instruct's run metadata: named *_metadata.jsonl, or that with .gz
-// (a run directory gzipped after the run), and either empty (the run is writing it) or with a first line
-// that is a JSON object of exactly RolloutMetadata's fields, gzipped or
-// not, as the loaders read any file. Any other file is read as usual.
-func isCompanion(path, name string) bool {
-	if !strings.HasSuffix(strings.TrimSuffix(name, ".gz"), companionSuffix) {
-		return false
+// companionWhy returns why the file at path, of the name given, is a
+// companion of the rollouts: its name is a companionKind's and it is
+// either empty (the run is writing it) or its first line, gzipped or not
+// as the loaders read any file, is a JSON object with the kind's fields.
+// "" for any other file, which is read as usual.
+func companionWhy(path, name string) string {
+	base := strings.TrimSuffix(name, ".gz")
+	var kinds []companionKind
+	for _, k := range companionKinds {
+		if k.name.MatchString(base) {
+			kinds = append(kinds, k)
+		}
+	}
+	if len(kinds) == 0 {
+		return ""
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return false // the reading reports it
+		return "" // the reading reports it
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 4096)
+	var r io.Reader = br
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return false // the reading reports it
+			return "" // the reading reports it
 		}
 		defer zr.Close()
-		br = bufio.NewReaderSize(zr, 4096)
+		r = zr
 	}
-	line, err := br.ReadSlice('\n')
-	if len(line) == 0 && err != nil {
-		st, serr := f.Stat()
-		return serr == nil && st.Size() == 0
+	keys, empty := firstKeys(r)
+	if empty {
+		if st, err := f.Stat(); err == nil && st.Size() == 0 {
+			return kinds[0].why
+		}
+		return ""
 	}
-	if len(line) > maxCompanionLine {
-		return false
+	for _, k := range kinds {
+		if k.exact && slices.Equal(keys, k.keys) || !k.exact && hasKeys(keys, k.keys) {
+			return k.why
+		}
 	}
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(line, &fields) != nil {
-		return false
+	return ""
+}
+
+// firstKeys returns the sorted top-level fields of the JSON object r
+// starts with, reading it token by token (a trainer's logprobs make a
+// line of megabytes), or empty when r holds nothing; nil when r starts
+// with anything else.
+func firstKeys(r io.Reader) (keys []string, empty bool) {
+	dec := json.NewDecoder(r)
+	tok, err := dec.Token()
+	if err == io.EOF {
+		return nil, true
 	}
-	return slices.Equal(slices.Sorted(maps.Keys(fields)), companionKeys)
+	if err != nil || tok != json.Delim('{') {
+		return nil, false
+	}
+	depth := 1
+	for depth > 0 {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		default:
+			// At depth 1 the decoder gives a key, then its value: a
+			// scalar value is read here, an object or array above.
+			if key, ok := tok.(string); ok && depth == 1 {
+				keys = append(keys, key)
+				if value, err := dec.Token(); err != nil {
+					return nil, false
+				} else if value == json.Delim('{') || value == json.Delim('[') {
+					depth++
+				}
+			}
+		}
+	}
+	slices.Sort(keys)
+	return keys, false
+}
+
+// hasKeys reports whether the sorted keys hold every one of want.
+func hasKeys(keys, want []string) bool {
+	for _, w := range want {
+		if _, found := slices.BinarySearch(keys, w); !found {
+			return false
+		}
+	}
+	return true
 }
 
 // LeftOutFile is a file of a directory that looks like an input and is
@@ -78,12 +161,9 @@ type LeftOutFile struct {
 	Path, Why string
 }
 
-// companionWhy is why a companion of the rollouts (isCompanion) is left out.
-const companionWhy = "a run's metadata, not rollouts"
-
 // LeftOut returns the files that the directories among paths hold, look
 // like inputs and their expansion leaves out: companions of the rollouts
-// (isCompanion) and names of an input with a suffix that is not read
+// (companionWhy) and names of an input with a suffix that is not read
 // (notReadWhy), in natural name order within each directory.
 func LeftOut(paths []string) []LeftOutFile {
 	var out []LeftOutFile
@@ -106,8 +186,8 @@ func leftOutOf(dir string) []LeftOutFile {
 	for _, e := range entries {
 		path := filepath.Join(dir, e.Name())
 		why := notReadWhy(e.Name())
-		if why == "" && isInputName(e.Name()) && isCompanion(path, e.Name()) {
-			why = companionWhy
+		if why == "" && isInputName(e.Name()) {
+			why = companionWhy(path, e.Name())
 		}
 		if why != "" && !isDir(path) {
 			out = append(out, LeftOutFile{Path: path, Why: why})

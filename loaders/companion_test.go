@@ -63,7 +63,7 @@ func TestCompanions(t *testing.T) {
 	left := LeftOut([]string{dir, filepath.Join(dir, "r_metadata.jsonl"), "-"})
 	var wantLeft []LeftOutFile
 	for _, name := range []string{"fresh_metadata.jsonl", "r_metadata.jsonl", "z_metadata.jsonl.gz"} {
-		wantLeft = append(wantLeft, LeftOutFile{Path: filepath.Join(dir, name), Why: companionWhy})
+		wantLeft = append(wantLeft, LeftOutFile{Path: filepath.Join(dir, name), Why: companionKinds[0].why})
 	}
 	if !slices.Equal(left, wantLeft) {
 		t.Errorf("LeftOut: %q, want %q", left, wantLeft)
@@ -75,6 +75,55 @@ func TestCompanions(t *testing.T) {
 	}
 	if _, err := Expand([]string{only}); err == nil {
 		t.Error("a directory of the metadata alone: no error")
+	}
+}
+
+// TestCompanionsFilteredAndLogprobs checks that a directory's expansion
+// leaves out, beside open-instruct's shards, the filtered rollouts
+// (_save_filtered_rollouts) and the trainer's logprobs
+// (_save_trainer_logprobs, a file per step, per rank when ranks write
+// apart), gzipped or not, a logprobs line longer than any metadata line
+// included, saying what each is; files of those names whose first
+// record lacks the kind's fields are read.
+func TestCompanionsFilteredAndLogprobs(t *testing.T) {
+	dir := t.TempDir()
+	filtered := `{"step": 2, "filter_reason": "zero_std_reward", "sample_idx": 0, "prompt_idx": 0, "prompt_id": "p9", "prompt_tokens": [1, 2], "response_tokens": [3], "reward": 0.0, "ground_truth": null, "logprobs": null}` + "\n"
+	long := strings.Repeat("-0.5, ", 200000)
+	logprobs := `{"step": 1, "sample_idx": 0, "sp_size": 1, "trainer_logprobs_shape": [200001], "trainer_logprobs": [` + long + `-0.5], "response_mask": [true], "prompt_boundaries": [{"row": 0}], "logprob_token_offset": 1}` + "\n"
+	rollout := `{"step": 1, "sample_idx": 0, "prompt_idx": 0, "reward": 1.0, "advantage": 0.5}` + "\n"
+	for name, text := range map[string]string{
+		"r_rollouts_000000.jsonl":                       rollout,
+		"r_filtered_rollouts_000000.jsonl":              filtered,
+		"r_trainer_logprobs_step000001.jsonl":           logprobs,
+		"r_trainer_logprobs_step000001_rank00001.jsonl": logprobs,
+		"r_trainer_logprobs_step000002.jsonl":           "",
+		"plain_filtered_rollouts_000000.jsonl":          `{"id": "a", "reward": 1.0, "step": 1}` + "\n",
+		"plain_trainer_logprobs_step000001.jsonl":       rollout,
+	} {
+		writeFile(t, dir, name, []byte(text))
+	}
+	writeFile(t, dir, "r_filtered_rollouts_000001.jsonl.gz", gzipped(filtered))
+	files, err := Expand([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"plain_filtered_rollouts_000000.jsonl", "plain_trainer_logprobs_step000001.jsonl", "r_rollouts_000000.jsonl"}
+	for i := range want {
+		want[i] = filepath.Join(dir, want[i])
+	}
+	if !slices.Equal(files, want) {
+		t.Errorf("Expand: %q, want %q", files, want)
+	}
+	filteredWhy, logprobsWhy := companionKinds[1].why, companionKinds[2].why
+	wantLeft := []LeftOutFile{
+		{filepath.Join(dir, "r_filtered_rollouts_000000.jsonl"), filteredWhy},
+		{filepath.Join(dir, "r_filtered_rollouts_000001.jsonl.gz"), filteredWhy},
+		{filepath.Join(dir, "r_trainer_logprobs_step000001.jsonl"), logprobsWhy},
+		{filepath.Join(dir, "r_trainer_logprobs_step000001_rank00001.jsonl"), logprobsWhy},
+		{filepath.Join(dir, "r_trainer_logprobs_step000002.jsonl"), logprobsWhy},
+	}
+	if left := LeftOut([]string{dir}); !slices.Equal(left, wantLeft) {
+		t.Errorf("LeftOut:\n%q\nwant\n%q", left, wantLeft)
 	}
 }
 

@@ -54,7 +54,7 @@ func notReadWhy(name string) string {
 }
 
 // Expand returns paths with each directory replaced by the input files it
-// holds (isInputName, companions left out: Companions; not recursive) in
+// holds (isInputName, companions left out: companionWhy; not recursive) in
 // natural name order (natural.Compare: step_9 before step_10). Other paths, "-" and paths that do not exist
 // included, are kept as they are: opening them reports what is wrong. A
 // directory without an input file is an error naming it. Load expands its
@@ -144,7 +144,7 @@ func listDir(dir string) ([]string, error) {
 		// A directory, even one called x.jsonl, is not read: the expansion
 		// is not recursive. A companion of the rollouts is not one.
 		path := filepath.Join(dir, e.Name())
-		if isInputName(e.Name()) && !isDir(path) && !isCompanion(path, e.Name()) {
+		if isInputName(e.Name()) && !isDir(path) && companionWhy(path, e.Name()) == "" {
 			names = append(names, e.Name())
 		}
 	}

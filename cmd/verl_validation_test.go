@@ -1,0 +1,81 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/ui"
+)
+
+// verlValDir holds a legacy verl training dump (train: steps 1-3) and the
+// validation dump _validate wrote beside it (val: steps 0 and 2, one
+// sample per prompt, reward = score), whose prompts are the training ones.
+var verlValDir = filepath.Join("testdata", "verlval")
+
+// verlValidationApart is what the refusal of a validation dump given
+// beside a training dump says, in either order of the arguments.
+func verlValidationApart() string {
+	val, train := filepath.Join(verlValDir, "val"), filepath.Join(verlValDir, "train")
+	return filepath.Join(val, "0.jsonl") + ", " + filepath.Join(val, "2.jsonl") + " look like a verl validation dump" +
+		" (trainer.validation_data_dir: _validate writes each score again as reward); " +
+		filepath.Join(train, "1.jsonl") + ", " + filepath.Join(train, "2.jsonl") + ", " + filepath.Join(train, "3.jsonl") + " are training rollouts"
+}
+
+// TestVerlValidationBesideTraining: a validation dump given beside the
+// training dump is refused by compute and stats, whichever comes first,
+// naming the files of each kind (each file judged by its own records),
+// instead of its samples joining the training steps' groups by input;
+// each dump alone is read, the validation one with its note, the
+// training one without.
+func TestVerlValidationBesideTraining(t *testing.T) {
+	val, train := filepath.Join(verlValDir, "val"), filepath.Join(verlValDir, "train")
+	want := verlValidationApart()
+	for _, args := range [][]string{
+		{"compute", train, val},
+		{"compute", val, train},
+		{"stats", train, val},
+		{"stats", val, train},
+	} {
+		out, errOut, code := run(t, "", args...)
+		if code != exitBadInput || out != "" || !strings.Contains(errOut, want) {
+			t.Errorf("%v: status %d, stdout %d bytes, stderr %q; want status %d, stderr with %q", args, code, len(out), errOut, exitBadInput, want)
+		}
+	}
+	const note = "this looks like a verl validation dump"
+	if _, errOut := computeList(t, "", val); !strings.Contains(errOut, note) {
+		t.Errorf("the validation dump alone: stderr lacks %q: %s", note, errOut)
+	}
+	if _, errOut := computeList(t, "", train); strings.Contains(errOut, "validation") {
+		t.Errorf("the training dump alone is said to be validation output: %s", errOut)
+	}
+}
+
+// TestVerlValidationBesideTrainingDashboard: the dashboard's load of a
+// validation dump beside a training dump, in either order, fails with
+// the same refusal, status 2, rather than opening on the validation step.
+func TestVerlValidationBesideTrainingDashboard(t *testing.T) {
+	val, train := filepath.Join(verlValDir, "val"), filepath.Join(verlValDir, "train")
+	want := verlValidationApart()
+	defer func(saved func(context.Context, ui.Input) error) { runUI = saved }(runUI)
+	for _, args := range [][]string{{train, val}, {val, train}} {
+		var loadErr error
+		runUI = func(_ context.Context, in ui.Input) error {
+			if in.Load == nil {
+				return errors.New("no load")
+			}
+			_, loadErr = in.Load(func(done, total int64) {})
+			return ui.LoadError{Err: loadErr}
+		}
+		_, errOut, code := run(t, "", args...)
+		said := errOut
+		if loadErr != nil {
+			said = loadErr.Error()
+		}
+		if code != exitBadInput || !strings.Contains(said, want) {
+			t.Errorf("dashboard %v: status %d, error %q (stderr %q); want status %d, %q", args, code, loadErr, errOut, exitBadInput, want)
+		}
+	}
+}
