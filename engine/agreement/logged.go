@@ -40,6 +40,13 @@ type Diff struct {
 	// counts the groups of a float32 tie whose residue the batch's rows
 	// carry (BatchResidue), which then agree.
 	TieResidueGroups int
+	// Float32Coarse, when not 0, is the largest float32 bound of a row
+	// that agrees only within a coarse one (whitened32: rloo-whitened and
+	// gdpo far from 0, whose float32 noise is as large as what a slightly
+	// wrong weight changes): the rows agree within float32's error at this
+	// scale, which cannot tell settings whose advantages are closer than
+	// it (Float32CoarseNote).
+	Float32Coarse float64
 }
 
 // CompareLogged compares the rewards of batch b's valid trajectories
@@ -65,7 +72,7 @@ func compareLogged(res *engine.Result, b *engine.Batch, ties *rowSet) Diff {
 		ties = &rowSet{}
 	}
 	c.TieResidueGroups = tieResidues(res, b, ties)
-	float32Agreeing(res, b, ties)
+	c.Float32Coarse = float32Agreeing(res, b, ties)
 	for _, i := range b.Members {
 		logged := res.Evaluation.Logged[i]
 		if math.IsNaN(logged) || math.IsInf(logged, 0) {
