@@ -1,6 +1,7 @@
 package agreement
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -125,4 +126,19 @@ func (c *diffCount) diff() Diff {
 		c.MeanAbsDiff = c.sum / float64(c.Rows)
 	}
 	return c.Diff
+}
+
+// Float32CoarseNote says, of c with no row differing but some agreeing
+// only within a coarse float32 bound (Diff.Float32Coarse), that the
+// logged advantages agree within float32's error at this scale, which
+// cannot tell the settings from others whose advantages are that close:
+// a check that passes, not one that tells the settings apart; "" when
+// none is coarse or a row differs (the warning says that).
+func Float32CoarseNote(c Diff) string {
+	if c.Float32Coarse == 0 || c.Differing > 0 {
+		return ""
+	}
+	return fmt.Sprintf("the logged advantages agree with these settings only within float32's error at this scale (up to %s: the trainer's float32 sums of scores far from 0 lose digits), "+
+		"which cannot tell them from settings (weights, method) whose advantages are within that of these: the settings are not verified closer than that",
+		shortNumber(c.Float32Coarse))
 }
