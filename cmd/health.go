@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
@@ -108,6 +109,10 @@ type healthReport struct {
 	// no trajectory has one (noStepCount): an empty findings list would
 	// read as healthy.
 	NotRun []string `json:"not_run,omitempty"`
+	// Float32Note says that rows agree with the logged advantage only
+	// within a coarse float32 bound (float32CoarseNote): an empty
+	// findings list would read as the settings verified.
+	Float32Note string `json:"float32_note,omitempty"`
 	// noStepCount says length_drift is in NotRun for want of step_count;
 	// stepCounted, that a batch has a mean step_count (noStepCount's
 	// opposite, whatever length_drift follows).
@@ -120,6 +125,20 @@ type healthReport struct {
 	// baseline would have held (health.BaselineLen).
 	stillWritten    map[int64]string
 	baselineLeftOut []int64
+}
+
+// float32CoarseNote is agreement.Float32CoarseNote of res's batches
+// whose rows all agree with the logged advantage, some only within a
+// coarse float32 bound (agreement.Diff.Float32Coarse), the largest such
+// bound said; "" for none.
+func float32CoarseNote(res *engine.Result) string {
+	var coarse agreement.Diff
+	for bi := range res.Ranking.Batches {
+		if c, ok := agreement.CompareLogged(res, &res.Ranking.Batches[bi]); ok && c.Differing == 0 {
+			coarse.Float32Coarse = max(coarse.Float32Coarse, c.Float32Coarse)
+		}
+	}
+	return agreement.Float32CoarseNote(coarse)
 }
 
 // sayProvisional says on w, for each step r left out of the verdict
@@ -200,6 +219,7 @@ func (h *healthFlags) report(res *engine.Result, reading health.Config, addDead 
 			r.baselineLeftOut = append(r.baselineLeftOut, t.Step)
 		}
 	}
+	r.Float32Note = float32CoarseNote(res)
 	if len(trends) <= r.Baseline || r.Baseline == 0 {
 		for _, c := range health.BaselineChecks {
 			r.NotRun = append(r.NotRun, string(c))
@@ -335,8 +355,11 @@ func writeHealthTable(w io.Writer, r *healthReport, objectives []string) error {
 	}
 	if len(r.Findings) == 0 {
 		verdict := ", healthy"
-		if notRun != "" {
+		switch {
+		case notRun != "":
 			verdict = "; " + notRun
+		case r.Float32Note != "":
+			verdict = "; trainer_agreement within float32's error only, which does not tell the settings from slightly wrong ones (the note above)"
 		}
 		_, err := fmt.Fprintf(w, "findings: none%s\n", verdict)
 		return err

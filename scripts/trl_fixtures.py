@@ -610,6 +610,15 @@ FIXTURES = [
     fixture("gdpo_models_40_weights", "num_generations=8, normalize_then_sum, reward_weights=[1.0, 0.5], two reward "
             "models near 40 and 3", Trainer(2, reward_weights=[1.0, 0.5], multi_objective_aggregation="normalize_then_sum"),
             build=reward_models(40.0), generation_batch_size=64),
+    # Far from 0 the float32 errors of what is whitened pass 1% of its
+    # std: the bound that says so is coarse, once switched off.
+    *[fixture(f"rloo_whitened_models_{c}_weights", f"RLOOTrainer, num_generations=8, normalize_advantages=True, "
+              f"reward_weights=[1.0, 0.5], two reward models near {c} and 3", RLOO(2, normalize_advantages=True,
+              reward_weights=[1.0, 0.5]), build=reward_models(float(c)), generation_batch_size=64) for c in (100, 200, 2000)],
+    *[fixture(f"gdpo_models_{c}_weights", f"num_generations=8, normalize_then_sum, reward_weights=[1.0, 0.5], two "
+              f"reward models near {c} and 3", Trainer(2, reward_weights=[1.0, 0.5],
+              multi_objective_aggregation="normalize_then_sum"), build=reward_models(float(c)), generation_batch_size=64)
+      for c in (100, 200, 2000)],
     fixture("one_prompt_16", "a dataset of one prompt, per_device_train_batch_size=16, num_generations=8: one run of "
             "16 rows, two groups to TRL", Trainer(1), build=one_prompt_16),
     fixture("duplicate_blocks_8", "num_generations=8, 4 prompts each drawn in two slots of the batch: 8 groups of 8, "

@@ -144,28 +144,30 @@ func float32GRPO(o engine.Options) (engine.Scale, bool) {
 // beyond Reproduces of the logged advantage, not marked yet, but within
 // its GRPOFloat32 bound, under grpo in float32 (float32GRPO), or within
 // methodFloat32Bounds' under rloo, rloo-whitened and gdpo
-// (float32Method), and reports whether it marked one: such a row agrees,
-// its difference the trainer's float32 rounding. Under grpo groups of fewer than two
-// valid members, and ties (all valid scores equal: TieResidue's), are
+// (float32Method): such a row agrees, its difference the trainer's
+// float32 rounding. It returns the largest bound of a row marked under
+// a coarse bound (methodFloat32Bounds; 0 for none): such rows agree but
+// do not tell the settings from slightly wrong ones (Diff.Float32Coarse).
+// Under grpo groups of fewer than two valid members, and ties (all valid scores equal: TieResidue's), are
 // left alone, and so is scale batch with sources (each normalised
 // apart). A batch without groups (a subset of a batch's rows) is taken
 // as the batch of its step in res.
-func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) (marked bool) {
+func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) (coarseBound float64) {
 	scale, ok := float32GRPO(res.Options)
 	if !ok && !float32Method(res.Options) || scale == engine.ScaleBatch && len(res.Evaluation.SourceNames) > 0 {
-		return false
+		return 0
 	}
 	batch := b
 	if b.Groups == nil {
 		bi, found := res.Ranking.BatchIndex(b.Step)
 		if !found || len(b.Members) == 0 {
-			return false
+			return 0
 		}
 		batch = &res.Ranking.Batches[bi]
 	}
 	beyond := func(i int) bool { return beyondReproduces(res, rows, i) }
 	if !slices.ContainsFunc(b.Members, beyond) {
-		return false
+		return 0
 	}
 	if !ok {
 		return methodFloat32Agreeing(res, b, batch, rows, beyond)
@@ -198,12 +200,12 @@ func float32Agreeing(res *engine.Result, b *engine.Batch, rows *rowSet) (marked 
 			continue
 		}
 		for _, i := range m.Members {
-			if beyond(i) && markWithinBound(res, batch, rows, i, g.Bound(res.Rewards[i])) {
-				marked = true
+			if beyond(i) {
+				markWithinBound(res, batch, rows, i, g.Bound(res.Rewards[i]))
 			}
 		}
 	}
-	return marked
+	return 0
 }
 
 // markWithinBound marks row i of batch in rows (made over batch's rows

@@ -64,8 +64,16 @@ type Float32Bound func(g, j int, a float64) float64
 // A group tied in float32 has its leave-one-out advantages' residue
 // within RLOOFloat32Bound too, and the batch's std, not the group's,
 // divides them. ok is false, no bound, when the batch's divisor is not
-// known to within half of itself (GRPOFloat32.Bound 0).
+// known to within half of itself (GRPOFloat32.Bound 0), or the bound is
+// coarse (whitened32).
 func LeaveOneOutFloat32(groups [][]float64, whitened bool) (bound Float32Bound, ok bool) {
+	bound, coarse, ok := leaveOneOutFloat32(groups, whitened)
+	return bound, ok && !coarse
+}
+
+// leaveOneOutFloat32 is LeaveOneOutFloat32, a coarse bound (whitened32)
+// returned and said.
+func leaveOneOutFloat32(groups [][]float64, whitened bool) (bound Float32Bound, coarse, ok bool) {
 	n, top := make([]int, len(groups)), make([]float64, len(groups))
 	var x []float64
 	for g, scores := range groups {
@@ -79,7 +87,7 @@ func LeaveOneOutFloat32(groups [][]float64, whitened bool) (bound Float32Bound, 
 		return RLOOFloat32Bound(n[g], top[g], a)
 	}
 	if !whitened {
-		return rloo, true
+		return rloo, false, true
 	}
 	var c, errs []float64
 	own := make([][]float64, len(groups)) // each c's error, by row
@@ -102,9 +110,9 @@ func LeaveOneOutFloat32(groups [][]float64, whitened bool) (bound Float32Bound, 
 			}
 		}
 	}
-	f, ok := whitened32(c, errs, 1e-4, 1, true)
+	f, coarse, ok := whitened32(c, errs, 1e-4, 1, true)
 	if !ok {
-		return nil, false
+		return nil, false, false
 	}
 	return func(g, j int, a float64) float64 {
 		if n[g] < 2 || math.IsNaN(groups[g][j]) {
@@ -112,7 +120,7 @@ func LeaveOneOutFloat32(groups [][]float64, whitened bool) (bound Float32Bound, 
 		}
 		f.InputErr = own[g][j]
 		return f.Bound(a)
-	}, true
+	}, coarse, true
 }
 
 // NormalizeThenSumFloat32 returns the bound of a trainer's float32
@@ -133,8 +141,16 @@ func LeaveOneOutFloat32(groups [][]float64, whitened bool) (bound Float32Bound, 
 // a binary reward's 0s or 1s) has z exactly 0 there, the trainer's too.
 // ok is false, no bound, when an objective ties in float32 in a group
 // otherwise (its residue is BatchResidue's), or a divisor is not known to
-// within half of itself (GRPOFloat32.Bound 0).
+// within half of itself (GRPOFloat32.Bound 0), or the bound is coarse
+// (whitened32).
 func NormalizeThenSumFloat32(terms [][][]float64, weights []float64, eps float64, correction int, normalized bool) (bound Float32Bound, ok bool) {
+	bound, coarse, ok := normalizeThenSumFloat32(terms, weights, eps, correction, normalized)
+	return bound, ok && !coarse
+}
+
+// normalizeThenSumFloat32 is NormalizeThenSumFloat32, a coarse bound
+// (whitened32) returned and said.
+func normalizeThenSumFloat32(terms [][][]float64, weights []float64, eps float64, correction int, normalized bool) (bound Float32Bound, coarse, ok bool) {
 	in := make([][]bool, len(terms))     // whether row j of group g has a value
 	own := make([][]float64, len(terms)) // each R's error, by row
 	var sums, errs, x []float64
@@ -159,7 +175,7 @@ func NormalizeThenSumFloat32(terms [][][]float64, weights []float64, eps float64
 				if exactSum32(x[0], len(x)) {
 					continue // z exactly 0, the trainer's too: no error
 				}
-				return nil, false
+				return nil, false, false
 			}
 			f := GRPOFloat32{Correction: correction}
 			f.MeanOf(x)
@@ -174,7 +190,7 @@ func NormalizeThenSumFloat32(terms [][][]float64, weights []float64, eps float64
 				z := (v - mean) / f.Divisor
 				e := f.Bound(z)
 				if e == 0 {
-					return nil, false
+					return nil, false, false
 				}
 				r[j] += w * z
 				sumErr[j] += math.Abs(w) * e
@@ -190,9 +206,9 @@ func NormalizeThenSumFloat32(terms [][][]float64, weights []float64, eps float64
 			}
 		}
 	}
-	f, ok := whitened32(sums, errs, eps, correction, normalized)
+	f, coarse, ok := whitened32(sums, errs, eps, correction, normalized)
 	if !ok {
-		return nil, false
+		return nil, false, false
 	}
 	return func(g, j int, a float64) float64 {
 		if !in[g][j] {
@@ -200,21 +216,23 @@ func NormalizeThenSumFloat32(terms [][][]float64, weights []float64, eps float64
 		}
 		f.InputErr = own[g][j]
 		return f.Bound(a)
-	}, true
+	}, coarse, true
 }
 
 // whitened32 returns the GRPOFloat32 of centring v, two or more values
 // the trainer computed each within errs (InputErrMean and InputErrRMS
 // theirs; the caller sets InputErr, a row's own, before Bound), and,
 // when divided, dividing by divisor (their std plus epsilon, Bessel's
-// correction c); false when the bound is not known (GRPOFloat32.Bound 0)
-// or the errors' root mean square is beyond maxInputErrShare of v's std:
-// the trainer's advantages are then float32 noise as large as what a
-// wrong method or weight changes, which a bound would hide.
-func whitened32(v, errs []float64, eps float64, correction int, divided bool) (GRPOFloat32, bool) {
-	f := GRPOFloat32{Correction: correction, Divisor: 1}
+// correction c); ok false when the bound is not known (GRPOFloat32.Bound
+// 0). coarse says the errors' root mean square is beyond
+// maxInputErrShare of v's std: the trainer's advantages then carry
+// float32 noise as large as what a slightly wrong method or weight
+// changes, so rows within the bound agree with the settings but do not
+// tell them from such a wrong one (Diff.Float32Coarse).
+func whitened32(v, errs []float64, eps float64, correction int, divided bool) (f GRPOFloat32, coarse, ok bool) {
+	f = GRPOFloat32{Correction: correction, Divisor: 1}
 	if len(v) < 2 {
-		return f, false
+		return f, false, false
 	}
 	sq := 0.0
 	for _, e := range errs {
@@ -229,14 +247,14 @@ func whitened32(v, errs []float64, eps float64, correction int, divided bool) (G
 		f.StdOf(v)
 		f.Divisor = std + eps
 	}
-	return f, f.InputErrRMS <= maxInputErrShare*std && f.Bound(0) > 0
+	return f, !(f.InputErrRMS <= maxInputErrShare*std), f.Bound(0) > 0
 }
 
 // maxInputErrShare is the largest share of their std that the errors'
 // root mean square of values whitened over a batch may reach for
-// whitened32 to bound the
-// rounding: where a rloo or gdpo advantage carries more float32 noise, a
-// bound that large would hide a wrong method or weight.
+// whitened32's bound to tell a setting from a slightly wrong one: past
+// it a rloo or gdpo advantage carries float32 noise as large as what a
+// wrong method or weight changes.
 const maxInputErrShare = 0.01
 
 // stdWith returns the std of x about mean, Bessel's correction c: the
@@ -254,13 +272,13 @@ func stdWith(x []float64, correction int) float64 {
 // (float32Method), how far the trainer's float32 advantage may be from
 // its reward: LeaveOneOutFloat32's or NormalizeThenSumFloat32's bound of
 // the groups' valid rows, bounds[i - first] of row i (0 for none), first
-// the batch's first row. ok is false, no bound, for a batch with sources
-// or a penalty (each normalised apart, or a term no trainer computes), or
-// where those give none.
-func methodFloat32Bounds(res *engine.Result, batch *engine.Batch) (bounds []float64, first int, ok bool) {
+// the batch's first row; coarse when that bound is (whitened32). ok is
+// false, no bound, for a batch with sources or a penalty (each normalised
+// apart, or a term no trainer computes), or where those give none.
+func methodFloat32Bounds(res *engine.Result, batch *engine.Batch) (bounds []float64, first int, coarse, ok bool) {
 	o := res.Options
 	if res.Evaluation.HasSources() || res.Evaluation.Violation != nil && o.Method == engine.GDPO {
-		return nil, 0, false
+		return nil, 0, false, false
 	}
 	members := make([][]int, len(batch.Groups)) // each group's valid members
 	for g, m := range batch.Groups {
@@ -289,7 +307,7 @@ func methodFloat32Bounds(res *engine.Result, batch *engine.Batch) (bounds []floa
 		if o.Std == engine.StdPopulation {
 			correction = 0
 		}
-		bound, ok = NormalizeThenSumFloat32(terms, weights, o.EpsilonOrDefault(), correction, o.Normalize)
+		bound, coarse, ok = normalizeThenSumFloat32(terms, weights, o.EpsilonOrDefault(), correction, o.Normalize)
 	} else {
 		groups := make([][]float64, len(members))
 		for g, m := range members {
@@ -297,10 +315,10 @@ func methodFloat32Bounds(res *engine.Result, batch *engine.Batch) (bounds []floa
 				groups[g] = append(groups[g], res.Scores[i])
 			}
 		}
-		bound, ok = LeaveOneOutFloat32(groups, o.Method == engine.RLOOWhitened)
+		bound, coarse, ok = leaveOneOutFloat32(groups, o.Method == engine.RLOOWhitened)
 	}
 	if !ok {
-		return nil, 0, false
+		return nil, 0, false, false
 	}
 	first = slices.Min(batch.Members)
 	bounds = make([]float64, slices.Max(batch.Members)-first+1)
@@ -309,7 +327,7 @@ func methodFloat32Bounds(res *engine.Result, batch *engine.Batch) (bounds []floa
 			bounds[i-first] = bound(g, j, res.Rewards[i])
 		}
 	}
-	return bounds, first, true
+	return bounds, first, coarse, true
 }
 
 // exactSum32 reports whether a float32 sum of n values v, in any order,
@@ -336,16 +354,18 @@ func tied32(x []float64) bool {
 
 // methodFloat32Agreeing is float32Agreeing under rloo, rloo-whitened and
 // gdpo (float32Method): it marks the rows of b, of batch, beyond
-// Reproduces of the logged advantage but within methodFloat32Bounds'.
-func methodFloat32Agreeing(res *engine.Result, b, batch *engine.Batch, rows *rowSet, beyond func(i int) bool) (marked bool) {
-	bounds, first, ok := methodFloat32Bounds(res, batch)
+// Reproduces of the logged advantage but within methodFloat32Bounds',
+// and returns the largest bound of a row marked under a coarse one (0
+// for none).
+func methodFloat32Agreeing(res *engine.Result, b, batch *engine.Batch, rows *rowSet, beyond func(i int) bool) (coarseBound float64) {
+	bounds, first, coarse, ok := methodFloat32Bounds(res, batch)
 	if !ok {
-		return false
+		return 0
 	}
 	for _, i := range b.Members {
-		if e := bounds[i-first]; e > 0 && beyond(i) && markWithinBound(res, batch, rows, i, e) {
-			marked = true
+		if e := bounds[i-first]; e > 0 && beyond(i) && markWithinBound(res, batch, rows, i, e) && coarse {
+			coarseBound = max(coarseBound, e)
 		}
 	}
-	return marked
+	return coarseBound
 }

@@ -196,7 +196,7 @@ func TestFloat32MethodsBoundTight(t *testing.T) {
 	}
 	for _, method := range []engine.Method{engine.RLOO, engine.RLOOWhitened, engine.GDPO} {
 		_, res := compareMethod(t, ts, method, 0.5, "float32")
-		bounds, _, ok := methodFloat32Bounds(res, &res.Ranking.Batches[0])
+		bounds, _, _, ok := methodFloat32Bounds(res, &res.Ranking.Batches[0])
 		if !ok || len(bounds) != len(ts) {
 			t.Fatalf("%s: %d bounds (ok %v), want one per row", method, len(bounds), ok)
 		}

@@ -243,3 +243,41 @@ func TestFloat32BoundsSeeOnePercentWeight(t *testing.T) {
 		}
 	}
 }
+
+// TestFloat32CoarseBoundsAgree: batches of 1024 rows far from 0 (x near
+// 100, 200 and 2000, an std of 0.01 in a group), logged with TRL's
+// float32 rloo-whitened and normalize_then_sum, agree under their
+// settings, where the errors of the values whitened pass 1% of their std
+// (whitened32's coarse bound, once switched off: a false ALERT); a
+// weight of y 10% off, or the other method, differs or is said
+// indistinguishable at this scale (Diff.Float32Coarse).
+func TestFloat32CoarseBoundsAgree(t *testing.T) {
+	for _, c := range []struct {
+		method, other engine.Method
+		trainer       func(xs, ys [][]float32) [][]float32
+	}{
+		{engine.RLOOWhitened, engine.GDPO, trlRLOOWhitened32(0.5)},
+		{engine.GDPO, engine.RLOOWhitened, trlNormalizeThenSum32(0.5)},
+	} {
+		for _, base := range []float64{100, 200, 2000} {
+			ts := trainerBatches(rand.New(rand.NewPCG(13, uint64(base))), 1, 128, base, c.trainer)
+			d, _ := compareMethod(t, ts, c.method, 0.5, "float32")
+			if !d.Reproduced() {
+				t.Errorf("%s near %g, its settings: %d of %d rows differ (max %g)", c.method, base, d.Differing, d.Rows, d.MaxAbsDiff)
+			}
+			if base >= 200 && d.Float32Coarse == 0 {
+				t.Errorf("%s near %g, its settings: agreeing, not said to be within a coarse bound", c.method, base)
+			}
+			for _, wrong := range []struct {
+				name   string
+				method engine.Method
+				wy     float64
+			}{{"y weighted 0.45", c.method, 0.45}, {string(c.other), c.other, 0.5}} {
+				d, _ := compareMethod(t, ts, wrong.method, wrong.wy, "float32")
+				if d.Reproduced() && d.Float32Coarse == 0 {
+					t.Errorf("%s near %g, %s: reproduced, not said to be within a coarse bound", c.method, base, wrong.name)
+				}
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package agreement
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -40,6 +41,13 @@ type Diff struct {
 	// counts the groups of a float32 tie whose residue the batch's rows
 	// carry (BatchResidue), which then agree.
 	TieResidueGroups int
+	// Float32Coarse, when not 0, is the largest float32 bound of a row
+	// that agrees only within a coarse one (whitened32: rloo-whitened and
+	// gdpo far from 0, whose float32 noise is as large as what a slightly
+	// wrong weight changes): the rows agree within float32's error at this
+	// scale, which cannot tell settings whose advantages are closer than
+	// it (Float32CoarseNote).
+	Float32Coarse float64
 }
 
 // CompareLogged compares the rewards of batch b's valid trajectories
@@ -65,7 +73,7 @@ func compareLogged(res *engine.Result, b *engine.Batch, ties *rowSet) Diff {
 		ties = &rowSet{}
 	}
 	c.TieResidueGroups = tieResidues(res, b, ties)
-	float32Agreeing(res, b, ties)
+	c.Float32Coarse = float32Agreeing(res, b, ties)
 	for _, i := range b.Members {
 		logged := res.Evaluation.Logged[i]
 		if math.IsNaN(logged) || math.IsInf(logged, 0) {
@@ -118,4 +126,19 @@ func (c *diffCount) diff() Diff {
 		c.MeanAbsDiff = c.sum / float64(c.Rows)
 	}
 	return c.Diff
+}
+
+// Float32CoarseNote says, of c with no row differing but some agreeing
+// only within a coarse float32 bound (Diff.Float32Coarse), that the
+// logged advantages agree within float32's error at this scale, which
+// cannot tell the settings from others whose advantages are that close:
+// a check that passes, not one that tells the settings apart; "" when
+// none is coarse or a row differs (the warning says that).
+func Float32CoarseNote(c Diff) string {
+	if c.Float32Coarse == 0 || c.Differing > 0 {
+		return ""
+	}
+	return fmt.Sprintf("the logged advantages agree with these settings only within float32's error at this scale (up to %s: the trainer's float32 sums of scores far from 0 lose digits), "+
+		"which cannot tell them from settings (weights, method) whose advantages are within that of these: the settings are not verified closer than that",
+		shortNumber(c.Float32Coarse))
 }

@@ -783,6 +783,7 @@ func compareLoggedBatches(res *engine.Result, n int, ties *rowSet) (Diff, []Diff
 		all.Rows += c.Rows
 		all.Differing += c.Differing
 		all.TieResidueGroups += c.TieResidueGroups
+		all.Float32Coarse = max(all.Float32Coarse, c.Float32Coarse)
 	}
 	if all.Rows > 0 {
 		all.MeanAbsDiff = sum / float64(all.Rows)

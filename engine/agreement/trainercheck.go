@@ -83,6 +83,11 @@ func CheckTrainer(c *engine.RewardComputer, ev *engine.Evaluation) TrainerCheck 
 			check.Notes = append(check.Notes, Note{Text: w, Warning: true})
 		}
 	}
+	if check.Logged != nil {
+		if note := Float32CoarseNote(check.Logged.Base.Overall); note != "" {
+			check.Notes = append(check.Notes, Note{Text: note})
+		}
+	}
 	if c.EqualGroups {
 		check.Unequal = unequalGroupsOf(ev)
 		check.unequalFrom = len(check.Notes)

@@ -100,7 +100,7 @@ func TestCommittedTRLFixturesMatchGenerator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n != 48 {
-		t.Errorf("%d tables written, want 48", n)
+	if n != 54 {
+		t.Errorf("%d tables written, want 54", n)
 	}
 }
