@@ -342,7 +342,10 @@ func (t *stepsTab) draw() {
 	}
 	t.refreshTrends()
 	t.charts, t.frames = map[int]string{}, map[int]*plot.Frame{}
-	if len(t.trends) == 0 {
+	// Trends of a result before (the health graded again, a source's
+	// computed) may have fewer batches than the one shown: View says
+	// computing until they come.
+	if len(t.trends) == 0 || t.result != t.common.Session.Result {
 		return
 	}
 	if t.full {
