@@ -380,6 +380,31 @@ func TestLivePartialStepProvisional(t *testing.T) {
 	}
 }
 
+// TestLivePartialStepBaseline: in a run of as many steps as the
+// baseline's setting, the newest read in part, the Steps tab says the
+// baseline the health used (health.BaselineLen), the steps before it;
+// it said the setting's.
+func TestLivePartialStepBaseline(t *testing.T) {
+	cfg, ts := sampleSteps(t, 0, 2)
+	s := uitest.FollowedSession(t, "run.jsonl", cfg, &loaders.Result{Trajectories: ts})
+	m := NewModel(s, true)
+	m.Init()
+	m.follow(make(chan loaders.Update))
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	press(m, "6")
+	_, step2 := sampleSteps(t, 2, 3)
+	m.Update(liveMsg{loaders.Update{Trajectories: step2[:40]}, true})
+	m.Settle()
+	if v := screen(m); !strings.Contains(v, "health against the first 2 batches") {
+		t.Errorf("step 2 read in part, out of the baseline of 3: the Steps tab does not say the 2 batches before it:\n%s", v)
+	}
+	m.Update(quietMsg{m.live.received})
+	m.Settle()
+	if v := screen(m); !strings.Contains(v, "health against the first 3 batches") {
+		t.Errorf("step 2 taken as complete: the Steps tab does not say a baseline of 3 batches:\n%s", v)
+	}
+}
+
 // TestLiveAfterOptionChange: an update that lands while a recompute for
 // new options is in flight is shown at once, and the recompute, made for
 // the evaluation it replaced, is made again on the new one.

@@ -1,7 +1,6 @@
 package steps
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -535,8 +534,9 @@ const seeWhole = " (? shows all)"
 func (t *stepsTab) healthLines() []string {
 	s, st := t.common.Session, t.common.Styles
 	findings := common.AlertsFirst(s.Findings())
-	baseline := cmp.Or(s.HealthConfig.Baseline, health.DefaultBaseline)
-	lines := []string{healthTitle(st, findings, s.Unread, baseline, t.width)}
+	// The batches the health's baseline spans, fewer than the setting
+	// when a provisional step is left out of a short run's.
+	lines := []string{healthTitle(st, findings, s.Unread, s.Baseline(), t.width)}
 	// A short screen keeps its rows for the charts.
 	most := min(max((t.height-10)/4, 1), maxFindingLines)
 	shown := findings
