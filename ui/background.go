@@ -68,7 +68,7 @@ type backgroundDueMsg struct{ job *session.HealthJob }
 // Background gate while the screen waits for work (foreground.go).
 func (m *Model) startBackground(j *session.HealthJob) tea.Cmd {
 	m.rc.deferred = nil
-	if !j.Computes(m.common.Session.Result) {
+	if !m.common.Session.HealthJobCurrent(j) {
 		return nil
 	}
 	if m.foregroundBusy() {

@@ -122,7 +122,8 @@ func (m *Model) follow(updates <-chan loaders.Update, unended ...loaders.Unended
 	m.live.unfinished = slices.Clone(s.Unfinished)
 	m.live.unended = unended
 	m.live.written, m.live.settled = map[int64]bool{}, map[int64]bool{}
-	m.live.notePartial(s.Result)
+	s.GradeReadInPart(m.live.readInPart)
+	m.live.notePartial(s)
 	unfinished := m.live.unfinishedLines()
 	s.SetUnfinishedLines(unfinished)
 	s.SetStillWritten(unfinished)
@@ -202,6 +203,12 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 	}
 	unfinished := l.unfinishedLines()
 	s.SetStillWritten(unfinished)
+	// The steps rows came to are noted first: the update's health grades
+	// the newest provisionally when it is probably read in part.
+	for i := range u.Trajectories {
+		l.written[u.Trajectories[i].Batch] = true
+		delete(l.settled, u.Trajectories[i].Batch)
+	}
 	var expire tea.Cmd
 	if len(u.Trajectories) > 0 || len(u.Reloaded) > 0 {
 		mixed := s.MixedWarning()
@@ -209,13 +216,9 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 		l.warnings = session.ReplaceWarning(l.warnings, mixed, s.MixedWarning()) // the batches that came may mix prompts
 		expire = m.noticeReloads(u)
 	}
-	for i := range u.Trajectories {
-		l.written[u.Trajectories[i].Batch] = true
-		delete(l.settled, u.Trajectories[i].Batch)
-	}
 	l.received++
 	s.SetUnfinishedLines(unfinished)
-	l.notePartial(s.Result)
+	l.notePartial(s)
 	newer := m.holdDetail(step)
 	s.SetBatch(l.batchToShow(s.Result, step))
 	s.Warnings = l.allWarnings()
@@ -246,7 +249,7 @@ func (m *Model) quiet(msg quietMsg) tea.Cmd {
 		return nil
 	}
 	l.settled[l.partialStep] = true
-	l.partial = false
+	l.notePartial(m.common.Session)
 	m.common.Session.Warnings = l.allWarnings()
 	return m.sessionChanged()
 }
@@ -443,15 +446,30 @@ func (l *liveState) readUnfinished(u loaders.Update) {
 	})
 }
 
-// notePartial notes whether the newest batch of res is probably still
-// being written: its findings (the header's badge) may then go when the
-// rest comes, which the status line says.
-func (l *liveState) notePartial(res *engine.Result) {
-	l.partial = false
-	if last := len(res.Ranking.Batches) - 1; last > 0 {
-		l.partialStep = res.Ranking.Batches[last].Step
-		l.partial = !l.settled[l.partialStep] && follow.Partial(res, last, l.written[l.partialStep]) != ""
+// notePartial notes whether the newest batch of s's result is probably
+// still being written: its findings may then go when the rest comes,
+// which the status line says, and are provisional until it is taken as
+// complete (session.SetReadInPart), out of the badge's verdict as stats
+// --follow leaves them out of its exit status.
+func (l *liveState) notePartial(s *session.Session) {
+	step, why := l.readInPart(s.Result)
+	l.partialStep, l.partial = step, why != ""
+	s.SetReadInPart(step, why)
+}
+
+// readInPart returns the newest step of res and why it is probably still
+// being written (follow.Partial), "" when it is not or was taken as
+// complete (settled).
+func (l *liveState) readInPart(res *engine.Result) (int64, string) {
+	last := len(res.Ranking.Batches) - 1
+	if last <= 0 {
+		return l.partialStep, ""
 	}
+	step := res.Ranking.Batches[last].Step
+	if l.settled[step] {
+		return step, ""
+	}
+	return step, follow.Partial(res, last, l.written[step])
 }
 
 // allWarnings returns the session's warnings followed by the follower's.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/engine/setup"
+	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -324,6 +325,83 @@ func TestLivePartialStep(t *testing.T) {
 	m.Update(liveMsg{loaders.Update{Trajectories: step20[60:70]}, true})
 	if v := screen(m); !strings.Contains(v, note) {
 		t.Fatalf("more rows of step 20 came, not said maybe read in part:\n%s", v)
+	}
+}
+
+// TestLivePartialStepProvisional: the findings of a followed step
+// probably read in part are provisional, as stats --follow grades them:
+// marked with follow.Partial's why, its ALERT counted at WARN by the
+// header's badge; once nothing has come for follow.Quiet the step is
+// taken as complete and graded again, its ALERT the badge's. The
+// badge counted the ALERT of a step read in part as any other.
+func TestLivePartialStepProvisional(t *testing.T) {
+	m, _ := newLiveModel(t)
+	press(m, "6") // the Steps tab, whose findings ? lists
+	_, step20 := sampleSteps(t, 20, 21)
+	for i := range step20 {
+		step20[i].StepCount = 1000 // length_drift's ALERT, far past the baseline's
+	}
+	m.Update(liveMsg{loaders.Update{Trajectories: step20[:40]}, true})
+	m.Settle()
+	s := m.common.Session
+	const why = "fewer rows than step 19's 128, rows of it having come while following: its run is probably still writing it"
+	drift := func() *health.Finding {
+		i := slices.IndexFunc(s.Findings(), func(f health.Finding) bool {
+			return f.Step == 20 && f.Check == health.CheckLengthDrift && f.Level == health.Alert
+		})
+		if i < 0 {
+			t.Fatalf("no length_drift ALERT at step 20: %+v", s.Findings())
+		}
+		return &s.Findings()[i]
+	}
+	if f := drift(); f.Provisional != why {
+		t.Errorf("step 20 read in part: its ALERT provisional %q, want %q", f.Provisional, why)
+	}
+	if h := headerOf(m); strings.Contains(h, "alert") || strings.Contains(h, "✖") {
+		t.Errorf("the header's badge counts the ALERT of a step read in part: %q", h)
+	}
+	if texts := m.findingTexts(); !slices.ContainsFunc(texts, func(x string) bool { return strings.HasSuffix(x, "; provisional: "+why) }) {
+		t.Errorf("? does not say why step 20's findings are provisional: %q", texts)
+	}
+	if v := screen(m); !strings.Contains(v, "length_drift (provisional):") {
+		t.Errorf("the Steps tab does not mark step 20's ALERT provisional:\n%s", v)
+	}
+
+	m.Update(quietMsg{m.live.received})
+	if s.HealthReady() {
+		t.Fatal("step 20 taken as complete: the health graded provisionally is still the current one")
+	}
+	m.Settle()
+	if f := drift(); f.Provisional != "" {
+		t.Errorf("step 20 taken as complete: its ALERT still provisional %q", f.Provisional)
+	}
+	if h := headerOf(m); !strings.Contains(h, "alert") {
+		t.Errorf("step 20 taken as complete: no ALERT in the header's badge: %q", h)
+	}
+}
+
+// TestLivePartialStepBaseline: in a run of as many steps as the
+// baseline's setting, the newest read in part, the Steps tab says the
+// baseline the health used (health.BaselineLen), the steps before it;
+// it said the setting's.
+func TestLivePartialStepBaseline(t *testing.T) {
+	cfg, ts := sampleSteps(t, 0, 2)
+	s := uitest.FollowedSession(t, "run.jsonl", cfg, &loaders.Result{Trajectories: ts})
+	m := NewModel(s, true)
+	m.Init()
+	m.follow(make(chan loaders.Update))
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	press(m, "6")
+	_, step2 := sampleSteps(t, 2, 3)
+	m.Update(liveMsg{loaders.Update{Trajectories: step2[:40]}, true})
+	m.Settle()
+	if v := screen(m); !strings.Contains(v, "health against the first 2 batches") {
+		t.Errorf("step 2 read in part, out of the baseline of 3: the Steps tab does not say the 2 batches before it:\n%s", v)
+	}
+	m.Update(quietMsg{m.live.received})
+	m.Settle()
+	if v := screen(m); !strings.Contains(v, "health against the first 3 batches") {
+		t.Errorf("step 2 taken as complete: the Steps tab does not say a baseline of 3 batches:\n%s", v)
 	}
 }
 

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sync"
 	"sync/atomic"
 
@@ -15,10 +16,23 @@ import (
 
 // healthCache holds the trends and the health findings of one result: the
 // header needs them after every recompute, the Steps tab on every batch.
+// The findings are graded with the steps of provisional provisional
+// (health.Config.Provisional), and graded again when those change: a
+// followed step read in part taken as complete, or a later one started.
 type healthCache struct {
-	result   *engine.Result
-	trends   []diagnose.Trend
-	findings []health.Finding
+	result      *engine.Result
+	trends      []diagnose.Trend
+	findings    []health.Finding
+	provisional map[int64]string
+	// baseline is how many of the first batches the baseline spans
+	// (health.BaselineLen), fewer than the setting when one of them is
+	// provisional in a short run.
+	baseline int
+}
+
+// cacheOf returns the health of result, its findings graded under cfg.
+func cacheOf(result *engine.Result, trends []diagnose.Trend, findings []health.Finding, cfg health.Config) healthCache {
+	return healthCache{result, trends, findings, cfg.Provisional, health.BaselineLen(trends, cfg)}
 }
 
 // SetHealth sets the health checks' settings and the hypervolume
@@ -57,6 +71,16 @@ func (s *Session) Findings() []health.Finding {
 	return s.health.findings
 }
 
+// Baseline returns how many of the first batches the baseline of the
+// current health spans (health.BaselineLen), 0 until its health job is
+// done (HealthReady).
+func (s *Session) Baseline() int {
+	if !s.HealthReady() {
+		return 0
+	}
+	return s.health.baseline
+}
+
 // HealthJob computes a result's other batches, trends and health
 // findings, once, whoever asks first: the background command or a tab.
 type HealthJob struct {
@@ -67,6 +91,10 @@ type HealthJob struct {
 	// logged is the logged-advantage check to make of the result, nil
 	// when the session's holds (loggedCheckOf).
 	logged *loggedCheck
+	// regrade is set when the trends are the session's, of the same
+	// result: only the steps graded provisionally changed, so the job
+	// grades them again and computes nothing else.
+	regrade bool
 
 	once sync.Once
 	// running is set when a command starts the job, done when it is over.
@@ -88,10 +116,12 @@ func (j *HealthJob) Run() { j.RunPausing(nil) }
 func (j *HealthJob) RunPausing(g *pause.Gate) {
 	j.once.Do(func() {
 		ctx := pause.With(context.Background(), g)
-		_ = j.result.FinishContext(ctx) // never ends
-		j.trends, _ = diagnose.TrendsContext(ctx, j.result, j.ref)
-		pause.Checkpoint(ctx)
-		j.dead.add(j.result, j.trends)
+		if !j.regrade {
+			_ = j.result.FinishContext(ctx) // never ends
+			j.trends, _ = diagnose.TrendsContext(ctx, j.result, j.ref)
+			pause.Checkpoint(ctx)
+			j.dead.add(j.result, j.trends)
+		}
 		j.findings = j.dead.findings(j.result, j.trends, j.cfg)
 		if j.logged != nil {
 			pause.Checkpoint(ctx)
@@ -118,15 +148,15 @@ func (j *HealthJob) Computes(r *engine.Result) bool { return j.result == r }
 // is not reused while it runs (Unused).
 func (j *HealthJob) Start() { j.running.Store(true) }
 
-// HealthDone takes the trends and findings of j, finished, when its result
-// is still the current one; it reports whether it is (else they are
-// dropped).
+// HealthDone takes the trends and findings of j, finished, when it is
+// still the current health's job (HealthJobCurrent); it reports whether it
+// is (else they are dropped).
 func (s *Session) HealthDone(j *HealthJob) bool {
-	if j.result != s.Result {
+	if !s.HealthJobCurrent(j) {
 		return false
 	}
 	if !s.HealthReady() {
-		s.health = healthCache{j.result, j.trends, j.findings}
+		s.health = cacheOf(j.result, j.trends, j.findings, j.cfg)
 	}
 	if j.logged != nil {
 		s.logged = *j.logged
@@ -145,16 +175,37 @@ func (s *Session) Unused(old *engine.Result) bool {
 	return s.job == nil || s.job.result != old || !s.job.running.Load() || s.job.done.Load()
 }
 
-// HealthJob returns the job of the current result, making it if needed.
+// HealthJob returns the job of the current health, making it if needed:
+// when the result's trends are known and only the steps graded
+// provisionally changed, a job that grades them again.
 func (s *Session) HealthJob() *HealthJob {
-	if s.job == nil || s.job.result != s.Result {
-		s.job = &HealthJob{result: s.Result, cfg: s.healthConfig(), ref: s.HVRef, dead: s.deadSignal(), logged: loggedCheckOf(s.Result, &s.logged)}
+	cfg := s.healthConfig()
+	if s.job == nil || s.job.result != s.Result || !maps.Equal(s.job.cfg.Provisional, cfg.Provisional) {
+		s.job = &HealthJob{result: s.Result, cfg: cfg, ref: s.HVRef, dead: s.deadSignal(), logged: loggedCheckOf(s.Result, &s.logged)}
+		if s.health.result == s.Result {
+			s.job.trends, s.job.regrade = s.health.trends, true
+		}
 	}
 	return s.job
 }
 
-// HealthReady reports whether the current result's health is known.
-func (s *Session) HealthReady() bool { return s.health.result == s.Result }
+// HealthJobCurrent reports whether j computes the current health: that of
+// the current result, with the steps now provisional graded so.
+func (s *Session) HealthJobCurrent(j *HealthJob) bool {
+	return j.result == s.Result && maps.Equal(j.cfg.Provisional, s.healthConfig().Provisional)
+}
+
+// HealthReady reports whether the current health is known: that of the
+// current result, with the steps now provisional graded so.
+func (s *Session) HealthReady() bool {
+	if s.health.result != s.Result {
+		return false
+	}
+	if s.health.provisional == nil && len(s.stillWritten) == 0 && s.readInPart.why == "" {
+		return true // nothing provisional, before or now
+	}
+	return maps.Equal(s.health.provisional, s.healthConfig().Provisional)
+}
 
 // SetStillWritten notes paths, the files whose unfinished last line the
 // reading left out (loaders.LastLinesLeftOut; following, those not read
@@ -163,13 +214,36 @@ func (s *Session) HealthReady() bool { return s.health.result == s.Result }
 // before it applies an update, whose health is then graded so.
 func (s *Session) SetStillWritten(paths []string) { s.stillWritten = paths }
 
+// SetReadInPart notes that the followed step is probably read in part,
+// with why (follow.Partial), or, why "", that no step is: the health
+// grades that step provisionally, as stats --follow does, and is graded
+// again (HealthJob) when this changes.
+func (s *Session) SetReadInPart(step int64, why string) {
+	s.readInPart.step, s.readInPart.why = step, why
+}
+
+// GradeReadInPart has each followed update (ApplyUpdate) note, before
+// its health is graded, the newest step probably read in part and why
+// (readInPart: its step, and "" for none), as SetReadInPart does: the
+// update's health is then graded so at once, not again after it.
+func (s *Session) GradeReadInPart(readInPart func(res *engine.Result) (step int64, why string)) {
+	s.readInPartOf = readInPart
+}
+
 // healthConfig is HealthConfig with, as Provisional, the steps of the
 // files still being written (SetStillWritten) at the step of each one's
-// last row read now (loaders.StillWritten).
+// last row read now (loaders.StillWritten), and the followed step read
+// in part (SetReadInPart), with its own why, as stats --follow gives it.
 func (s *Session) healthConfig() health.Config {
 	cfg := s.HealthConfig
 	if len(s.stillWritten) > 0 {
 		cfg.Provisional = loaders.StillWritten(s.stillWritten, s.lastSteps())
+	}
+	if s.readInPart.why != "" {
+		if cfg.Provisional == nil {
+			cfg.Provisional = map[int64]string{}
+		}
+		cfg.Provisional[s.readInPart.step] = s.readInPart.why
 	}
 	return cfg
 }

@@ -115,6 +115,15 @@ type Session struct {
 	// left out, their runs probably still writing them: the health grades
 	// the step of each one's last row read provisionally (healthConfig).
 	stillWritten []string
+	// readInPart is the followed step probably read in part and why
+	// (SetReadInPart), why "" for none: graded provisionally too.
+	readInPart struct {
+		step int64
+		why  string
+	}
+	// readInPartOf tells readInPart of each followed update's result
+	// (GradeReadInPart); nil when not following.
+	readInPartOf func(res *engine.Result) (step int64, why string)
 	// lastStep holds the step of each file's last row read
 	// (loaders.NoteLastSteps), kept as rows come and go (ApplyUpdate):
 	// the unfinished lines' steps without a scan of every row.

@@ -64,10 +64,14 @@ func (s *Session) ApplyUpdate(followed *live.Evaluation, u loaders.Update) {
 		s.compare = s.Evaluation.Recompute(s.compare)
 	}
 	s.loggedDue = nil
+	if s.readInPartOf != nil {
+		s.SetReadInPart(s.readInPartOf(s.Result))
+	}
 	if trends != nil {
 		dead := s.deadSignal()
 		dead.add(s.Result, trends)
-		s.health = healthCache{s.Result, trends, dead.findings(s.Result, trends, s.healthConfig())}
+		cfg := s.healthConfig()
+		s.health = cacheOf(s.Result, trends, dead.findings(s.Result, trends, cfg), cfg)
 		// No health job runs for this result: the rows that differ from
 		// the log are counted again by a job of their own, off the event
 		// loop (LoggedJob), which replaces that of an update before.

@@ -1,7 +1,6 @@
 package steps
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -342,7 +341,10 @@ func (t *stepsTab) draw() {
 	}
 	t.refreshTrends()
 	t.charts, t.frames = map[int]string{}, map[int]*plot.Frame{}
-	if len(t.trends) == 0 {
+	// Trends of a result before (the health graded again, a source's
+	// computed) may have fewer batches than the one shown: View says
+	// computing until they come.
+	if len(t.trends) == 0 || t.result != t.common.Session.Result {
 		return
 	}
 	if t.full {
@@ -532,8 +534,9 @@ const seeWhole = " (? shows all)"
 func (t *stepsTab) healthLines() []string {
 	s, st := t.common.Session, t.common.Styles
 	findings := common.AlertsFirst(s.Findings())
-	baseline := cmp.Or(s.HealthConfig.Baseline, health.DefaultBaseline)
-	lines := []string{healthTitle(st, findings, s.Unread, baseline, t.width)}
+	// The batches the health's baseline spans, fewer than the setting
+	// when a provisional step is left out of a short run's.
+	lines := []string{healthTitle(st, findings, s.Unread, s.Baseline(), t.width)}
 	// A short screen keeps its rows for the charts.
 	most := min(max((t.height-10)/4, 1), maxFindingLines)
 	shown := findings
