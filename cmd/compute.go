@@ -45,7 +45,7 @@ names the objective, the cause and the nearest field names.`,
 			if err != nil {
 				return err
 			}
-			warnPromptFlagsIgnored(stdio.Stderr, cmd.Flags())
+			warnFlagsUnread(stdio.Stderr, "compute", cmd.Flags(), p.cfg)
 			var parts *output.RecordParts
 			if format != "csv" {
 				parts = output.StartRecordParts(p.ev, p.ids.at, rewardChunk)
