@@ -534,7 +534,8 @@ func (a *Awaiting) record(ctx context.Context, paths []string, opts loaders.Opti
 // be): auto, its first, and when that has a trainer's fields and
 // standard input is the only input, its first peekRows (Apply recognises
 // the trainer and takes the defaults from them, as from a file's; with
-// other inputs WithStdin warns of the fields); a --from naming a trainer,
+// other inputs Apply checks its first against a trainer's files, and
+// WithStdin warns of its fields beside plain records); a --from naming a trainer,
 // its first peekRows; nil otherwise, or when it holds no record. It
 // returns them and the reader that gives standard input whole
 // (loaders.PeekStdin when it looked, else opts.Stdin).
@@ -560,7 +561,8 @@ func PeekStdin(cfg setup.Config, paths []string, opts loaders.Options) (*loaders
 // a warning when standard input is read as plain records as auto
 // recognised no layout (cfg as Apply returned it) and has a first record,
 // stdin (PeekStdin's), that recognise takes for a trainer's: standard
-// input beside other inputs, which the first file's layout decides.
+// input beside plain records (beside a trainer's files Apply checks it
+// is of their layout).
 func WithStdin(sentence string, cfg setup.Config, stdin *loaders.FileFields) string {
 	if stdin == nil || cfg.From != "" && cfg.From != layoutAuto {
 		return sentence
