@@ -23,9 +23,10 @@ func newComputeCommand(s *settings, stdio IO) *cobra.Command {
 		Long: `compute writes one record per trajectory, in input order:
 id, batch, group, source (when the score sums sources), score, reward,
 pareto_rank, crowding, valid, feasible and violation (with constraints),
-the raw objective values, logged_advantage (when the trainer's advantage
-is read: TRL's and open-instruct's layouts, --logged-advantage) and kept
-(with --filter-groups); docs/CONTRACT.md says each.
+logged_advantage (when the trainer's advantage is read: TRL's and
+open-instruct's layouts, --logged-advantage), kept (with --filter-groups)
+and objectives, the raw objective values (in CSV a column each);
+docs/CONTRACT.md says each.
 
 Invalid trajectories are kept, with a neutral reward, and counted per
 cause on stderr; a batch more than half invalid is warned of. When no
@@ -45,7 +46,7 @@ names the objective, the cause and the nearest field names.`,
 			if err != nil {
 				return err
 			}
-			warnPromptFlagsIgnored(stdio.Stderr, cmd.Flags())
+			warnFlagsUnread(stdio.Stderr, "compute", cmd.Flags(), p.cfg)
 			var parts *output.RecordParts
 			if format != "csv" {
 				parts = output.StartRecordParts(p.ev, p.ids.at, rewardChunk)

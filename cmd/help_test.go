@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -50,7 +52,8 @@ func TestHelpNamesEveryMethodAndLayout(t *testing.T) {
 
 // TestComputeHelpNamesEveryColumn: compute's help names every column
 // compute can write but the objectives' (all of them written here:
-// sources, constraints, a logged advantage, the group filter).
+// sources, constraints, a logged advantage, the group filter), and every
+// member of its JSONL record in the record's order.
 func TestComputeHelpNamesEveryColumn(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"data.jsonl": `{"id":"a","group":"g","metadata":{"ds":"m","acc":1,"n":3,"adv":0.5}}
@@ -82,4 +85,48 @@ expr = "acc"
 	if len(header) < 13 {
 		t.Errorf("header %v: not every column was written", header)
 	}
+
+	out, errOut, code = run(t, "", "compute", "--config", filepath.Join(dir, "cfg.toml"),
+		"--source-by", "ds", "--constraint", "n >= 0", "--logged-advantage", "adv", "--filter-groups", "acc",
+		filepath.Join(dir, "data.jsonl"))
+	if code != 0 {
+		t.Fatalf("JSONL: status %d: %s", code, errOut)
+	}
+	members := recordMembers(t, out[:strings.Index(out, "\n")])
+	// The help's list of members ends its first paragraph.
+	list := help[:strings.Index(help, "docs/CONTRACT.md says each")]
+	at := make([]int, len(members))
+	for k, member := range members {
+		place := regexp.MustCompile(`\b` + member + `\b`).FindStringIndex(list)
+		if place == nil {
+			t.Fatalf("compute's help does not name member %s:\n%s", member, list)
+		}
+		at[k] = place[0]
+		if k > 0 && at[k] < at[k-1] {
+			t.Errorf("compute's help names %s before %s; the record has %v:\n%s", member, members[k-1], members, list)
+		}
+	}
+}
+
+// recordMembers returns the names of the members of the JSON object line
+// in their order.
+func recordMembers(t *testing.T, line string) []string {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(line))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("not a JSON object: %q", line)
+	}
+	var members []string
+	for dec.More() {
+		name, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		members = append(members, name.(string))
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return members
 }

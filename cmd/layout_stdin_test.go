@@ -125,3 +125,36 @@ func TestVerlStdinChecked(t *testing.T) {
 		t.Errorf("status %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// TestStdinBesideTrainerFiles: standard input beside a trainer's files is
+// one more file of the run: a verl dump piped beside a verl dump is read
+// as the two files are; beside open-instruct traces it is the error two
+// such files give, and beside --from verl's files, one not verl's is
+// refused as such a file is.
+func TestStdinBesideTrainerFiles(t *testing.T) {
+	first := filepath.Join("testdata", "verl", "dapo_overlong", "dump", "1.jsonl")
+	second := filepath.Join("testdata", "verl", "dapo_overlong", "dump", "2.jsonl")
+	traces := filepath.Join("testdata", "openinstruct", "standard", "grpo_gsm8k__1__1764150000_rollouts_000000.jsonl")
+	filesOut, filesErr, filesCode := run(t, "", "compute", first, second)
+	out, errOut, code := run(t, readText(t, second), "compute", first, "-")
+	if code != 0 || filesCode != 0 || out != filesOut || errOut != filesErr {
+		t.Errorf("beside a verl dump: status %d, stderr %q; the two files: status %d, stderr %q; same records: %v", code, errOut, filesCode, filesErr, out == filesOut)
+	}
+
+	cases := []struct {
+		name, stdin string
+		args        []string
+		want        string
+	}{
+		{"beside traces", readText(t, first), []string{"compute", "-", traces},
+			"rewardlens: mixed layouts: " + traces + " is open-instruct rollout traces, standard input is a verl rollout dump: give the files of one run (or --from plain)\n"},
+		{"not --from's", readText(t, traces), []string{"compute", "--from", "verl", first, "-"},
+			"rewardlens: standard input: not a verl rollout dump (--from verl): its first record has fields advantage, dataset, finish_reason, ground_truth, logprobs, prompt_idx, prompt_tokens, request_info, response_tokens, reward, sample_idx, step, a verl rollout dump has input, output, score, step\n"},
+	}
+	for _, c := range cases {
+		out, errOut, code := run(t, c.stdin, c.args...)
+		if code != 2 || out != "" || errOut != c.want {
+			t.Errorf("%s: status %d, stdout %d bytes, stderr %q, want %q", c.name, code, len(out), errOut, c.want)
+		}
+	}
+}

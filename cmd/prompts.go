@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/rewardlens/rewardlens/engine"
 
 	"github.com/rewardlens/rewardlens/engine/invalid"
@@ -155,25 +153,6 @@ func reportFilter(w io.Writer, objective string, f *prompts.Filtered) {
 	}
 	fmt.Fprintf(w, "rewardlens: --filter-groups %s: %d of %d %s dropped (zero spread of %s), %d of %d %s kept; a dropped one's reward is 0\n",
 		textsafe.Line(objective), dropped, kept+dropped, english.Plural(kept+dropped, "group"), textsafe.Line(objective), effective, total, english.Plural(total, "trajectory"))
-}
-
-// promptFlags are the flags of the prompts' analysis (prompt statuses,
-// dead signal), which compute does not read.
-var promptFlags = []string{"prompt-by", "task-metric", "pass-threshold"}
-
-// warnPromptFlagsIgnored warns on w of each prompt flag given (with its
-// value) to compute, which analyses no prompt: its value was checked
-// (prepareInputs), but it changes no reward.
-func warnPromptFlagsIgnored(w io.Writer, flags *pflag.FlagSet) {
-	var given []string
-	for _, name := range promptFlags {
-		if f := flags.Lookup(name); f != nil && f.Changed {
-			given = append(given, "--"+name+" "+f.Value.String())
-		}
-	}
-	if len(given) > 0 {
-		fmt.Fprintf(w, "rewardlens: warning: %s ignored: compute does not analyse the prompts (stats, prompts and the dashboard do)\n", textsafe.Line(english.List(given)))
-	}
 }
 
 // The keys of --filter-groups and --pass-threshold in a config file.

@@ -46,6 +46,7 @@ pass rate there is >= 0.5. The counts per status go to stderr.`,
 			if err != nil {
 				return err
 			}
+			warnFlagsUnread(stdio.Stderr, "prompts", cmd.Flags(), p.cfg)
 			p.needsTask = true
 			res, err := p.result(stdio.Stderr)
 			if err != nil {

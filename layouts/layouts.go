@@ -203,8 +203,9 @@ func describeLayout(layout string) string {
 // record), and the sentence that says what was decided ("" for plain
 // records). Files of different layouts, a file that is not of the layout
 // --from names, and a file its layout's check refuses are errors.
-// Standard input is not recognised (WithStdin warns): with auto, it is
-// plain records; so are empty files, unless following (await not nil):
+// Standard input beside files of a trainer's layout is one more of them
+// (checkStdinBeside); beside plain records it is not recognised (WithStdin
+// warns): with auto, it is plain records; so are empty files, unless following (await not nil):
 // auto then waits until a file holds a record (Awaiting), and so does a
 // --from that names a trainer, whose defaults are taken from the first
 // file's fields as when it was there at the start. A --from that names a
@@ -291,6 +292,9 @@ func Apply(ctx context.Context, cfg setup.Config, paths []string, opts loaders.O
 	if l == nil {
 		return cfg, "", nil, nil
 	}
+	if err := checkStdinBeside(cfg, from, files[0], stdin); err != nil {
+		return cfg, "", nil, err
+	}
 	if l.filesCheck != nil {
 		if err := l.filesCheck(files); err != nil {
 			return cfg, "", nil, err
@@ -315,6 +319,30 @@ func Apply(ctx context.Context, cfg setup.Config, paths []string, opts loaders.O
 		others[i] = f.Path
 	}
 	return cfg, sentence, check.checkOthers(others), nil
+}
+
+// checkStdinBeside checks standard input's first record, stdin (nil when
+// none was read), beside files of a trainer's layout, first the first of
+// them: one config reads every input, so standard input is one more file
+// of the run, of its layout (as --from names it, or as auto recognised
+// it in first) and passing its check, else the error a file would give.
+func checkStdinBeside(cfg setup.Config, from string, first loaders.FileFields, stdin *loaders.FileFields) error {
+	if stdin == nil {
+		return nil
+	}
+	layout := recognise(first)
+	switch got := recognise(*stdin); {
+	case from == layoutAuto && got != layout:
+		return fmt.Errorf("mixed layouts: %s is %s, standard input is %s: give the files of one run (or --from plain)",
+			first.Path, describeLayout(layout), describeLayout(got))
+	case got != layout:
+		return fmt.Errorf("standard input: not %s (--from %s): its first record has %s, %s has %s",
+			describeLayout(from), from, fieldList(stdin.Names), describeLayout(from), findLayout(from).fieldList())
+	}
+	if l := findLayout(layout); l.check != nil {
+		return l.check(cfg, *stdin)
+	}
+	return nil
 }
 
 // fieldList lists names for messages, "no field" when there are none.
@@ -542,7 +570,8 @@ func (a *Awaiting) record(ctx context.Context, paths []string, opts loaders.Opti
 // be): auto, its first, and when that has a trainer's fields and
 // standard input is the only input, its first peekRows (Apply recognises
 // the trainer and takes the defaults from them, as from a file's; with
-// other inputs WithStdin warns of the fields); a --from naming a trainer,
+// other inputs Apply checks its first against a trainer's files, and
+// WithStdin warns of its fields beside plain records); a --from naming a trainer,
 // its first peekRows; nil otherwise, or when it holds no record. It
 // returns them and the reader that gives standard input whole
 // (loaders.PeekStdin when it looked, else opts.Stdin).
@@ -568,7 +597,8 @@ func PeekStdin(cfg setup.Config, paths []string, opts loaders.Options) (*loaders
 // a warning when standard input is read as plain records as auto
 // recognised no layout (cfg as Apply returned it) and has a first record,
 // stdin (PeekStdin's), that recognise takes for a trainer's: standard
-// input beside other inputs, which the first file's layout decides.
+// input beside plain records (beside a trainer's files Apply checks it
+// is of their layout).
 func WithStdin(sentence string, cfg setup.Config, stdin *loaders.FileFields) string {
 	if stdin == nil || cfg.From != "" && cfg.From != layoutAuto {
 		return sentence

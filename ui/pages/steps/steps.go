@@ -242,7 +242,7 @@ func stepsSeries(objectives []scoring.Objective, constraints []scoring.Constrain
 		{title: "reward std", nonNegative: true},
 	}
 	for _, o := range objectives {
-		series = append(series, stepSeries{title: textsafe.Line(fmt.Sprintf("%s mean (%s)", o.Name, o.Goal))})
+		series = append(series, stepSeries{title: textsafe.Line(objectiveMeanTitle(o))})
 	}
 	hypervolume := len(objectives) == 2 || len(objectives) == 3
 	frontier := stepSeries{title: "frontier size (rank 0)", nonNegative: true, integer: true}
@@ -292,6 +292,17 @@ func stepsSeries(objectives []scoring.Objective, constraints []scoring.Constrain
 		}
 	}
 	return append(series, deadSignalSeries(trends)...)
+}
+
+// objectiveMeanTitle is the title of objective o's mean chart: "NAME mean
+// (GOAL)", "objective NAME mean (GOAL)" when NAME is reward or score,
+// which the tab's own charts and legend name (open-instruct's objective
+// is its reward).
+func objectiveMeanTitle(o scoring.Objective) string {
+	if o.Name == "reward" || o.Name == "score" {
+		return fmt.Sprintf("objective %s mean (%s)", o.Name, o.Goal)
+	}
+	return fmt.Sprintf("%s mean (%s)", o.Name, o.Goal)
 }
 
 // allZero reports whether every mean that is not NaN is 0 but for

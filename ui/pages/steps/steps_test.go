@@ -625,3 +625,26 @@ func TestGoldenStepsFindingsOfOneForm(t *testing.T) {
 		})
 	}
 }
+
+// TestGoldenStepsObjectiveNamedReward: an objective named reward
+// (open-instruct's), whose mean is charted while the legend says the
+// computed reward's mean is 0 in every batch, is charted as the
+// objective's, not under the computed reward's title.
+func TestGoldenStepsObjectiveNamedReward(t *testing.T) {
+	var text strings.Builder
+	for step := 1; step <= 3; step++ {
+		for prompt := range 2 {
+			for k := range 4 {
+				reward := float64((step + prompt + k) % 3 * 5)
+				fmt.Fprintf(&text, `{"id":"%d-%d-%d","batch":%d,"group":"p%d","metadata":{"reward":%g}}`+"\n", step, prompt, k, step, prompt, reward)
+			}
+		}
+	}
+	s := uitest.TextSessionWith(t, text.String(), setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "reward", Expr: "metadata.reward"}}})
+	tab := stepsTabOn(s, 200, 60)
+	view := uitest.Plain(tab)
+	if !strings.Contains(view, "score mean: the reward mean is 0 in every batch") || !strings.Contains(view, "objective reward mean (max) ·") {
+		t.Errorf("the legend and the objective's chart:\n%s", view)
+	}
+	golden.RequireEqual(t, view)
+}
