@@ -15,7 +15,6 @@ import (
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/engine/scoring"
-	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/output"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
@@ -151,7 +150,7 @@ func (f *statsFollower) printLines(n int) error {
 		t := &f.trends[b]
 		why := ""
 		if b == newest {
-			why = follow.Partial(f.res, b, f.written[t.Step])
+			why = f.partial(b)
 		}
 		partial := why != ""
 		line := lineOf(t, partial)
