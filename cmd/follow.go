@@ -340,7 +340,7 @@ type statsFollower struct {
 	printed      map[int64]printedLine
 	lastFindings map[int64][]health.Finding
 	// provisional holds, per step, why its last line printed is
-	// provisional (follow.Partial; "" when it is not).
+	// provisional (partial; "" when it is not).
 	provisional map[int64]string
 	// agreementWarnings holds, per step, the trainer check's warning its
 	// last line printed (none: no entry), for its updated line to

@@ -139,7 +139,8 @@ func lineOf(t *diagnose.Trend, partial bool) printedLine {
 
 // printLines prints the lines of the first n batches not printed yet, or
 // printed with other numbers. The newest batch, when among them (the
-// quiet timer, the end), may be partial (follow.Partial): its run is
+// quiet timer, the end), may be partial (statsFollower.partial: its file
+// ends in an unfinished line, or it is probably read in part): its run is
 // probably still writing it, and its findings are provisional
 // (health.Config.Provisional, with why), as those of a file still being
 // written are to stats --health.
@@ -395,7 +396,7 @@ type followLine struct {
 	Updated     bool             `json:"updated,omitempty"`
 	// Provisional is why the step's findings may not stand, as each
 	// finding's (health.Finding.Provisional): its run is probably still
-	// writing it (follow.Partial).
+	// writing it (statsFollower.partial).
 	Provisional string `json:"provisional,omitempty"`
 	// WarningWithdrawn is the trainer check's warning of the step's
 	// earlier line that this one withdraws or replaces.
