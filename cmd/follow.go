@@ -89,7 +89,8 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	sayLayout(stdio.Stderr, layout, cfg)
 	sessions := layouts.NewVerlSessions(cfg)
 	f := &statsFollower{cfg: cfg, file: s.file, sessions: sessions, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
-		warnings: follow.Warnings(sessions.With(layouts.StepWarnings(cfg, scoring.Uncapped, nil)), cfg.EqualGroups), warned: map[givenWarning]bool{}, matchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged}
+		warned: map[givenWarning]bool{}, matchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged}
+	f.warnings = follow.Warnings(sessions.With(f.layoutWarnings()), cfg.EqualGroups)
 	f.runNote = layouts.RunNoteOf(cfg)
 	// The first reading is evaluated as it streams: only the evaluation
 	// is kept, never every trajectory. The computer is built on the first
@@ -339,7 +340,7 @@ type statsFollower struct {
 	printed      map[int64]printedLine
 	lastFindings map[int64][]health.Finding
 	// provisional holds, per step, why its last line printed is
-	// provisional (follow.Partial; "" when it is not).
+	// provisional (partial; "" when it is not).
 	provisional map[int64]string
 	// agreementWarnings holds, per step, the trainer check's warning its
 	// last line printed (none: no entry), for its updated line to
@@ -575,12 +576,54 @@ func (f *statsFollower) noteUnfinishedLine(path string) {
 // last row read (engine.RewardComputer.LinesLeftOut): those said
 // unended while following and, once it ends, those it ended with.
 func (f *statsFollower) linesLeftOut() map[int64]string {
+	return loaders.LinesLeftOut(f.unfinishedPaths(), f.lastStep)
+}
+
+// unfinishedPaths are the files whose unfinished last line is left out:
+// those said unended while following and, once it ends, those it ended
+// with; sorted, each once.
+func (f *statsFollower) unfinishedPaths() []string {
 	paths := slices.Collect(maps.Keys(f.unfinished))
 	for _, u := range f.unendedAtEnd() {
 		paths = append(paths, u.Path)
 	}
 	slices.Sort(paths)
-	return loaders.LinesLeftOut(slices.Compact(paths), f.lastStep)
+	return slices.Compact(paths)
+}
+
+// layoutWarnings is the layout's warnings of a step's line
+// (layouts.StepWarnings), nil when it has none, told the unfinished last
+// lines known as the line is printed (linesLeftOut): a group cut short by
+// one is said to be, not taken for evaluation rows.
+func (f *statsFollower) layoutWarnings() func(*engine.Result, []int) []string {
+	if layouts.StepWarnings(f.cfg, scoring.Uncapped, nil) == nil {
+		return nil
+	}
+	return func(res *engine.Result, batches []int) []string {
+		return layouts.StepWarnings(f.cfg, scoring.Uncapped, f.linesLeftOut())(res, batches)
+	}
+}
+
+// stillWritten is why the newest batch is provisional for its file's
+// unfinished last line, left out after its last row read, as stats
+// --health words it (loaders.StillWritten): "" when no such line is
+// known. Once the line ends and is read, the step is graded as any other.
+func (f *statsFollower) stillWritten() string {
+	batches := f.res.Ranking.Batches
+	if len(batches) == 0 {
+		return ""
+	}
+	return loaders.StillWritten(f.unfinishedPaths(), f.lastStep)[batches[len(batches)-1].Step]
+}
+
+// partial says why batch b of the result, the newest, is provisional, ""
+// when it is not: its file ends in an unfinished line (stillWritten), or
+// it is probably read in part by its rows (follow.Partial).
+func (f *statsFollower) partial(b int) string {
+	if why := f.stillWritten(); why != "" && b == len(f.res.Ranking.Batches)-1 {
+		return why
+	}
+	return follow.Partial(f.res, b, f.written[f.res.Ranking.Batches[b].Step])
 }
 
 // setUnended notes the files unended as following ended
@@ -707,7 +750,7 @@ func (f *statsFollower) compute(ctx context.Context) error {
 
 // rematch is --match-logged while following: the settings to compute
 // with are looked for (agreement.CheckTrainer) among the trainers' on the
-// rows of the complete steps read so far (fitBatches: a step read in
+// rows of the complete steps read so far (completeBatches: a step read in
 // part has short groups, which reproduce no logged advantage), the first
 // time, and again whenever the settings found stop reproducing them (a
 // later step tells them apart; found with the rows the trainer grouped
@@ -721,7 +764,7 @@ func (f *statsFollower) rematch(ctx context.Context, withNewest bool) error {
 	if !f.matchLogged || f.res == nil {
 		return nil
 	}
-	complete := f.fitBatches(withNewest)
+	complete := f.completeBatches(withNewest)
 	if complete == 0 || f.matched && f.found != nil && f.found.FoundReproduces(f.res, complete) {
 		return nil
 	}
@@ -807,27 +850,13 @@ func (f *statsFollower) newestPartialAsWritten() bool {
 // completeBatches is how many of the result's batches, first to last, are
 // complete: all but the newest, which the run may still be writing, unless
 // withNewest (no more rows came for a while, or following ends) and it is
-// not probably partial (follow.Partial).
+// not provisional (partial: its file ends in an unfinished line, whose
+// step's last group may be short, which no setting reproduces, or it is
+// probably read in part). Once the line ends and is read, the step is
+// complete as the others are.
 func (f *statsFollower) completeBatches(withNewest bool) int {
 	n := len(f.res.Ranking.Batches)
-	if n > 0 && (!withNewest || follow.Partial(f.res, n-1, f.written[f.res.Ranking.Batches[n-1].Step]) != "") {
-		n--
-	}
-	return n
-}
-
-// fitBatches is how many of the result's batches, first to last, the
-// settings are fitted on (rematch): the complete ones (completeBatches)
-// but the newest when a file's unfinished last line was left out after a
-// row of it (linesLeftOut): the run is probably still writing it, and
-// its last group may be short, which no setting reproduces. Once the
-// line ends and is read, the step is fitted as the others are.
-func (f *statsFollower) fitBatches(withNewest bool) int {
-	n := f.completeBatches(withNewest)
-	if n == 0 || n < len(f.res.Ranking.Batches) {
-		return n
-	}
-	if _, writing := f.linesLeftOut()[f.res.Ranking.Batches[n-1].Step]; writing {
+	if n > 0 && (!withNewest || f.partial(n-1) != "") {
 		n--
 	}
 	return n
@@ -847,7 +876,8 @@ func (f *statsFollower) completeRows(ev *engine.Evaluation, complete int) *engin
 // sayRunAgreement says on stderr, as stats does, how the trainer-style
 // rewards of every row read compare with the logged advantages, as one
 // (agreement.Match.Warning): the steps' lines match each step's rows
-// alone. A newest step probably read in part is left out, and said to be.
+// alone. A newest step that is provisional (partial) is left out, and
+// said to be, with why: read in part, or its file's last line unfinished.
 // Nothing when they agree, or without logged advantages (no row with one
 // was warned of at its step).
 func (f *statsFollower) sayRunAgreement() {
@@ -859,7 +889,11 @@ func (f *statsFollower) sayRunAgreement() {
 		return
 	}
 	read := "the whole run read"
-	if complete < len(f.res.Ranking.Batches) {
+	switch {
+	case complete == len(f.res.Ranking.Batches):
+	case f.stillWritten() != "":
+		read = fmt.Sprintf("the run read but step %d, its file's last line unfinished", f.res.Ranking.Batches[complete].Step)
+	default:
 		read = fmt.Sprintf("the run read but step %d, read in part", f.res.Ranking.Batches[complete].Step)
 	}
 	if w := agreement.MatchLoggedFrom(f.completeRows(f.res.Evaluation, complete), f.res.Options, f.cfg.From, scoring.Uncapped, f.linesLeftOut()).Warning(); w != "" {

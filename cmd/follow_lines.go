@@ -15,7 +15,6 @@ import (
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/engine/scoring"
-	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/output"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
@@ -140,7 +139,8 @@ func lineOf(t *diagnose.Trend, partial bool) printedLine {
 
 // printLines prints the lines of the first n batches not printed yet, or
 // printed with other numbers. The newest batch, when among them (the
-// quiet timer, the end), may be partial (follow.Partial): its run is
+// quiet timer, the end), may be partial (statsFollower.partial: its file
+// ends in an unfinished line, or it is probably read in part): its run is
 // probably still writing it, and its findings are provisional
 // (health.Config.Provisional, with why), as those of a file still being
 // written are to stats --health.
@@ -151,7 +151,7 @@ func (f *statsFollower) printLines(n int) error {
 		t := &f.trends[b]
 		why := ""
 		if b == newest {
-			why = follow.Partial(f.res, b, f.written[t.Step])
+			why = f.partial(b)
 		}
 		partial := why != ""
 		line := lineOf(t, partial)
@@ -396,7 +396,7 @@ type followLine struct {
 	Updated     bool             `json:"updated,omitempty"`
 	// Provisional is why the step's findings may not stand, as each
 	// finding's (health.Finding.Provisional): its run is probably still
-	// writing it (follow.Partial).
+	// writing it (statsFollower.partial).
 	Provisional string `json:"provisional,omitempty"`
 	// WarningWithdrawn is the trainer check's warning of the step's
 	// earlier line that this one withdraws or replaces.

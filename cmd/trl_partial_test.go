@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // trlPartial is the TRL table of testdata/trl_partial (its README): step
@@ -64,20 +65,67 @@ func TestComputeMatchLoggedLeavesOutTheStepStillWritten(t *testing.T) {
 	}
 }
 
-// TestStatsFollowMatchLoggedLeavesOutTheStepStillWritten follows
-// trlPartial's table: step 2's file, ending in an unfinished line from
-// the first reading, is left out of the fit once the input goes quiet, so
-// the settings fitted on step 1 (--scale batch) stay and step 1 keeps its
-// line; once the line ends, step 2 is fitted and checked as step 1 is,
-// and the run's agreement no longer leaves it out.
-func TestStatsFollowMatchLoggedLeavesOutTheStepStillWritten(t *testing.T) {
-	shortQuiet(t)
-	dir := t.TempDir()
+// followedTRLPartial writes trlPartial's table to a directory of its own,
+// its files written an hour ago (TRL's first step is taken as whole
+// without waiting), and returns the directory, step 1's text and the
+// path of step 2's file, cut.
+func followedTRLPartial(t *testing.T) (dir string, step1 []byte, path2 string) {
+	t.Helper()
+	dir = t.TempDir()
+	for _, name := range []string{"completions_00001.jsonl", "completions_00002.jsonl"} {
+		text, err := os.ReadFile(filepath.Join(trlPartial, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		hourAgo := time.Now().Add(-time.Hour)
+		if err := os.Chtimes(path, hourAgo, hourAgo); err != nil {
+			t.Fatal(err)
+		}
+		step1 = text
+		path2 = path
+	}
 	step1, err := os.ReadFile(filepath.Join(trlPartial, "completions_00001.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cut, err := os.ReadFile(filepath.Join(trlPartial, "completions_00002.jsonl"))
+	return dir, step1, path2
+}
+
+// TestStatsFollowStillWrittenRunAgreement: following trlPartial's table
+// under settings that do not reproduce the log, the run's agreement as
+// following ends compares the rows but step 2's, whose file's last line
+// is unfinished, and says so, not "the whole run read".
+func TestStatsFollowStillWrittenRunAgreement(t *testing.T) {
+	shortQuiet(t)
+	dir, _, _ := followedTRLPartial(t)
+	f := startFollowing(t, "stats", "--follow", "--scale", "group", dir)
+	f.await(t, "step 2 ")
+	f.stop()
+	const want = "rewardlens: warning: the run read but step 2, its file's last line unfinished: 16 of 16 rows differ from the logged advantage"
+	if errOut := f.errOut.String(); !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, errOut)
+	}
+}
+
+// TestStatsFollowMatchLoggedLeavesOutTheStepStillWritten follows
+// trlPartial's table: step 2's file, ending in an unfinished line from
+// the first reading, makes step 2 provisional, with why, as stats
+// --health words it, its last group said cut short by that line, not
+// evaluation rows, and leaves it out of the fit once the input goes
+// quiet, so the settings fitted on step 1 (--scale batch) stay and step 1
+// keeps its line; once the line ends, step 2 is graded, fitted and
+// checked as step 1 is, and the run's agreement no longer leaves it out.
+func TestStatsFollowMatchLoggedLeavesOutTheStepStillWritten(t *testing.T) {
+	shortQuiet(t)
+	dir, step1, path2 := followedTRLPartial(t)
+	cut, err := os.ReadFile(path2)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,18 +134,16 @@ func TestStatsFollowMatchLoggedLeavesOutTheStepStillWritten(t *testing.T) {
 	if !bytes.HasPrefix(step2, cut) {
 		t.Fatal("the fixture's step 2 is not step 1's rows at step 2, cut")
 	}
-	if err := os.WriteFile(filepath.Join(dir, "completions_00001.jsonl"), step1, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	path2 := filepath.Join(dir, "completions_00002.jsonl")
-	if err := os.WriteFile(path2, cut, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	f := startFollowing(t, "stats", "--follow", "--health", "--match-logged", dir)
-	f.await(t, "step 2 ")
+	provisional := "(provisional: " + path2 + " ends in an unfinished line, left out: its run is probably still writing it)\n"
+	f.await(t, provisional)
 	const found = "--match-logged: `--scale batch` (grpo, scale batch, epsilon 0.0001) reproduces the logged advantage"
 	if errOut := f.errOut.String(); !strings.Contains(errOut, found) || strings.Contains(errOut, "the settings changed as rows came") {
 		t.Fatalf("the settings fitted on step 1 did not stay as step 2 was read in part:\n%s", errOut)
+	}
+	cutGroup := `step 2: its last group read, …"Is 91 prime?<|im_end|>\n<|im_start|>assis"… (3 of 4 rows), is short of the row the reading left out after it (` + path2 + "'s unfinished last line)"
+	if out, errOut := f.out.String(), f.errOut.String(); !strings.Contains(errOut, cutGroup) || strings.Contains(out+errOut, "evaluation rows") {
+		t.Errorf("stderr lacks %q, or names evaluation rows:\n%s\nstderr:\n%s", cutGroup, out, errOut)
 	}
 	file, err := os.OpenFile(path2, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
@@ -110,8 +156,12 @@ func TestStatsFollowMatchLoggedLeavesOutTheStepStillWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.await(t, "step 2 (updated)")
-	f.stop()
+	code := f.stop()
 	out, errOut := f.out.String(), f.errOut.String()
+	updated := out[strings.Index(out, "step 2 (updated)"):]
+	if code != 0 || strings.Contains(updated, "provisional") || strings.Contains(errOut, "left out of the verdict") {
+		t.Errorf("step 2, whole, still provisional (status %d):\n%s\nstderr:\n%s", code, out, errOut)
+	}
 	if strings.Contains(out, "trainer_agreement") || strings.Contains(out, "step 1 (updated)") || strings.Contains(errOut, "the settings changed as rows came") || strings.Contains(errOut, "left out of the fit") {
 		t.Errorf("step 2, whole, not checked as step 1 is, or step 1 changed:\n%s\nstderr:\n%s", out, errOut)
 	}

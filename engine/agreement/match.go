@@ -1141,12 +1141,18 @@ func (m *Match) BatchWarning(step int64) string {
 // with the last training rows; in plain records such groups are common),
 // that the batch-wide settings take those rows into their statistics,
 // which TRL's GRPOTrainer and RLOOTrainer (_generate_and_score_completions)
-// compute over the training batch alone; "" otherwise.
+// compute over the training batch alone; "" otherwise. A step whose
+// file's unfinished last line was left out after its last row
+// (linesLeftOut) is not one: its odd group is the one that line cut
+// short, which the layout's warning says.
 func (m *Match) batchWideNote(batches ...int) string {
 	if trainer, _ := m.trainer(); trainer != engine.TrainerTRL {
 		return ""
 	}
-	if !slices.ContainsFunc(batches, func(bi int) bool { return m.oddSteps[m.Steps[bi]] }) {
+	if !slices.ContainsFunc(batches, func(bi int) bool {
+		_, cut := m.linesLeftOut[m.Steps[bi]]
+		return m.oddSteps[m.Steps[bi]] && !cut
+	}) {
 		return ""
 	}
 	which := "whose groups of another size than its others"
