@@ -392,7 +392,7 @@ func (l *liveState) batchToShow(res *engine.Result, step int64) int {
 // note records what the follower reports besides trajectories.
 func (l *liveState) note(u loaders.Update) {
 	l.gone = slices.DeleteFunc(l.gone, func(p string) bool { return slices.Contains(u.Reloaded, p) })
-	for _, p := range u.Gone {
+	for _, p := range follow.GoneAfterRead(u) {
 		if !slices.Contains(l.gone, p) {
 			l.gone = append(l.gone, p)
 		}
