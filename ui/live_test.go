@@ -48,7 +48,7 @@ func newLiveModel(t *testing.T) (*Model, chan loaders.Update) {
 	m := NewModel(s, true)
 	m.Init()
 	updates := make(chan loaders.Update)
-	m.follow(updates)
+	m.follow(updates, waitNotes{})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	return m, updates
 }
@@ -263,7 +263,7 @@ func TestLiveEmptiedFileAmongOthers(t *testing.T) {
 	s := uitest.FollowedSession(t, "run", cfg, &loaders.Result{Trajectories: ts})
 	m := NewModel(s, true)
 	m.Init()
-	m.follow(make(chan loaders.Update))
+	m.follow(make(chan loaders.Update), waitNotes{})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m.Update(liveMsg{loaders.Update{Reloaded: []string{"b.jsonl"}}, true})
 	v := screen(m)

@@ -55,7 +55,7 @@ type bytesRead struct {
 type loadedMsg struct {
 	session *session.Session
 	updates <-chan loaders.Update
-	unended []loaders.Unended
+	waited  waitNotes
 	err     error
 }
 
@@ -99,11 +99,11 @@ func (m *loadingModel) load() tea.Msg {
 	var (
 		s       *session.Session
 		updates <-chan loaders.Update
-		unended []loaders.Unended
+		waited  waitNotes
 		err     error
 	)
 	if m.in.Follow != nil {
-		s, updates, unended, err = m.in.followedSession(progress, func(unended []loaders.Unended) {
+		s, updates, waited, err = m.in.followedSession(progress, func(unended []loaders.Unended) {
 			said := make([]string, len(unended))
 			for i, u := range unended {
 				said[i] = u.String()
@@ -127,7 +127,7 @@ func (m *loadingModel) load() tea.Msg {
 	if err == nil {
 		s.SetLayoutNotes(s.LayoutNotesJob().Of(s.Result)) // off the event loop, with the first result
 	}
-	return loadedMsg{session: s, updates: updates, unended: unended, err: err}
+	return loadedMsg{session: s, updates: updates, waited: waited, err: err}
 }
 
 // tickProgress asks for the next redraw of the bytes read.
@@ -153,7 +153,7 @@ func (m *loadingModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.err = msg.err
 			return m, nil
 		}
-		return m.open(msg.session, msg.updates, msg.unended)
+		return m.open(msg.session, msg.updates, msg.waited)
 	case tea.KeyPressMsg:
 		// q and ctrl+c quit during the load; after an error, any key does.
 		if m.err != nil || msg.String() == "q" || msg.String() == "ctrl+c" {
@@ -166,8 +166,9 @@ func (m *loadingModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // open hands over to the dashboard on s, in the colours and at the size
 // the loading screen learnt; in follow mode (updates not nil), following,
-// with unended the files whose last line stays without its line end.
-func (m *loadingModel) open(s *session.Session, updates <-chan loaders.Update, unended []loaders.Unended) (tea.Model, tea.Cmd) {
+// with waited what the follower said while the load waited for the first
+// trajectories.
+func (m *loadingModel) open(s *session.Session, updates <-chan loaders.Update, waited waitNotes) (tea.Model, tea.Cmd) {
 	if m.in.Opened != nil {
 		m.in.Opened()
 	}
@@ -179,7 +180,7 @@ func (m *loadingModel) open(s *session.Session, updates <-chan loaders.Update, u
 	app.setBackground(m.isDark)
 	start := app.Init()
 	if updates != nil {
-		start = tea.Batch(start, app.follow(updates, unended...))
+		start = tea.Batch(start, app.follow(updates, waited))
 	}
 	_, resize := app.Update(tea.WindowSizeMsg{Width: m.width, Height: m.height})
 	return app, tea.Batch(start, resize, app.applyEarlyKeys(m.early))
