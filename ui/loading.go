@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/pause"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -118,7 +119,15 @@ func (m *loadingModel) load() tea.Msg {
 		s.Layout = m.in.Layout
 		// Objectives inferred are said as compute says them on stderr.
 		s.InferredNote = m.in.Config.InferredNote(s.Config)
-		s.LayoutWarnings, s.LayoutWarningsRead, s.RunNote = m.in.layoutWarnings(s.HealthConfig.RowCap, s.Computer.LinesLeftOut), m.in.LayoutWarningsRead, m.in.RunNote
+		s.LayoutWarningsRead, s.RunNote = m.in.LayoutWarningsRead, m.in.RunNote
+		rowCap := s.HealthConfig.RowCap
+		if m.in.Follow != nil {
+			s.FollowLayoutWarnings(func(lines map[int64]string) func(*engine.Result, []int) []string {
+				return m.in.layoutWarnings(rowCap, lines)
+			})
+		} else {
+			s.LayoutWarnings = m.in.layoutWarnings(rowCap, s.Computer.LinesLeftOut)
+		}
 		err = s.SetHealth(m.in.Health, m.in.HVRef)
 	}
 	if err == nil {
