@@ -77,3 +77,21 @@ func TestReportUpdateNestedErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestReportUpdateVanishedNotSaidRead: a file that went before it was
+// read (gone, with its loaders.VanishedError in the same update) is said
+// by its error alone: nothing was read from it to stay.
+func TestReportUpdateVanishedNotSaidRead(t *testing.T) {
+	const never, read = "run/step_3.jsonl", "run/step_1.jsonl"
+	var out strings.Builder
+	reportUpdate(&out, loaders.Update{Gone: []string{never, read}, Errs: []loaders.FileError{{Path: never, Err: &loaders.VanishedError{Path: never}}}})
+	if strings.Contains(out.String(), never+": gone") {
+		t.Errorf("%s, never read, said gone with what was read from it staying:\n%s", never, out.String())
+	}
+	if !strings.Contains(out.String(), "appeared and went before it was read") {
+		t.Errorf("%s not said to have gone before it was read:\n%s", never, out.String())
+	}
+	if !strings.Contains(out.String(), read+": gone; what was read from it stays") {
+		t.Errorf("%s, read, not said gone:\n%s", read, out.String())
+	}
+}

@@ -51,7 +51,7 @@ func reportUpdate(w io.Writer, u loaders.Update) {
 	for _, p := range u.Reloaded {
 		fmt.Fprintf(w, "rewardlens: %s: read again from the start (truncated, replaced or rewritten)\n", textsafe.Line(p))
 	}
-	for _, p := range u.Gone {
+	for _, p := range follow.GoneAfterRead(u) {
 		fmt.Fprintf(w, "rewardlens: %s: gone; what was read from it stays\n", textsafe.Line(p))
 	}
 	for _, un := range u.Unended {

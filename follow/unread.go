@@ -13,7 +13,9 @@ import (
 // Unread keeps the followed files whose latest reading failed, each with
 // its errors, from the update that says them until a reading of the file
 // ends without one (loaders.Update.Recovered, Reloaded) or the file is
-// gone: the dashboard's status line says each (Failed). Among them, the
+// gone, but one gone before it was read (loaders.VanishedError), which
+// stays until it comes back and is read: the dashboard's status line
+// says each (Failed). Among them, the
 // files not read (an open or a read that failed, a file that kept
 // changing under its readings, one that went before it was read; Files)
 // are those whose latest errors are
@@ -76,6 +78,24 @@ func (r *Unread) Update(u loaders.Update) {
 		var vanished *loaders.VanishedError
 		return slices.Contains(u.Gone, f.Path) && !errors.As(f.unread, &vanished)
 	})
+}
+
+// GoneAfterRead returns the files of u.Gone that were read, what was read
+// from them staying: all but those u says went before they were read
+// (loaders.VanishedError), of which nothing was read and their error
+// alone speaks.
+func GoneAfterRead(u loaders.Update) []string {
+	var read []string
+	for _, p := range u.Gone {
+		vanished := slices.ContainsFunc(u.Errs, func(e loaders.FileError) bool {
+			var v *loaders.VanishedError
+			return e.Path == p && errors.As(e.Err, &v)
+		})
+		if !vanished {
+			read = append(read, p)
+		}
+	}
+	return read
 }
 
 // Failed returns the files whose latest reading failed, malformed lines

@@ -140,7 +140,7 @@ func followedFilterModel(t *testing.T, text string) (*Model, *session.Session) {
 	}
 	m := NewModel(s, true)
 	m.Init()
-	m.follow(make(chan loaders.Update))
+	m.follow(make(chan loaders.Update), waitNotes{})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	m.Settle()
 	return m, s

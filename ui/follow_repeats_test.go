@@ -27,7 +27,7 @@ func TestFollowWarnsOfRepeatedIDs(t *testing.T) {
 	s := uitest.FollowedTextSession(t, step(0, 0)+step(1, 0))
 	m := NewModel(s, true)
 	m.Init()
-	m.follow(make(chan loaders.Update))
+	m.follow(make(chan loaders.Update), waitNotes{})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	m.Settle()
 	warnings := func() string { return strings.Join(m.status.Warnings(), "\n") }
@@ -80,7 +80,7 @@ func TestFollowedLoadNotesItsIDs(t *testing.T) {
 func TestFollowTakesTheOpeningsIDs(t *testing.T) {
 	const line = `{"id":"s0-c0","batch":0,"group":"g","metadata":{"a":1,"b":1}}` + "\n"
 	followed := NewModel(uitest.FollowedTextSession(t, line), true)
-	followed.follow(make(chan loaders.Update))
+	followed.follow(make(chan loaders.Update), waitNotes{})
 	if followed.live.repeats != followed.Session().FollowedIDs {
 		t.Error("following did not take the IDs the session noted as it opened")
 	}
@@ -89,5 +89,5 @@ func TestFollowTakesTheOpeningsIDs(t *testing.T) {
 			t.Error("following a session not opened to be followed did not fail")
 		}
 	}()
-	NewModel(uitest.TextSession(t, line), true).follow(make(chan loaders.Update))
+	NewModel(uitest.TextSession(t, line), true).follow(make(chan loaders.Update), waitNotes{})
 }

@@ -75,7 +75,7 @@ func alternatingRun(t *testing.T) (*Model, []scoring.Trajectory) {
 	s := uitest.FollowedSession(t, "run", cfg, &loaders.Result{Trajectories: slices.Clone(ts)})
 	m := NewModel(s, true)
 	m.Init()
-	m.follow(make(chan loaders.Update))
+	m.follow(make(chan loaders.Update), waitNotes{})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	settle(m)
 	return m, again

@@ -26,7 +26,7 @@ func TestFollowCountsSkippedLinesAsStatsDoes(t *testing.T) {
 	s := uitest.FollowedSession(t, "run.jsonl", setup.Config{}, res)
 	m := NewModel(s, true)
 	m.Init()
-	m.follow(make(chan loaders.Update))
+	m.follow(make(chan loaders.Update), waitNotes{})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	warnings := func() string { return strings.Join(m.status.Warnings(), "\n") }
 	const place = "(the first: run.jsonl:2:8: invalid JSON: invalid character 'b' looking for beginning of value)"

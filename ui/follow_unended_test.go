@@ -69,7 +69,7 @@ func TestLoadingUnendedLine(t *testing.T) {
 	s := uitest.FollowedSession(t, "run.jsonl", cfg, &loaders.Result{Trajectories: ts})
 	m := NewModel(s, true)
 	m.Init()
-	m.follow(make(chan loaders.Update), loaders.Unended{Path: "other.jsonl", Line: 3, Bytes: 8, For: 5 * time.Second})
+	m.follow(make(chan loaders.Update), waitNotes{unended: []loaders.Unended{{Path: "other.jsonl", Line: 3, Bytes: 8, For: 5 * time.Second}}})
 	if !slices.Contains(s.Warnings, "other.jsonl:3: the last line has no line end after 5 s (8 bytes waiting); not read until it ends") {
 		t.Errorf("warnings %q", s.Warnings)
 	}

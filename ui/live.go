@@ -100,12 +100,22 @@ type liveMsg struct {
 	ok bool
 }
 
+// waitNotes is what the follower said, besides trajectories, while the
+// dashboard waited for the first (followedSession): said as the later
+// updates' are, which join them.
+type waitNotes struct {
+	// unended are the files whose last line stays without its line end.
+	unended []loaders.Unended
+	// leftOut are the files that appeared and are not read.
+	leftOut []loaders.LeftOutFile
+}
+
 // follow puts the dashboard in follow mode on the follower's updates and
-// returns the command that waits for the first; unended are the files
-// whose last line stays without its line end, said before the session
-// opened (followedSession). The session is one opened to be followed
-// (session.Builder.Follow), which noted the IDs it opened on.
-func (m *Model) follow(updates <-chan loaders.Update, unended ...loaders.Unended) tea.Cmd {
+// returns the command that waits for the first; waited is what the
+// follower said before the session opened (followedSession). The session
+// is one opened to be followed (session.Builder.Follow), which noted the
+// IDs it opened on.
+func (m *Model) follow(updates <-chan loaders.Update, waited waitNotes) tea.Cmd {
 	s := m.common.Session
 	if s.FollowedIDs == nil {
 		panic("ui: following a session not opened to be followed (session.Builder.Follow)")
@@ -120,7 +130,8 @@ func (m *Model) follow(updates <-chan loaders.Update, unended ...loaders.Unended
 	m.live.repeats = s.FollowedIDs
 	m.live.skipped = s.Skipped
 	m.live.unfinished = slices.Clone(s.Unfinished)
-	m.live.unended = unended
+	m.live.unended = waited.unended
+	m.live.leftOut = waited.leftOut
 	m.live.written, m.live.settled = map[int64]bool{}, map[int64]bool{}
 	s.GradeReadInPart(m.live.readInPart)
 	m.live.notePartial(s)
@@ -395,7 +406,7 @@ func (l *liveState) batchToShow(res *engine.Result, step int64) int {
 // note records what the follower reports besides trajectories.
 func (l *liveState) note(u loaders.Update) {
 	l.gone = slices.DeleteFunc(l.gone, func(p string) bool { return slices.Contains(u.Reloaded, p) })
-	for _, p := range u.Gone {
+	for _, p := range follow.GoneAfterRead(u) {
 		if !slices.Contains(l.gone, p) {
 			l.gone = append(l.gone, p)
 		}
@@ -527,10 +538,11 @@ func (in Input) layoutWarnings(rowCap scoring.RowCap, linesLeftOut map[int64]str
 // on them, the first reading's trajectories evaluated as they come and
 // kept lean, as streamSession does. When the inputs hold no trajectory
 // yet, it waits for the first ones, calling waiting before each update
-// with the files whose last line stays without its line end so far,
-// which it returns (Update.Unended). A malformed line then fails the
+// with the files whose last line stays without its line end so far
+// (Update.Unended); it returns them, and the files left out meanwhile
+// (Update.LeftOut), for follow to say. A malformed line then fails the
 // load, as it would without following.
-func (in Input) followedSession(progress func(done, total int64), waiting func(unended []loaders.Unended)) (*session.Session, <-chan loaders.Update, []loaders.Unended, error) {
+func (in Input) followedSession(progress func(done, total int64), waiting func(unended []loaders.Unended)) (*session.Session, <-chan loaders.Update, waitNotes, error) {
 	// The groups' sizes are checked batch by batch as they come and grow
 	// (layoutWarnings), not of the first reading alone, which would warn
 	// of a step read in part for as long as the dashboard runs.
@@ -543,35 +555,28 @@ func (in Input) followedSession(progress func(done, total int64), waiting func(u
 	}
 	res, updates, err := in.Follow(StreamHooks{Progress: progress, Pick: b.Pick, Each: b.Add})
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, waitNotes{}, err
 	}
-	var (
-		unended []loaders.Unended
-		leftOut []loaders.LeftOutFile // said among the session's warnings
-	)
+	var waited waitNotes
 	for b.Empty() {
-		waiting(unended)
+		waiting(waited.unended)
 		u, ok := <-updates
 		switch {
 		case !ok:
-			return nil, nil, nil, errNoTrajectory
+			return nil, nil, waitNotes{}, errNoTrajectory
 		case u.Err() != nil:
-			return nil, nil, nil, u.Err()
+			return nil, nil, waitNotes{}, u.Err()
 		}
-		unended = noteUnended(unended, u)
+		waited.unended = noteUnended(waited.unended, u)
 		if len(u.Trajectories) > 0 {
 			if err := b.Add(u.Trajectories); err != nil {
-				return nil, nil, nil, err
+				return nil, nil, waitNotes{}, err
 			}
 		}
 		res.Skipped += u.Skipped
 		res.SkipReasons = append(res.SkipReasons, u.SkipReasons...)
 		res.Relogged = append(res.Relogged, u.Relogged...)
-		leftOut = append(leftOut, u.LeftOut...)
+		waited.leftOut = append(waited.leftOut, u.LeftOut...)
 	}
-	warnings := in.Warnings
-	if note := loaders.LeftOutNote(leftOut); note != "" {
-		warnings = append(slices.Clone(warnings), "following: "+note)
-	}
-	return b.Session(in.Source, res, warnings), updates, unended, nil
+	return b.Session(in.Source, res, in.Warnings), updates, waited, nil
 }

@@ -49,7 +49,7 @@ func newLiveModel(t *testing.T) (*Model, chan loaders.Update) {
 	m := NewModel(s, true)
 	m.Init()
 	updates := make(chan loaders.Update)
-	m.follow(updates)
+	m.follow(updates, waitNotes{})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	return m, updates
 }
@@ -264,7 +264,7 @@ func TestLiveEmptiedFileAmongOthers(t *testing.T) {
 	s := uitest.FollowedSession(t, "run", cfg, &loaders.Result{Trajectories: ts})
 	m := NewModel(s, true)
 	m.Init()
-	m.follow(make(chan loaders.Update))
+	m.follow(make(chan loaders.Update), waitNotes{})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m.Update(liveMsg{loaders.Update{Reloaded: []string{"b.jsonl"}}, true})
 	v := screen(m)
@@ -575,8 +575,8 @@ func TestLiveBadgeSaysAnUnreadFile(t *testing.T) {
 // TestLiveSaysFilesLeftOut: files that appeared while following and are
 // not read (loaders.Update.LeftOut) are said in the status line, in the
 // words of the note on those there at the start, those of later updates
-// joining them; so are those of the updates the wait for the first
-// trajectories took.
+// joining them (and those of the wait for the first trajectories:
+// TestFollowLeftOutWhileWaitingJoinsLater).
 func TestLiveSaysFilesLeftOut(t *testing.T) {
 	m, _ := newLiveModel(t)
 	bz2 := loaders.LeftOutFile{Path: "run/step_3.jsonl.bz2", Why: "compressed with bzip2, which is not read: decompress it, or gzip it"}
@@ -586,23 +586,5 @@ func TestLiveSaysFilesLeftOut(t *testing.T) {
 	want := "following: left out run/step_3.jsonl.bz2 (compressed with bzip2, which is not read: decompress it, or gzip it), run/step_3.jsonl.1 (a rotated log, not read)"
 	if w := m.status.Warnings(); !slices.Contains(w, want) {
 		t.Errorf("warnings %q, want %q among them", w, want)
-	}
-
-	first, err := loaders.Read(strings.NewReader(`{"id":"a","group":"g","batch":1,"metadata":{"x":1}}`+"\n"), "run/step_1.jsonl", 0, loaders.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	updates := make(chan loaders.Update, 2)
-	updates <- loaders.Update{LeftOut: []loaders.LeftOutFile{bz2}}
-	updates <- loaders.Update{Trajectories: first.Trajectories}
-	in := Input{Source: "run", Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
-		return &loaders.Result{}, updates, nil
-	}}
-	s, _, _, err := in.followedSession(func(int64, int64) {}, func([]loaders.Unended) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "following: left out run/step_3.jsonl.bz2 (compressed with bzip2, which is not read: decompress it, or gzip it)"; !slices.Contains(s.Warnings, want) {
-		t.Errorf("while waiting: warnings %q, want %q among them", s.Warnings, want)
 	}
 }

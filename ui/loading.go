@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/pause"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -55,7 +56,7 @@ type bytesRead struct {
 type loadedMsg struct {
 	session *session.Session
 	updates <-chan loaders.Update
-	unended []loaders.Unended
+	waited  waitNotes
 	err     error
 }
 
@@ -99,11 +100,11 @@ func (m *loadingModel) load() tea.Msg {
 	var (
 		s       *session.Session
 		updates <-chan loaders.Update
-		unended []loaders.Unended
+		waited  waitNotes
 		err     error
 	)
 	if m.in.Follow != nil {
-		s, updates, unended, err = m.in.followedSession(progress, func(unended []loaders.Unended) {
+		s, updates, waited, err = m.in.followedSession(progress, func(unended []loaders.Unended) {
 			said := make([]string, len(unended))
 			for i, u := range unended {
 				said[i] = u.String()
@@ -118,7 +119,15 @@ func (m *loadingModel) load() tea.Msg {
 		s.Layout = m.in.Layout
 		// Objectives inferred are said as compute says them on stderr.
 		s.InferredNote = m.in.Config.InferredNote(s.Config)
-		s.LayoutWarnings, s.LayoutWarningsRead, s.RunNote = m.in.layoutWarnings(s.HealthConfig.RowCap, s.Computer.LinesLeftOut), m.in.LayoutWarningsRead, m.in.RunNote
+		s.LayoutWarningsRead, s.RunNote = m.in.LayoutWarningsRead, m.in.RunNote
+		rowCap := s.HealthConfig.RowCap
+		if m.in.Follow != nil {
+			s.FollowLayoutWarnings(func(lines map[int64]string) func(*engine.Result, []int) []string {
+				return m.in.layoutWarnings(rowCap, lines)
+			})
+		} else {
+			s.LayoutWarnings = m.in.layoutWarnings(rowCap, s.Computer.LinesLeftOut)
+		}
 		err = s.SetHealth(m.in.Health, m.in.HVRef)
 	}
 	if err == nil {
@@ -127,7 +136,7 @@ func (m *loadingModel) load() tea.Msg {
 	if err == nil {
 		s.SetLayoutNotes(s.LayoutNotesJob().Of(s.Result)) // off the event loop, with the first result
 	}
-	return loadedMsg{session: s, updates: updates, unended: unended, err: err}
+	return loadedMsg{session: s, updates: updates, waited: waited, err: err}
 }
 
 // tickProgress asks for the next redraw of the bytes read.
@@ -153,7 +162,7 @@ func (m *loadingModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.err = msg.err
 			return m, nil
 		}
-		return m.open(msg.session, msg.updates, msg.unended)
+		return m.open(msg.session, msg.updates, msg.waited)
 	case tea.KeyPressMsg:
 		// q and ctrl+c quit during the load; after an error, any key does.
 		if m.err != nil || msg.String() == "q" || msg.String() == "ctrl+c" {
@@ -166,8 +175,9 @@ func (m *loadingModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // open hands over to the dashboard on s, in the colours and at the size
 // the loading screen learnt; in follow mode (updates not nil), following,
-// with unended the files whose last line stays without its line end.
-func (m *loadingModel) open(s *session.Session, updates <-chan loaders.Update, unended []loaders.Unended) (tea.Model, tea.Cmd) {
+// with waited what the follower said while the load waited for the first
+// trajectories.
+func (m *loadingModel) open(s *session.Session, updates <-chan loaders.Update, waited waitNotes) (tea.Model, tea.Cmd) {
 	if m.in.Opened != nil {
 		m.in.Opened()
 	}
@@ -179,7 +189,7 @@ func (m *loadingModel) open(s *session.Session, updates <-chan loaders.Update, u
 	app.setBackground(m.isDark)
 	start := app.Init()
 	if updates != nil {
-		start = tea.Batch(start, app.follow(updates, unended...))
+		start = tea.Batch(start, app.follow(updates, waited))
 	}
 	_, resize := app.Update(tea.WindowSizeMsg{Width: m.width, Height: m.height})
 	return app, tea.Batch(start, resize, app.applyEarlyKeys(m.early))

@@ -54,7 +54,7 @@ func TestLiveUnfinishedRead(t *testing.T) {
 	s := uitest.FollowedSession(t, "run", cfg, &loaders.Result{Trajectories: ts, Unfinished: []loaders.Unfinished{uf}})
 	m := NewModel(s, true)
 	m.Init()
-	m.follow(make(chan loaders.Update))
+	m.follow(make(chan loaders.Update), waitNotes{})
 	m.Update(tea.WindowSizeMsg{Width: 400, Height: 40})
 	want := uf.String()
 	m.Update(liveMsg{loaders.Update{Reloaded: []string{path}}, true}) // changed, still no footer
@@ -255,7 +255,7 @@ func TestLiveStillWrittenSettles(t *testing.T) {
 	s := uitest.FollowedSession(t, cut, cfg, res)
 	m := NewModel(s, true)
 	m.Init()
-	m.follow(make(chan loaders.Update))
+	m.follow(make(chan loaders.Update), waitNotes{})
 	runHealth(s)
 	provisional := func() int {
 		n := 0

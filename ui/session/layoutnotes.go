@@ -1,6 +1,7 @@
 package session
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -24,6 +25,9 @@ type RunNote struct {
 type LayoutNotes struct {
 	ev   *engine.Evaluation
 	read engine.Options
+	// lines are the unfinished last lines left out the warnings were
+	// computed with (Session.FollowLayoutWarnings), nil for none.
+	lines map[int64]string
 	// Warnings are the warnings, not sanitised; callers must not modify
 	// them.
 	Warnings []string
@@ -43,6 +47,7 @@ type LayoutNotesJob struct {
 	read     func(engine.Options) engine.Options
 	have     *LayoutNotes
 	runNote  *RunNote
+	lines    map[int64]string
 }
 
 // readAllButWeights is the LayoutWarningsRead of warnings that say
@@ -62,26 +67,26 @@ func (s *Session) layoutRead() func(engine.Options) engine.Options {
 }
 
 // holds reports whether n are the layout's warnings of res, whose options
-// read maps to those n read.
-func (n *LayoutNotes) holds(res *engine.Result, read func(engine.Options) engine.Options) bool {
-	return n != nil && n.ev == res.Evaluation && n.read.Equal(read(res.Options))
+// read maps to those n read, with lines the unfinished lines left out.
+func (n *LayoutNotes) holds(res *engine.Result, read func(engine.Options) engine.Options, lines map[int64]string) bool {
+	return n != nil && n.ev == res.Evaluation && n.read.Equal(read(res.Options)) && maps.Equal(n.lines, lines)
 }
 
 // LayoutNotesJob returns the job that computes the layout's warnings of a
 // result, knowing those the session has (which it hands back, without
 // scanning the run, for a result they hold for).
 func (s *Session) LayoutNotesJob() LayoutNotesJob {
-	return LayoutNotesJob{warnings: s.LayoutWarnings, read: s.layoutRead(), have: s.layoutNotes, runNote: s.RunNote}
+	return LayoutNotesJob{warnings: s.LayoutWarnings, read: s.layoutRead(), have: s.layoutNotes, runNote: s.RunNote, lines: s.layoutLines}
 }
 
 // Of returns the layout's warnings of res over every batch: those the
 // session had when they hold for res (the same evaluation and the same
 // options read), else computed, a scan of the run.
 func (j LayoutNotesJob) Of(res *engine.Result) *LayoutNotes {
-	if j.have.holds(res, j.read) {
+	if j.have.holds(res, j.read, j.lines) {
 		return j.have
 	}
-	n := &LayoutNotes{ev: res.Evaluation, read: j.read(res.Options)}
+	n := &LayoutNotes{ev: res.Evaluation, read: j.read(res.Options), lines: j.lines}
 	if j.warnings != nil {
 		all := make([]int, len(res.Ranking.Batches))
 		for b := range all {
@@ -114,7 +119,7 @@ func (j LayoutNotesJob) Of(res *engine.Result) *LayoutNotes {
 func (s *Session) SetLayoutNotes(n *LayoutNotes) bool {
 	read := s.layoutRead()
 	switch {
-	case n.holds(s.Result, read):
+	case n.holds(s.Result, read, s.layoutLines):
 	case !n.read.Equal(read(s.Result.Options)) || !s.Result.Evaluation.Extends(n.ev):
 		return false
 	case s.layoutNotes != nil && olderThanKept(s.Result.Evaluation, n.ev, s.layoutNotes.ev):
@@ -176,10 +181,32 @@ func (s *Session) LayoutNotesBehind() Lag {
 // of the result shown, or has none to compute (no LayoutWarnings and no
 // RunNote); else a LayoutNotesJob is due.
 func (s *Session) LayoutNotesHold() bool {
-	return s.LayoutWarnings == nil && s.RunNote == nil || s.layoutNotes.holds(s.Result, s.layoutRead())
+	return s.LayoutWarnings == nil && s.RunNote == nil || s.layoutNotes.holds(s.Result, s.layoutRead(), s.layoutLines)
 }
 
 // LayoutNotes returns the layout's warnings last set (SetLayoutNotes):
 // those of the result shown when LayoutNotesHold, else of one before it
 // (following, the update before), until its job lands; nil before any.
 func (s *Session) LayoutNotes() *LayoutNotes { return s.layoutNotes }
+
+// FollowLayoutWarnings sets LayoutWarnings, following, to of the
+// unfinished last lines left out, made again as they change
+// (SetUnfinishedLines): a step file caught mid-line after the session
+// opened has its short group said as cut by that line, and a step whole
+// again has its last group checked. It starts with the lines the opening
+// reading left out (engine.RewardComputer.LinesLeftOut).
+func (s *Session) FollowLayoutWarnings(of func(linesLeftOut map[int64]string) func(res *engine.Result, batches []int) []string) {
+	s.layoutWarningsOf, s.layoutLines = of, s.Computer.LinesLeftOut
+	s.LayoutWarnings = of(s.layoutLines)
+}
+
+// setLayoutLines makes LayoutWarnings again of lines when they are not
+// those it was made of (FollowLayoutWarnings): the warnings kept then no
+// longer hold, and are computed again.
+func (s *Session) setLayoutLines(lines map[int64]string) {
+	if s.layoutWarningsOf == nil || maps.Equal(s.layoutLines, lines) {
+		return
+	}
+	s.layoutLines = lines
+	s.LayoutWarnings = s.layoutWarningsOf(lines)
+}

@@ -148,7 +148,8 @@ func (s *Session) LoggedWarning() string { return s.logged.note }
 // unfinished and left out: the checks of the log made from now on name
 // that line as why its step's group is short
 // (engine.RewardComputer.LinesLeftOut), the step being that of the
-// file's last row read.
+// file's last row read; so do the layout's warnings, made again of them
+// (FollowLayoutWarnings).
 func (s *Session) SetUnfinishedLines(paths []string) {
 	var lines map[int64]string
 	if len(paths) > 0 {
@@ -158,4 +159,5 @@ func (s *Session) SetUnfinishedLines(paths []string) {
 	if s.loggedDue != nil {
 		s.loggedDue.check.linesLeftOut = lines
 	}
+	s.setLayoutLines(lines)
 }

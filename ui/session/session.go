@@ -90,6 +90,11 @@ type Session struct {
 	LayoutWarnings     func(res *engine.Result, batches []int) []string
 	LayoutWarningsRead func(engine.Options) engine.Options
 	layoutNotes        *LayoutNotes
+	// layoutWarningsOf makes LayoutWarnings of the unfinished lines left
+	// out, following (FollowLayoutWarnings), nil otherwise; layoutLines are
+	// those LayoutWarnings was made of.
+	layoutWarningsOf func(linesLeftOut map[int64]string) func(res *engine.Result, batches []int) []string
+	layoutLines      map[int64]string
 	// RunNote is Input.RunNote: the layout's note of the run, after
 	// LayoutWarnings, which a later result may refute; nil for none.
 	RunNote *RunNote

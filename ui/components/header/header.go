@@ -156,7 +156,8 @@ type layout struct {
 	// unreadWhole says the badge's mark of the followed files not read
 	// is whole ("⚠ a_1.jsonl unread"), and so are the progress badges
 	// beside it ("◌ health updating…"), not compact ("⚠ 1 unread",
-	// "◌"); no step of View but 3a sets it false.
+	// "◌"): arrange sets it where the badge is not compact, and step
+	// 3a clears it on its copies of the layouts.
 	unreadWhole bool
 	floor       sourceFloor
 	// methodAt and settingsAt index the method's and the settings' fields

@@ -278,8 +278,13 @@ const maxGroupTitle = 16
 const titleGap = "  "
 
 // absentGroupText stands for the key of the group of the trajectories
-// without one (the absent group ""), which would show as nothing.
+// without one (the absent group "", no --group-by), which would show as
+// nothing.
 const absentGroupText = "none: the batch's trajectories without a group, compared as one group"
+
+// emptyValueText stands for the key of the group whose --group-by value
+// is empty: a group like any other, of the empty value.
+const emptyValueText = `"": the group of the empty value, compared as one group`
 
 // maxPromptLines is how many lines of the body the prompt may take.
 func (v *groupView) maxPromptLines() int { return max(v.height/3, 2) }
@@ -291,7 +296,10 @@ func (v *groupView) tableTop() int { return len(v.prompt) + 1 }
 // and sizes the table's columns.
 func (v *groupView) layout(c *common.Common) {
 	title := groupTitle(c.Session.Config) + titleGap
-	absent := v.summary.Key == "" && v.promptText == "" // the trajectories without a group
+	// The key "" is the trajectories' without a group, unless a --group-by
+	// expression gave it: then it is the empty value's group.
+	empty := v.summary.Key == "" && v.promptText == ""
+	absent := empty && c.Session.Config.GroupBy == ""
 	if absent {
 		title = "group" + titleGap
 	}
@@ -311,8 +319,11 @@ func (v *groupView) layout(c *common.Common) {
 		// completion's view shows it whole.
 		lines = wrap(v.distinct)
 	}
-	if absent {
+	switch {
+	case absent:
 		lines = []string{c.Styles.Muted.Render(ansi.Truncate(absentGroupText, max(v.width-len(title), 1), "…"))}
+	case empty:
+		lines = []string{c.Styles.Muted.Render(ansi.Truncate(emptyValueText, max(v.width-len(title), 1), "…"))}
 	}
 	if len(lines) > limit {
 		lines = lines[:limit]

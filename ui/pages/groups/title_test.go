@@ -81,3 +81,19 @@ func TestGroupViewOfTheAbsentGroup(t *testing.T) {
 	}
 	golden.RequireEqual(t, []byte(view))
 }
+
+// TestGroupViewOfTheEmptyValue: records grouped by --group-by whose value
+// is empty (an empty prompt) are the group of the empty value, not the
+// trajectories without a group.
+func TestGroupViewOfTheEmptyValue(t *testing.T) {
+	s := uitest.TextSessionWith(t, `{"id":"t0","batch":0,"prompt":"","metadata":{"a":1,"b":0}}
+{"id":"t1","batch":0,"prompt":"","metadata":{"a":0,"b":1}}
+`, setup.Config{GroupBy: "prompt", PromptField: "prompt"})
+	tab := uitest.TabOn(s, New)
+	tab.SetSize(100, 6)
+	uitest.PressKeys(tab, "enter")
+	first, _, _ := strings.Cut(uitest.Plain(tab), "\n")
+	if want := "prompt  " + emptyValueText; strings.TrimRight(first, " ") != want {
+		t.Errorf("the group's title %q, want %q", first, want)
+	}
+}
