@@ -389,7 +389,7 @@ func TestLivePartialStepBaseline(t *testing.T) {
 	s := uitest.FollowedSession(t, "run.jsonl", cfg, &loaders.Result{Trajectories: ts})
 	m := NewModel(s, true)
 	m.Init()
-	m.follow(make(chan loaders.Update))
+	m.follow(make(chan loaders.Update), waitNotes{})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	press(m, "6")
 	_, step2 := sampleSteps(t, 2, 3)
