@@ -470,7 +470,9 @@ func setIn(set map[string]bool, key string) map[string]bool {
 // VanishedError is the error of a followed file that appeared in a
 // followed directory and went before it was read (Update.Errs): the rows
 // it held, if any, are missing. A temporary file renamed into place (an
-// atomic write), a new file read at the same check, is not one.
+// atomic write), a new file read or a known one reloaded at the same
+// check, is not one; nor is a file whose reading failed and said so,
+// then deleted: it is gone.
 type VanishedError struct{ Path string }
 
 func (e *VanishedError) Error() string {
