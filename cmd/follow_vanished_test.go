@@ -54,3 +54,39 @@ func TestStatsFollowFileVanishedUnread(t *testing.T) {
 		t.Errorf("an atomic write: status %d, want 0 and nothing said; stderr:\n%s", code, f.errOut.String())
 	}
 }
+
+// TestStatsFollowNotVanished: a temporary file renamed onto a followed
+// file (an atomic write, the file reloaded), and a file whose reading
+// failed and said so, then deleted (gone, resolved), are not files gone
+// unread: status 0, nothing said vanished.
+func TestStatsFollowNotVanished(t *testing.T) {
+	shortQuiet(t)
+	data, err := os.ReadFile(filepath.Join(verlDir, "2.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	testkit.CopyWhole(t, verlDir, dir, "1.jsonl")
+	f := startFollowing(t, "stats", "--follow", dir)
+	f.await(t, "step 1 ")
+	temp := filepath.Join(dir, "tmp_write.jsonl")
+	if err := os.WriteFile(temp, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(temp, filepath.Join(dir, "1.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, "step 2 ")
+	bad := filepath.Join(dir, "3.csv")
+	if err := os.WriteFile(bad, []byte("id,\xff\n1,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.awaitErr(t, "3.csv")
+	if err := os.Remove(bad); err != nil {
+		t.Fatal(err)
+	}
+	f.awaitErr(t, "gone")
+	if code := f.stop(); code != 0 || strings.Contains(f.errOut.String(), "appeared and went") || strings.Contains(f.errOut.String(), "not read as following ends") {
+		t.Errorf("an atomic write onto a followed file, a failed file deleted: status %d, want 0 and nothing said unread; stderr:\n%s", code, f.errOut.String())
+	}
+}

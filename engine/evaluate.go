@@ -151,9 +151,12 @@ type Evaluator struct {
 	sources *sourceEvaluator
 	// runs is each batch's last run of one group value, with
 	// ev.groupRuns > 0 (runGroup); ended holds the batches' first runs
-	// that another run ended in this Add, for cutFirstRuns.
+	// that another run ended in this Add, and recut those a filtered
+	// evaluation left cut from their end that this Add continues, for
+	// cutFirstRuns.
 	runs  map[int64]groupRun
 	ended []*firstRun
+	recut []*firstRun
 	// appending says that e appends to an evaluation of an append line,
 	// whose arrays are shared up to the rows it adds.
 	appending bool
@@ -175,6 +178,10 @@ type groupRun struct {
 type firstRun struct {
 	rows   []int
 	groups []int32
+	// fromEnd says that its rows are still grouped as cut from their
+	// end though no run ends it: a Filter dropped the run that did
+	// (lastRuns). Cut again once rows are added to its batch.
+	fromEnd bool
 }
 
 // NewEvaluator returns an Evaluator of the scorer s without trajectories.
@@ -417,7 +424,8 @@ func (e *Evaluator) runGroup(i int, batch int64, g string) int32 {
 		run.group, run.n = int32(len(ev.groupNames)), 1
 		ev.groupNames = append(ev.groupNames, g)
 	default:
-		if f := run.first; f != nil && len(f.rows)%ev.groupRuns != 0 {
+		if f := run.first; f != nil && (len(f.rows)%ev.groupRuns != 0 || f.fromEnd) {
+			f.fromEnd = false
 			e.ended = append(e.ended, f)
 		}
 		run = groupRun{group: int32(len(ev.groupNames)), n: 1}
@@ -427,6 +435,10 @@ func (e *Evaluator) runGroup(i int, batch int64, g string) int32 {
 		}
 	}
 	if f := run.first; f != nil {
+		if f.fromEnd {
+			f.fromEnd = false
+			e.recut = append(e.recut, f)
+		}
 		f.rows = append(f.rows, i)
 		if n := len(f.groups); n == 0 || f.groups[n-1] != run.group {
 			f.groups = append(f.groups, run.group)
@@ -437,9 +449,11 @@ func (e *Evaluator) runGroup(i int, batch int64, g string) int32 {
 }
 
 // cutFirstRuns cuts again, from their end, the batches' first runs that
-// another run ended in the Add of the trajectories from lo on, each of a
-// length not a multiple of groupRuns: the first group gets the rest of
-// the length divided by groupRuns, each other groupRuns rows. A trainer
+// another run ended in the Add of the trajectories from lo on: the first
+// group gets the rest of the length divided by groupRuns, each other
+// groupRuns rows. A first run a Filter left cut from its end, which this
+// Add continued and no run ended, is cut from its start, as a fresh
+// evaluation of its rows cuts it. A trainer
 // that groups by position logs its groups whole but for the first, which
 // may have lost its first rows: TRL's completions table is the last rows
 // of deques of maxlen generation_batch_size
@@ -453,22 +467,33 @@ func (e *Evaluator) runGroup(i int, batch int64, g string) int32 {
 func (e *Evaluator) cutFirstRuns(lo int) {
 	ev := e.ev
 	copied := false
-	for _, f := range e.ended {
+	cut := func(f *firstRun, skip int) {
 		if e.appending && f.rows[0] < lo && !copied {
 			ev.groupOf, copied = slices.Clone(ev.groupOf), true
 		}
-		skip := ev.groupRuns - len(f.rows)%ev.groupRuns
 		for j, i := range f.rows {
 			ev.groupOf[i] = f.groups[(j+skip)/ev.groupRuns]
 		}
 	}
+	for _, f := range e.recut {
+		cut(f, 0)
+	}
+	for _, f := range e.ended { // after recut: a run recut then ended is cut from its end
+		cut(f, (ev.groupRuns-len(f.rows)%ev.groupRuns)%ev.groupRuns)
+	}
 	clear(e.ended)
 	e.ended = e.ended[:0]
+	clear(e.recut)
+	e.recut = e.recut[:0]
 }
 
 // lastRuns returns the last run of each batch of ev (runGroup's state
 // after ev's trajectories), with its first run while no other has ended
-// it (cut from its start, as runGroup cut it).
+// it: as cut from its start, as runGroup cuts it, its last group holding
+// the rows past the whole groups of groupRuns. A Filter that dropped the
+// run that ended it leaves it cut from its end, or in more groups than
+// its length needs (fromEnd): runGroup's state is then that of the cut
+// from its start that the next rows added make (cutFirstRuns).
 func lastRuns(ev *Evaluation) map[int64]groupRun {
 	runs := map[int64]groupRun{}
 	for i, g := range ev.groupOf {
@@ -490,6 +515,30 @@ func lastRuns(ev *Evaluation) map[int64]groupRun {
 			run.first.rows = append(run.first.rows, i)
 		}
 		runs[b] = run
+	}
+	k := ev.groupRuns
+	for b, run := range runs {
+		f := run.first
+		if f == nil {
+			continue
+		}
+		for j, i := range f.rows {
+			if ev.groupOf[i] != f.groups[j/k] {
+				f.fromEnd = true
+				break
+			}
+		}
+		// Groups of at most groupRuns rows each: at least as many as
+		// the cut from its start needs, ceil(rows/groupRuns).
+		whole := (len(f.rows) - 1) / k
+		if len(f.groups) > whole+1 {
+			f.fromEnd = true
+		}
+		if f.fromEnd {
+			f.groups = f.groups[:whole+1]
+			run.group, run.n = f.groups[whole], len(f.rows)-whole*k
+			runs[b] = run
+		}
 	}
 	return runs
 }

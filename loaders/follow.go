@@ -266,13 +266,16 @@ type follower struct {
 	rescan bool
 	// appeared are the input files that events said were created in a
 	// followed directory since the last check, renamed those said moved
-	// away, goneUnread the known files that went never read at this
-	// check: each one not read by the check's end vanished unread
-	// (sayVanished); vanished holds those said so, whose first reading
-	// later, should one come back, says it recovered.
+	// away, goneUnread the known files that went never seen by a
+	// reading (not found when read) at this check: each one not read by
+	// the check's end vanished unread (sayVanished); vanished holds those
+	// said so, whose first reading later, should one come back, says it
+	// recovered. reloadedNow is set when this check read a known file
+	// again from its start: one replaced by a rename onto it.
 	appeared, renamed map[string]bool
 	goneUnread        []*followedFile
 	vanished          map[string]bool
+	reloadedNow       bool
 	// store recycles the arrays of the growth's parts (Update.Recycle).
 	store *partStore
 	// leftOutSaid are the files of the followed directories left out
@@ -467,7 +470,9 @@ func setIn(set map[string]bool, key string) map[string]bool {
 // VanishedError is the error of a followed file that appeared in a
 // followed directory and went before it was read (Update.Errs): the rows
 // it held, if any, are missing. A temporary file renamed into place (an
-// atomic write), a new file read at the same check, is not one.
+// atomic write), a new file read or a known one reloaded at the same
+// check, is not one; nor is a file whose reading failed and said so,
+// then deleted: it is gone.
 type VanishedError struct{ Path string }
 
 func (e *VanishedError) Error() string {
@@ -477,9 +482,12 @@ func (e *VanishedError) Error() string {
 // sayVanished says, in the pending Update, the files that appeared and
 // went unread by the end of this check (appeared, goneUnread), as
 // VanishedErrors, but for one renamed away when the check read a new
-// file (readNew): the rename's target. A file said so that comes back
-// and is read is Recovered.
+// file (readNew) or read a known one again from its start (reloadedNow):
+// the rename's target, an atomic write of a new file or onto an existing
+// one. A file said so that comes back and is read is Recovered.
 func (f *follower) sayVanished(readNew bool) {
+	readNew = readNew || f.reloadedNow
+	f.reloadedNow = false
 	var paths []string
 	for path := range f.appeared {
 		if _, known := f.byPath[path]; known {
@@ -584,8 +592,13 @@ func (f *follower) catchUp() {
 // note queues what a check of ff found for the consumer (pending).
 func (f *follower) note(ff *followedFile, c fileChange) {
 	c = f.relogged(ff, c)
-	if c.gone && !ff.loaded {
+	// A file whose reading said an error of it was seen: gone, that is
+	// resolved. One never found when read went before it was read.
+	if c.gone && !ff.loaded && ff.notFound {
 		f.goneUnread = append(f.goneUnread, ff)
+	}
+	if c.reloaded {
+		f.reloadedNow = true
 	}
 	f.clock++
 	if c.res != nil && len(c.res.Trajectories) > 0 || c.reloaded {

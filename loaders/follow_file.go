@@ -37,6 +37,9 @@ type followedFile struct {
 	// a reading of it ends without one (fileChange.recovered) or it is
 	// gone: the consumer holds that error until then.
 	errSaid bool
+	// notFound is set when the last reading that failed found no file
+	// at its path: it never saw the file (follower.goneUnread).
+	notFound bool
 	// relogDue is set for a file that appeared in a followed directory
 	// until a reading of it brings rows: the relog check (Options.
 	// RelogField) is of its first rows, whichever reading reads them.
@@ -221,7 +224,7 @@ func sameState(a, b fs.FileInfo) bool {
 // fail records that the file could not be read as it is in st (nil when
 // unknown), and returns the error unless it is the one returned last.
 func (f *followedFile) fail(st fs.FileInfo, err error) fileChange {
-	f.failed = st
+	f.failed, f.notFound = st, errors.Is(err, fs.ErrNotExist)
 	if err.Error() == f.lastErr {
 		return fileChange{}
 	}

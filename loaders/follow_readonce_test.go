@@ -139,26 +139,39 @@ func TestFollowJSONCutShortSkipsLater(t *testing.T) {
 	}
 }
 
-// TestLoadNewestJSONReadings: Load reads the text of a directory's
-// newest JSON array, complete, plain or gzipped, twice: the check for a
-// cut end reads on from the opening that found its format, then the
-// reading reads it.
+// TestLoadNewestJSONReadings: Load opens the text of a directory's
+// newest JSON array, complete, plain or gzipped, larger than the peek
+// buffer, twice: the peek that finds its format (at most
+// input.BufferSize of it), then the reading, which tells whether it is
+// cut short; no check before the reading reads it a third time.
 func TestLoadNewestJSONReadings(t *testing.T) {
-	const array = `[{"id":"a","metadata":{"acc":1}},{"id":"b","metadata":{"acc":0}}]`
+	var array strings.Builder
+	array.WriteString("[")
+	for i := range 4000 {
+		if i > 0 {
+			array.WriteString(",")
+		}
+		id := fmt.Sprintf("%x", sha256.Sum256([]byte(strconv.Itoa(i)))) // compresses little
+		fmt.Fprintf(&array, `{"id":%q,"metadata":{"acc":%d}}`, id, i%2)
+	}
+	array.WriteString("]")
 	for _, zip := range []bool{false, true} {
 		dir := t.TempDir()
-		data, name := []byte(array), "run.json"
+		data, name := []byte(array.String()), "run.json"
 		if zip {
-			data, name = gzipped(array), name+".gz"
+			data, name = gzipped(array.String()), name+".gz"
+		}
+		if len(data) <= 2*input.BufferSize {
+			t.Fatalf("%s: %d bytes, not larger than two peeks (%d)", name, len(data), 2*input.BufferSize)
 		}
 		writeFile(t, dir, name, data)
 		readings, read := countTextReadings(t)
 		res, err := Load([]string{dir}, Options{})
-		if err != nil || len(res.Trajectories) != 2 {
+		if err != nil || len(res.Trajectories) != 4000 {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if readings.Load() != 2 || read.Load() != 2*int64(len(data)) {
-			t.Errorf("%s: %d readings of its text, %d bytes read; want 2 of all its %d", name, readings.Load(), read.Load(), len(data))
+		if readings.Load() != 2 || read.Load() < int64(len(data)) || read.Load() > int64(len(data)+input.BufferSize) {
+			t.Errorf("%s: %d openings of its text, %d bytes read; want 2: a peek of at most %d bytes, then all its %d", name, readings.Load(), read.Load(), input.BufferSize, len(data))
 		}
 	}
 }

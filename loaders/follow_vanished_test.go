@@ -3,11 +3,14 @@ package loaders
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/fsnotify/fsnotify"
 )
 
 // TestFollowVanishedUnread: in a followed directory, a file that appears
@@ -79,5 +82,107 @@ func TestFollowVanishedUnread(t *testing.T) {
 	await("b.jsonl back", func() bool { return len(f.ids[b]) == 1 })
 	if !slices.Equal(vanished, []string{b}) || !slices.Contains(recovered, b) {
 		t.Errorf("vanished %q, recovered %q: want b.jsonl's alone, recovered once read, and not the renamed temporary file", vanished, recovered)
+	}
+}
+
+// TestFollowVanishedNotSaid: neither is said vanished, each said as what
+// it is: a temporary file renamed onto an existing file (an atomic write:
+// the file is reloaded), and a file whose reading failed and said so,
+// then deleted (gone: its error resolved).
+func TestFollowVanishedNotSaid(t *testing.T) {
+	dir := t.TempDir()
+	step1, step2 := filepath.Join(dir, "step_1.jsonl"), filepath.Join(dir, "step_2.jsonl")
+	for path, text := range map[string]string{step1: idLines("a", 1), step2: idLines("b", 1)} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	// Events alone, no polling: nothing looks between the write and the rename.
+	res, ch, err := Follow(ctx, []string{dir}, FollowOptions{Poll: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cancel()
+		for range ch {
+		}
+	}()
+	f := newFollowed(res)
+	var vanished []string
+	apply := func(u Update) {
+		f.apply(u)
+		for _, err := range u.Errs {
+			if v := (*VanishedError)(nil); errors.As(err.Err, &v) {
+				vanished = append(vanished, v.Path)
+			}
+		}
+	}
+	await := func(what string, done func() bool) {
+		t.Helper()
+		awaitUpdates(t, ch, what, apply, done, func() string { return fmt.Sprint(f.ids, f.gone, f.errs) })
+	}
+
+	temp := filepath.Join(dir, "tmp_write.jsonl") // an input's name
+	if err := os.WriteFile(temp, []byte(idLines("c", 2)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(temp, step2); err != nil {
+		t.Fatal(err)
+	}
+	await("step_2.jsonl reloaded", func() bool { return slices.Equal(f.ids[step2], ids("c", 2)) })
+
+	bad := filepath.Join(dir, "step_3.csv")
+	if err := os.WriteFile(bad, []byte("id,\xff\n1,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	await("step_3.csv's error", func() bool { return slices.Contains(f.errPaths, bad) })
+	if err := os.Remove(bad); err != nil {
+		t.Fatal(err)
+	}
+	await("step_3.csv gone", func() bool { return slices.Contains(f.gone, bad) })
+	// A line after: an alarm would come with it.
+	if err := os.WriteFile(step1, []byte(idLines("a", 2)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	await("step_1.jsonl's new line", func() bool { return len(f.ids[step1]) == 2 })
+	if len(vanished) > 0 {
+		t.Errorf("said vanished: %q; want none: an atomic write onto step_2.jsonl, a failed file deleted", vanished)
+	}
+}
+
+// TestFollowAtomicReplaceNotVanished: the events of a temporary file
+// written then renamed onto a followed file before the follower checks
+// (created, renamed away; the target created) are an atomic write: the
+// target is reloaded, the temporary file not said vanished.
+func TestFollowAtomicReplaceNotVanished(t *testing.T) {
+	dir := t.TempDir()
+	step1, step2 := filepath.Join(dir, "step_1.jsonl"), filepath.Join(dir, "step_2.jsonl")
+	for path, text := range map[string]string{step1: idLines("a", 1), step2: idLines("b", 1)} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, state := newTestFollower(t, dir)
+	temp := filepath.Join(dir, "tmp_write.jsonl") // an input's name
+	if err := os.WriteFile(temp, []byte(idLines("c", 2)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(temp, step2); err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range []fsnotify.Event{{Name: temp, Op: fsnotify.Create}, {Name: temp, Op: fsnotify.Rename}, {Name: step2, Op: fsnotify.Create}} {
+		f.noteEvent(ev)
+	}
+	f.checkDirty()
+	for _, u := range takePending(f, state) {
+		for _, err := range u.Errs {
+			if v := (*VanishedError)(nil); errors.As(err.Err, &v) {
+				t.Errorf("said vanished: %v", err.Err)
+			}
+		}
+	}
+	if !slices.Equal(state.ids[step2], ids("c", 2)) || !slices.Contains(state.reloaded, step2) {
+		t.Errorf("step_2.jsonl: ids %q, reloaded %q; want the renamed file's, reloaded", state.ids[step2], state.reloaded)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/rewardlens/rewardlens/loaders/internal/csvread"
@@ -80,11 +81,27 @@ func (c *parquetColumn) invalidText(s string) string {
 	return fmt.Sprintf("column %s, byte %d: %s", c.path, i+1, input.InvalidUTF8(s[i]))
 }
 
-// textColumn returns whether col's values are read as text, and its path
-// in the schema, dotted, for messages.
+// textColumn returns whether col's values are text, held to UTF-8, and
+// its path in the schema, dotted, for messages. Text is what the schema
+// annotates as such (STRING, JSON, ENUM, or the legacy UTF8, JSON, ENUM
+// converted types): a binary column (a BYTE_ARRAY without annotation, a
+// UUID, a FLOAT16, a decimal) holds bytes, read as they are.
 func textColumn(col parquet.LeafColumn, path ...string) (bool, string) {
-	k := col.Node.Type().Kind()
-	return k == parquet.ByteArray || k == parquet.FixedLenByteArray, strings.Join(path, ".")
+	typ := col.Node.Type()
+	text := false
+	if lt := typ.LogicalType(); lt != nil {
+		switch lt.Value.(type) {
+		case *format.StringType, *format.JsonType, *format.EnumType:
+			text = true
+		}
+	}
+	if ct := typ.ConvertedType(); ct != nil {
+		switch *ct {
+		case deprecated.UTF8, deprecated.Json, deprecated.Enum:
+			text = true
+		}
+	}
+	return text, strings.Join(path, ".")
 }
 
 // newParquetPlan reads the plan from the schema. A trajectory field that is
