@@ -128,10 +128,10 @@ func (g GRPOFloat32) Bound(a float64) float64 {
 }
 
 // MeanCoarse reports whether the trainer's float32 mean errs by more
-// than maxInputErrShare of std, the std of the values it centres (the
-// group's, or the batch's under scale batch): gamma(d(N) + 2) (A + e') +
-// e' > maxInputErrShare std, as whitened32 judges rloo's and gdpo's
-// bounds coarse. The advantages then carry float32 noise as large as what
+// than maxInputErrShare of std, the spread its advantages are set
+// against (the std of the group's values, of the batch's under scale
+// batch): gamma(d(N) + 2) (A + e') + e' > maxInputErrShare std, as
+// CoarseErrors judges rloo's and gdpo's bounds coarse. The advantages then carry float32 noise as large as what
 // a slightly wrong weight changes: rows within Bound do not tell the
 // weights from such wrong ones.
 func (g GRPOFloat32) MeanCoarse(std float64) bool {
