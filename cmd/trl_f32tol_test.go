@@ -122,17 +122,19 @@ func TestTRLFloat32RoundingMethods(t *testing.T) {
 // normalize_then_sum and RLOOTrainer, reward_weights [1, 0.5], two
 // reward models near 40 or 2000 and 3): the layout reads both columns as
 // rewards in the ratios 1 : 0.5 under normalize_then_sum, TRL's float32
-// rounding within its bound, not the weights unknown; --match-logged
-// finds the method and the weights, not gdpo for RLOOTrainer's log,
-// whose float32 noise near 2000 would hide any method's difference were
-// it bounded.
+// rounding within its bound, not the weights unknown; near 2000 under
+// RLOOTrainer it says the weights could not be read, float32's error
+// there as large as what a wrong weight changes (fitted 1 : 0.502
+// before); --match-logged finds the method and the weights, not gdpo
+// for RLOOTrainer's log, whose float32 noise near 2000 would hide any
+// method's difference were it bounded.
 func TestTRLFloat32RoundingMethodsColumns(t *testing.T) {
 	for _, c := range []struct {
 		fixture, readAs, match string
 	}{
 		{"gdpo_models_40_weights", "whose sum with weights in the ratios reward_model 1 : judge_model 0.5 (the log does not tell their common factor; --match-logged fits weights) reproduces the logged advantage",
 			"rewardlens: --match-logged: `--method gdpo --weight reward_model=1 --weight judge_model=0.5` (gdpo, epsilon 0.0001) reproduces the logged advantage to "},
-		{"rloo_models_2000_weights", "whose sum with weights other than 1 (fitted reward_model 1, judge_model 0.502; --match-logged fits them) reproduces the logged advantage",
+		{"rloo_models_2000_weights", "their weights could not be read from the logged advantage of " + trlFixture("rloo_models_2000_weights") + "/completions_00001.parquet, TRL's float32 error at this scale",
 			"rewardlens: --match-logged: `--method rloo --weight reward_model=1 --weight judge_model=0.5` (rloo) reproduces the logged advantage to "},
 	} {
 		checkMatchLoggedReads(t, c.fixture, c.readAs, c.match)

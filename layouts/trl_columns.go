@@ -81,11 +81,12 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 		notes = append(notes, fmt.Sprintf("rewards = the first %d float columns, %s reproduces the logged advantage; log_extra columns %s left out", k, trlWeightedSum(lead[:k], weights, ratiosOnly), strings.Join(extras, ", ")))
 	case count.weighted:
 		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion, %s reproduces the logged advantage of %s", strings.Join(lead, ", "), trlWeightedSum(lead, weights, ratiosOnly), source))
+	case count.unknown && count.float32Coarse:
+		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: their weights could not be read from the logged advantage of %s, TRL's float32 error at this scale (its float32 sums of scores far from 0 with a small spread lose digits) being as large as what a wrong weight changes; computing with weight 1 each, the defaults (pass the trainer's reward_weights with --weight NAME=W)", strings.Join(lead, ", "), source))
+		notes = append(notes, trlLogExtraWarning(lead)...)
 	case count.unknown:
 		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: no sum of the first ones of them, weighted or not, reproduces the logged advantage of %s in TRL's settings (%d of its %d rows differ, at the fewest, with weight 1): the reward weights are unknown, or the advantage holds what the table does not log, --match-logged fits weights", strings.Join(lead, ", "), source, count.differ, count.rows))
-		if len(lead) > 1 {
-			notes = append(notes, fmt.Sprintf("warning: %s, taken as rewards, could be log_extra columns (of floats, which nothing in the table tells from a reward's; one counts even for a row whose rewards are all None): name the rewards with --objective NAME=NAME", strings.Join(lead[1:], ", ")))
-		}
+		notes = append(notes, trlLogExtraWarning(lead)...)
 	case k < len(lead):
 		notes = append(notes, fmt.Sprintf("rewards = the first %d float columns, whose sum reproduces the logged advantage; log_extra columns %s left out", k, strings.Join(extras, ", ")))
 	case len(extras) > 0:
@@ -95,6 +96,16 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 		notes = append(notes, trlEitherWarning(count, lead, source))
 	}
 	return lead[:k], strings.Join(notes, ", "), read, nil
+}
+
+// trlLogExtraWarning warns, when the weights of the leading float
+// columns lead were not read, that those after the first, taken as
+// rewards, could be log_extra columns; none for one column.
+func trlLogExtraWarning(lead []string) []string {
+	if len(lead) < 2 {
+		return nil
+	}
+	return []string{fmt.Sprintf("warning: %s, taken as rewards, could be log_extra columns (of floats, which nothing in the table tells from a reward's; one counts even for a row whose rewards are all None): name the rewards with --objective NAME=NAME", strings.Join(lead[1:], ", "))}
 }
 
 // trlColumnOrder reports whether first's Columns are in the order TRL's
@@ -284,6 +295,10 @@ type trlTable struct {
 	opensStep []bool
 	// usual is usualGroupSize, 0 until asked; the table is whole by then.
 	usual int
+	// coarseFloat32 says a recomputed advantage beyond trlTolerance was
+	// within a coarse float32 bound, not taken as reproducing the log
+	// (withinFloat32).
+	coarseFloat32 bool
 }
 
 // readTRLTable reads the table of the file first, in the format Peek
@@ -392,6 +407,11 @@ type trlRewardCount struct {
 	// the setting that leaves the fewest.
 	unknown      bool
 	differ, rows int
+	// float32Coarse, when unknown, says some weights' advantages were
+	// within a coarse float32 bound (trlTable.withinFloat32): TRL's
+	// float32 error at the table's scale is as large as what a wrong
+	// weight changes, so the log cannot tell the weights.
+	float32Coarse bool
 }
 
 // rewardCount returns how many of the first lead columns are rewards,
@@ -454,7 +474,7 @@ func (t *trlTable) rewardCount(lead int) trlRewardCount {
 			return c
 		}
 	}
-	c.k, c.unknown = lead, true
+	c.k, c.unknown, c.float32Coarse = lead, true, t.coarseFloat32
 	return c
 }
 

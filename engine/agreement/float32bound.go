@@ -127,6 +127,18 @@ func (g GRPOFloat32) Bound(a float64) float64 {
 	return eQ*(1+u) + u*a
 }
 
+// MeanCoarse reports whether the trainer's float32 mean errs by more
+// than maxInputErrShare of std, the spread its advantages are set
+// against (the std of the group's values, of the batch's under scale
+// batch): gamma(d(N) + 2) (A + e') + e' > maxInputErrShare std, as
+// CoarseErrors judges rloo's and gdpo's bounds coarse. The advantages then carry float32 noise as large as what
+// a slightly wrong weight changes: rows within Bound do not tell the
+// weights from such wrong ones.
+func (g GRPOFloat32) MeanCoarse(std float64) bool {
+	meanErr := gamma32(sumSteps(g.N)+2)*(g.AbsMean+g.InputErrMean) + g.InputErrMean
+	return !(meanErr <= maxInputErrShare*std)
+}
+
 // float32GRPO reports whether o's rewards are grpo's of scores summed in
 // float32 (--score-precision float32, the TRL and verl layouts'), whose
 // trainer's advantage carries GRPOFloat32's rounding, and the scale in

@@ -64,16 +64,10 @@ type Float32Bound func(g, j int, a float64) float64
 // A group tied in float32 has its leave-one-out advantages' residue
 // within RLOOFloat32Bound too, and the batch's std, not the group's,
 // divides them. ok is false, no bound, when the batch's divisor is not
-// known to within half of itself (GRPOFloat32.Bound 0), or the bound is
-// coarse (whitened32).
-func LeaveOneOutFloat32(groups [][]float64, whitened bool) (bound Float32Bound, ok bool) {
-	bound, coarse, ok := leaveOneOutFloat32(groups, whitened)
-	return bound, ok && !coarse
-}
-
-// leaveOneOutFloat32 is LeaveOneOutFloat32, a coarse bound (whitened32)
-// returned and said.
-func leaveOneOutFloat32(groups [][]float64, whitened bool) (bound Float32Bound, coarse, ok bool) {
+// known to within half of itself (GRPOFloat32.Bound 0); coarse says the
+// bound is coarse (whitened32): rows within it do not tell the weights
+// or the method from slightly wrong ones.
+func LeaveOneOutFloat32(groups [][]float64, whitened bool) (bound Float32Bound, coarse, ok bool) {
 	n, top := make([]int, len(groups)), make([]float64, len(groups))
 	var x []float64
 	for g, scores := range groups {
@@ -141,16 +135,9 @@ func leaveOneOutFloat32(groups [][]float64, whitened bool) (bound Float32Bound, 
 // a binary reward's 0s or 1s) has z exactly 0 there, the trainer's too.
 // ok is false, no bound, when an objective ties in float32 in a group
 // otherwise (its residue is BatchResidue's), or a divisor is not known to
-// within half of itself (GRPOFloat32.Bound 0), or the bound is coarse
-// (whitened32).
-func NormalizeThenSumFloat32(terms [][][]float64, weights []float64, eps float64, correction int, normalized bool) (bound Float32Bound, ok bool) {
-	bound, coarse, ok := normalizeThenSumFloat32(terms, weights, eps, correction, normalized)
-	return bound, ok && !coarse
-}
-
-// normalizeThenSumFloat32 is NormalizeThenSumFloat32, a coarse bound
-// (whitened32) returned and said.
-func normalizeThenSumFloat32(terms [][][]float64, weights []float64, eps float64, correction int, normalized bool) (bound Float32Bound, coarse, ok bool) {
+// within half of itself (GRPOFloat32.Bound 0); coarse says the bound is
+// coarse (whitened32), as LeaveOneOutFloat32's.
+func NormalizeThenSumFloat32(terms [][][]float64, weights []float64, eps float64, correction int, normalized bool) (bound Float32Bound, coarse, ok bool) {
 	in := make([][]bool, len(terms))     // whether row j of group g has a value
 	own := make([][]float64, len(terms)) // each R's error, by row
 	var sums, errs, x []float64
@@ -247,7 +234,20 @@ func whitened32(v, errs []float64, eps float64, correction int, divided bool) (f
 		f.StdOf(v)
 		f.Divisor = std + eps
 	}
-	return f, !(f.InputErrRMS <= maxInputErrShare*std), f.Bound(0) > 0
+	return f, CoarseErrors(v, errs, correction), f.Bound(0) > 0
+}
+
+// CoarseErrors reports whether values v, each computed by a trainer in
+// float32 within its errs, carry float32 noise as large as what a
+// slightly wrong method or weight changes: the errors' root mean square
+// beyond maxInputErrShare of v's std (Bessel's correction c).
+func CoarseErrors(v, errs []float64, correction int) bool {
+	sq := 0.0
+	for _, e := range errs {
+		sq += e * e
+	}
+	rms := math.Sqrt(sq / float64(max(len(errs), 1)))
+	return !(rms <= maxInputErrShare*stdWith(v, correction))
 }
 
 // maxInputErrShare is the largest share of their std that the errors'
@@ -307,7 +307,7 @@ func methodFloat32Bounds(res *engine.Result, batch *engine.Batch) (bounds []floa
 		if o.Std == engine.StdPopulation {
 			correction = 0
 		}
-		bound, coarse, ok = normalizeThenSumFloat32(terms, weights, o.EpsilonOrDefault(), correction, o.Normalize)
+		bound, coarse, ok = NormalizeThenSumFloat32(terms, weights, o.EpsilonOrDefault(), correction, o.Normalize)
 	} else {
 		groups := make([][]float64, len(members))
 		for g, m := range members {
@@ -315,7 +315,7 @@ func methodFloat32Bounds(res *engine.Result, batch *engine.Batch) (bounds []floa
 				groups[g] = append(groups[g], res.Scores[i])
 			}
 		}
-		bound, coarse, ok = leaveOneOutFloat32(groups, o.Method == engine.RLOOWhitened)
+		bound, coarse, ok = LeaveOneOutFloat32(groups, o.Method == engine.RLOOWhitened)
 	}
 	if !ok {
 		return nil, 0, false, false
