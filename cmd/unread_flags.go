@@ -33,13 +33,14 @@ var unreadFlags = map[string]struct {
 	},
 	// prompts reads the score (score_mean, a task metric that is an
 	// objective), not the rewards: the flags of the score (objectives,
-	// weights, constraints, --penalty, --normalize-objectives) it reads.
+	// weights, constraints, --penalty, --normalize-objectives) it reads,
+	// and --match-logged, whose fitted weights weigh it.
 	"prompts": {
 		why: "prompts writes no reward (compute, stats and the dashboard do)",
 		flags: []unreadFlag{
 			{name: "method"}, {name: "epsilon"}, {name: "std"}, {name: "scale"},
 			{name: "no-normalize"}, {name: "group-of-one"}, {name: "filter-groups"},
-			{name: "match-logged"}, {name: "priority"}, {name: "priority-tolerance"},
+			{name: "priority"}, {name: "priority-tolerance"},
 			{name: "scope", readWhen: objectivesNormalised},
 		},
 	},

@@ -29,7 +29,6 @@ func TestPromptsWarnsOfRewardFlags(t *testing.T) {
 		{[]string{"--no-normalize"}, "--no-normalize"},
 		{[]string{"--group-of-one", "zero"}, "--group-of-one zero"},
 		{[]string{"--filter-groups", "score"}, "--filter-groups score"},
-		{[]string{"--match-logged"}, "--match-logged"},
 		{[]string{"--scope", "batch"}, "--scope batch"},
 		{[]string{"--method", "lexicographic", "--priority", "score", "--priority-tolerance", "score=0.5"},
 			"--method lexicographic, --priority score and --priority-tolerance score=0.5"},
@@ -47,6 +46,14 @@ func TestPromptsWarnsOfRewardFlags(t *testing.T) {
 	normalised := []string{"prompts", "--normalize-objectives", "rank", "--scope", "batch", dump}
 	if _, errOut, code := run(t, "", normalised...); code != 0 || strings.Contains(errOut, "--scope batch") {
 		t.Errorf("%v: status %d, stderr %q: --scope is read", normalised, code, errOut)
+	}
+	// --match-logged's fitted weights weigh the score of a table of two
+	// reward columns logged under other weights than 1 each.
+	table := filepath.Join("testdata", "trl", "reward_weights")
+	plain, _, _ := run(t, "", "prompts", "--task-metric", "accuracy_reward", table)
+	fitted, errOut, code := run(t, "", "prompts", "--task-metric", "accuracy_reward", "--match-logged", table)
+	if code != 0 || strings.Contains(errOut, "--match-logged ignored") || fitted == plain {
+		t.Errorf("prompts --match-logged: status %d, the prompts changed %v, stderr %q: --match-logged is read", code, fitted != plain, errOut)
 	}
 }
 
