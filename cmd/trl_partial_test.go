@@ -85,7 +85,6 @@ func followedTRLPartial(t *testing.T) (dir string, step1 []byte, path2 string) {
 		if err := os.Chtimes(path, hourAgo, hourAgo); err != nil {
 			t.Fatal(err)
 		}
-		step1 = text
 		path2 = path
 	}
 	step1, err := os.ReadFile(filepath.Join(trlPartial, "completions_00001.jsonl"))

@@ -46,23 +46,34 @@ var companionKinds = []companionKind{
 	{regexp.MustCompile(`_metadata\.jsonl$`), []string{"git_commit", "model_name", "run_name", "timestamp"}, true,
 		"a run's metadata, not rollouts"},
 	// FilteredRolloutRecord, a line per sample of the prompts
-	// --save_filtered_rollouts keeps apart, filter_reason saying why
-	// (zero_std_reward: every sample scored the same): their rewards, no
-	// advantage (_save_filtered_rollouts).
+	// --save_filtered_rollouts keeps apart, filter_reason saying why: their
+	// rewards, no advantage (_save_filtered_rollouts). The one reason
+	// written is "zero_std_reward", which accumulate_inference_batches
+	// passes when filter_zero_std_samples drops a prompt whose samples
+	// all scored the same.
 	{regexp.MustCompile(`_filtered_rollouts_[0-9]{6}\.jsonl$`), []string{"filter_reason", "reward", "sample_idx", "step"}, false,
 		"the groups open-instruct filtered out of training, filter_reason saying why (zero_std_reward: every sample scored the same), with their rewards and no advantage: " +
 			"look at them alone with stats --group-by prompt_id --batch-by step --objective reward=reward FILE"},
 	// A line per sample of the trainer's logprobs of a step, one file per
-	// step and rank (_save_trainer_logprobs).
+	// step and rank (_save_trainer_logprobs: _rank{rank:05d}, none when
+	// there is no rank or a single one).
 	{regexp.MustCompile(`_trainer_logprobs_step[0-9]{6}(_rank[0-9]{5})?\.jsonl$`), []string{"sample_idx", "step", "trainer_logprobs"}, false,
 		"the trainer's logprobs, not rollouts"},
 }
 
+// companionHeldWhy is why a file named as a companion is left out while
+// its first line, which tells whether it is one, is unfinished: the run
+// appends to it through a buffer, and a trainer's logprobs make a line of
+// megabytes, so a reading often catches it mid-line. A follower decides
+// it once the line is whole; a reading that does not follow never reads it.
+const companionHeldWhy = "named as an open-instruct companion, its first line unfinished: not read until it is whole"
+
 // companionWhy returns why the file at path, of the name given, is a
 // companion of the rollouts: its name is a companionKind's and it is
 // either empty (the run is writing it) or its first line, gzipped or not
-// as the loaders read any file, is a JSON object with the kind's fields.
-// "" for any other file, which is read as usual.
+// as the loaders read any file, is a JSON object with the kind's fields;
+// companionHeldWhy when it has such a name and its text ends inside its
+// first object. "" for any other file, which is read as usual.
 func companionWhy(path, name string) string {
 	base := strings.TrimSuffix(name, ".gz")
 	var kinds []companionKind
@@ -83,13 +94,19 @@ func companionWhy(path, name string) string {
 	var r io.Reader = br
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
+		if err == io.ErrUnexpectedEOF {
+			return companionHeldWhy // its gzip header not yet whole
+		}
 		if err != nil {
 			return "" // the reading reports it
 		}
 		defer zr.Close()
 		r = zr
 	}
-	keys, empty := firstKeys(r)
+	keys, empty, cut := firstKeys(r)
+	if cut {
+		return companionHeldWhy
+	}
 	if empty {
 		if st, err := f.Stat(); err == nil && st.Size() == 0 {
 			return kinds[0].why
@@ -106,22 +123,24 @@ func companionWhy(path, name string) string {
 
 // firstKeys returns the sorted top-level fields of the JSON object r
 // starts with, reading it token by token (a trainer's logprobs make a
-// line of megabytes), or empty when r holds nothing; nil when r starts
-// with anything else.
-func firstKeys(r io.Reader) (keys []string, empty bool) {
+// line of megabytes), or empty when r holds nothing, or cut when r ends
+// (a gzip stream cut short included) inside that object; nil when r
+// starts with anything else.
+func firstKeys(r io.Reader) (keys []string, empty, cut bool) {
 	dec := json.NewDecoder(r)
 	tok, err := dec.Token()
 	if err == io.EOF {
-		return nil, true
+		return nil, true, false
 	}
 	if err != nil || tok != json.Delim('{') {
-		return nil, false
+		return nil, false, false
 	}
+	endsInside := func(err error) bool { return err == io.EOF || err == io.ErrUnexpectedEOF }
 	depth := 1
 	for depth > 0 {
 		tok, err := dec.Token()
 		if err != nil {
-			return nil, false
+			return nil, false, endsInside(err)
 		}
 		switch tok {
 		case json.Delim('{'), json.Delim('['):
@@ -134,7 +153,7 @@ func firstKeys(r io.Reader) (keys []string, empty bool) {
 			if key, ok := tok.(string); ok && depth == 1 {
 				keys = append(keys, key)
 				if value, err := dec.Token(); err != nil {
-					return nil, false
+					return nil, false, endsInside(err)
 				} else if value == json.Delim('{') || value == json.Delim('[') {
 					depth++
 				}
@@ -142,7 +161,7 @@ func firstKeys(r io.Reader) (keys []string, empty bool) {
 		}
 	}
 	slices.Sort(keys)
-	return keys, false
+	return keys, false, false
 }
 
 // hasKeys reports whether the sorted keys hold every one of want.

@@ -168,3 +168,57 @@ func TestLeftOutNotRead(t *testing.T) {
 		t.Errorf("a directory of a .xz alone: error %v", err)
 	}
 }
+
+// TestCompanionCutInFirstLine: a file named as a companion whose text
+// ends inside its first object (open-instruct appends through a buffer;
+// a trainer's logprobs line is megabytes long) is neither read nor
+// decided: the expansion leaves it out, the note saying its first line
+// is unfinished; once the line is whole it is decided by its fields. A
+// cut gzip header is held the same way; a first line that is not JSON is
+// read, the reading saying what is wrong.
+func TestCompanionCutInFirstLine(t *testing.T) {
+	dir := t.TempDir()
+	filtered := `{"step": 2, "filter_reason": "zero_std_reward", "sample_idx": 0, "prompt_idx": 0, "reward": 0.0}` + "\n"
+	rollouts := `{"step": 2, "sample_idx": 0, "prompt_idx": 0, "reward": 1.0, "advantage": 0.5}` + "\n"
+	writeFile(t, dir, "r_rollouts_000000.jsonl", []byte(rollouts))
+	writeFile(t, dir, "r_filtered_rollouts_000000.jsonl", []byte(filtered[:40]))
+	writeFile(t, dir, "r_trainer_logprobs_step000002.jsonl", []byte(`{"step": 2, "sample_idx": 0, "trainer_logprobs": [-0.1, -0.`))
+	writeFile(t, dir, "s_filtered_rollouts_000000.jsonl", []byte(rollouts[:30]))
+	writeFile(t, dir, "z_filtered_rollouts_000000.jsonl.gz", gzipped(filtered)[:5])
+	writeFile(t, dir, "x_filtered_rollouts_000000.jsonl", []byte("step,reward\n"))
+	names := func() []string {
+		files, err := Expand([]string{dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, f := range files {
+			names = append(names, filepath.Base(f))
+		}
+		return names
+	}
+	if got, want := names(), []string{"r_rollouts_000000.jsonl", "x_filtered_rollouts_000000.jsonl"}; !slices.Equal(got, want) {
+		t.Errorf("read %q, want %q", got, want)
+	}
+	held := map[string]bool{}
+	for _, lo := range LeftOut([]string{dir}) {
+		if lo.Why == companionHeldWhy {
+			held[filepath.Base(lo.Path)] = true
+		}
+	}
+	for _, name := range []string{"r_filtered_rollouts_000000.jsonl", "r_trainer_logprobs_step000002.jsonl", "s_filtered_rollouts_000000.jsonl", "z_filtered_rollouts_000000.jsonl.gz"} {
+		if !held[name] {
+			t.Errorf("%s, cut in its first line, not left out as %q: %v", name, companionHeldWhy, LeftOut([]string{dir}))
+		}
+	}
+	// The lines written whole: the filtered rollouts are a companion, the
+	// rollouts under a companion's name are read.
+	writeFile(t, dir, "r_filtered_rollouts_000000.jsonl", []byte(filtered))
+	writeFile(t, dir, "s_filtered_rollouts_000000.jsonl", []byte(rollouts))
+	if got, want := names(), []string{"r_rollouts_000000.jsonl", "s_filtered_rollouts_000000.jsonl", "x_filtered_rollouts_000000.jsonl"}; !slices.Equal(got, want) {
+		t.Errorf("whole, read %q, want %q", got, want)
+	}
+	if note := LeftOutNote(LeftOut([]string{dir})); !strings.Contains(note, filepath.Join(dir, "r_filtered_rollouts_000000.jsonl")+" (the groups open-instruct filtered out") {
+		t.Errorf("whole, the filtered rollouts not said a companion: %s", note)
+	}
+}

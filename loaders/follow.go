@@ -281,6 +281,10 @@ type follower struct {
 	// leftOutSaid are the files of the followed directories left out
 	// (leftOutOf) that were there at the start or said since.
 	leftOutSaid map[string]bool
+	// held are the files of the followed directories named as companions
+	// whose first line is unfinished (companionHeldWhy): a change to one
+	// looks at the directory again, to decide it.
+	held map[string]bool
 	// relog leaves out a file that repeats the one read before it
 	// (Options.RelogField), nil for no check: it keeps the hashes of the
 	// last file read, the first reading's or one that appeared since.
@@ -298,7 +302,11 @@ func (f *follower) start(paths []string) (*Result, error) {
 		}
 		f.dirs = append(f.dirs, p)
 		for _, lo := range leftOutOf(p) { // the start's note names them
-			f.leftOutSaid[lo.Path] = true
+			if lo.Why == companionHeldWhy {
+				f.held = setIn(f.held, filepath.Clean(lo.Path))
+			} else {
+				f.leftOutSaid[lo.Path] = true
+			}
 		}
 		inputs, err := listInputs(p)
 		if err != nil {
@@ -533,6 +541,9 @@ func (f *follower) checkDirty() {
 		if ff, ok := f.byPath[name]; ok && f.due(ff) {
 			f.note(ff, ff.check(f.opts.Options))
 		}
+		if f.held[name] {
+			f.rescan = true
+		}
 	}
 	if f.rescan {
 		f.scanDirs()
@@ -695,9 +706,19 @@ func (f *follower) scanDirs() {
 }
 
 // sayLeftOut queues, for the consumer, the files of the followed
-// directory dir left out (leftOutOf) that were not said yet.
+// directory dir left out (leftOutOf) that were not said yet, a companion
+// held (companionHeldWhy) once it is decided: f.held keeps it meanwhile.
 func (f *follower) sayLeftOut(dir string) {
+	for path := range f.held {
+		if filepath.Dir(path) == filepath.Clean(dir) {
+			delete(f.held, path)
+		}
+	}
 	for _, lo := range leftOutOf(dir) {
+		if lo.Why == companionHeldWhy {
+			f.held = setIn(f.held, filepath.Clean(lo.Path))
+			continue
+		}
 		if f.leftOutSaid[lo.Path] {
 			continue
 		}

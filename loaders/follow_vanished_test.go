@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -184,5 +185,43 @@ func TestFollowAtomicReplaceNotVanished(t *testing.T) {
 	}
 	if !slices.Equal(state.ids[step2], ids("c", 2)) || !slices.Contains(state.reloaded, step2) {
 		t.Errorf("step_2.jsonl: ids %q, reloaded %q; want the renamed file's, reloaded", state.ids[step2], state.reloaded)
+	}
+}
+
+// TestFollowDecidesAHeldCompanion: files of a followed directory named as
+// companions whose first line is unfinished are held (neither read nor
+// said) until a change to one ends the line: then the one with a
+// companion's fields is said left out and never read, the one of
+// trajectories is read.
+func TestFollowDecidesAHeldCompanion(t *testing.T) {
+	dir := t.TempDir()
+	writeText(t, filepath.Join(dir, "step_0.jsonl"), idLines("a", 1))
+	filtered := `{"step": 2, "filter_reason": "zero_std_reward", "sample_idx": 0, "reward": 0.0}` + "\n"
+	companion := filepath.Join(dir, "r_filtered_rollouts_000000.jsonl")
+	rollouts := filepath.Join(dir, "s_filtered_rollouts_000000.jsonl")
+	writeText(t, companion, filtered[:40])
+	writeText(t, rollouts, idLines("b", 1)[:10])
+	f, state := newTestFollower(t, dir)
+	if len(state.ids[companion]) > 0 || len(state.ids[rollouts]) > 0 {
+		t.Fatalf("read cut in their first line: %v", state.ids)
+	}
+	writeText(t, companion, filtered)
+	writeText(t, rollouts, idLines("b", 1))
+	for _, path := range []string{companion, rollouts} {
+		f.noteEvent(fsnotify.Event{Name: path, Op: fsnotify.Write})
+	}
+	f.checkDirty()
+	var said []LeftOutFile
+	for _, u := range takePending(f, state) {
+		said = append(said, u.LeftOut...)
+	}
+	if len(said) != 1 || said[0].Path != companion || !strings.HasPrefix(said[0].Why, "the groups open-instruct filtered out") {
+		t.Errorf("said left out %v, want %s as filtered rollouts", said, companion)
+	}
+	if got := state.ids[rollouts]; !slices.Equal(got, []string{"b0"}) {
+		t.Errorf("the trajectories under a companion's name: read %v", got)
+	}
+	if got := state.ids[companion]; len(got) > 0 {
+		t.Errorf("the companion read: %v", got)
 	}
 }
