@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -76,6 +77,23 @@ func TestVerlValidationBesideTrainingDashboard(t *testing.T) {
 		}
 		if code != exitBadInput || !strings.Contains(said, want) {
 			t.Errorf("dashboard %v: status %d, error %q (stderr %q); want status %d, %q", args, code, loadErr, errOut, exitBadInput, want)
+		}
+	}
+}
+
+// TestVerlValidationOnStdin: a validation dump on standard input beside
+// the training dump is refused as a validation file would be, naming
+// standard input, instead of its samples joining step 2's groups.
+func TestVerlValidationOnStdin(t *testing.T) {
+	val, err := os.ReadFile(filepath.Join(verlValDir, "val", "2.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "standard input looks like a verl validation dump"
+	for _, cmd := range []string{"compute", "stats"} {
+		out, errOut, code := run(t, string(val), cmd, filepath.Join(verlValDir, "train"), "-")
+		if code != exitBadInput || out != "" || !strings.Contains(errOut, want) {
+			t.Errorf("%s train - < val/2.jsonl: status %d, stdout %d bytes, stderr %q; want status %d, %q", cmd, code, len(out), errOut, exitBadInput, want)
 		}
 	}
 }

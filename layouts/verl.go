@@ -453,7 +453,13 @@ const verlMaxFilesNamed = 3
 // verlFilesNamed names paths in a message: the first verlMaxFilesNamed,
 // and how many more.
 func verlFilesNamed(paths []string) string {
-	names := strings.Join(paths[:min(len(paths), verlMaxFilesNamed)], ", ")
+	named := slices.Clone(paths[:min(len(paths), verlMaxFilesNamed)])
+	for i, p := range named {
+		if p == "-" {
+			named[i] = "standard input"
+		}
+	}
+	names := strings.Join(named, ", ")
 	if more := len(paths) - verlMaxFilesNamed; more > 0 {
 		names += fmt.Sprintf(" and %d more", more)
 	}
