@@ -97,3 +97,53 @@ func TestVerlValidationOnStdin(t *testing.T) {
 		}
 	}
 }
+
+// copyVerlVal copies the file name of verlValDir's dump kind (train or
+// val) into dir.
+func copyVerlVal(t *testing.T, kind, name, dir string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(verlValDir, kind, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestVerlValidationAppearsWhileFollowing: following, a file of the other
+// dump appearing (verl writes val/{step}.jsonl at test_freq as it trains)
+// is left out, said once on stderr, never merged: a validation file in a
+// training run (step 2 stays 32 training rows, not 36), a training file
+// in a validation run (step 2 stays the 4 validation samples).
+func TestVerlValidationAppearsWhileFollowing(t *testing.T) {
+	shortQuiet(t)
+	for _, c := range []struct {
+		runKind, runFile, newKind, newFile, wantStep, leftOutWhy string
+	}{
+		{"train", "1.jsonl", "val", "2.jsonl", "step 2  trajectories 32", "a verl validation dump"},
+		{"val", "0.jsonl", "train", "2.jsonl", "step 2  trajectories 4", "verl training rollouts, not the validation dump followed"},
+	} {
+		root := t.TempDir()
+		runDir, newDir := filepath.Join(root, c.runKind), filepath.Join(root, c.newKind)
+		for _, d := range []string{runDir, newDir} {
+			if err := os.Mkdir(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		copyVerlVal(t, c.runKind, c.runFile, runDir)
+		f := startFollowing(t, "stats", "--follow", runDir, newDir)
+		f.await(t, "step ")
+		copyVerlVal(t, c.newKind, c.newFile, newDir)
+		copyVerlVal(t, c.runKind, "2.jsonl", runDir)
+		f.awaitErr(t, filepath.Join(newDir, c.newFile)+" ("+c.leftOutWhy)
+		f.await(t, "step 2 ")
+		f.stop()
+		if out := f.out.String(); !strings.Contains(out, c.wantStep) {
+			t.Errorf("following %s, %s/%s appeared: want %q:\n%s\nstderr:\n%s", c.runKind, c.newKind, c.newFile, c.wantStep, out, f.errOut.String())
+		}
+		if n := strings.Count(f.errOut.String(), filepath.Join(newDir, c.newFile)); n != 1 {
+			t.Errorf("following %s: %s said %d times, want once:\n%s", c.runKind, c.newFile, n, f.errOut.String())
+		}
+	}
+}

@@ -485,3 +485,39 @@ func verlIsValidation(first loaders.FileFields, peek *firstRecords) bool {
 	}
 	return len(records) > 0
 }
+
+// FollowApart is, following inputs read as cfg says (FollowOptions.
+// Apart), what leaves out a file that appears and is not of the run
+// followed, nil when the layout tells no such files apart: of verl's
+// dumps, a validation file appearing in a training run (verl writes
+// val/{step}.jsonl at test_freq while it trains), or a training file
+// in a validation run. The run is what its first file is (the start's
+// files are one kind: Apply refuses them mixed); each new file is
+// judged by its own first records, as verlValidationApart judges.
+func FollowApart(cfg setup.Config, opts loaders.Options) func(first, path string) string {
+	if cfg.From != verlLayout.name {
+		return nil
+	}
+	isValidation := func(path string) bool {
+		files, err := loaders.Peek([]string{path}, loaders.Options{Format: opts.Format})
+		return err == nil && len(files) == 1 && verlIsValidation(files[0], newFirstRecords(files[0]))
+	}
+	var runPath string
+	var runValidation bool
+	return func(first, path string) string {
+		if first == "" {
+			return ""
+		}
+		if first != runPath {
+			runPath, runValidation = first, isValidation(first)
+		}
+		switch newValidation := isValidation(path); {
+		case newValidation && !runValidation:
+			return "a verl validation dump (trainer.validation_data_dir: _validate writes each score again as reward), not the training rollouts followed: " +
+				"verl computed no advantage on it, and read with them each sample would join its step's training group by input"
+		case !newValidation && runValidation:
+			return "verl training rollouts, not the validation dump followed: follow the training dump alone to see what the trainer trained on"
+		}
+		return ""
+	}
+}

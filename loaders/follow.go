@@ -51,6 +51,13 @@ type FollowOptions struct {
 	// no line end, however long it has been so: never read, whatever
 	// their Updates said.
 	AtEnd func(unended []Unended)
+	// Apart, when not nil, judges a file that appears in a followed
+	// directory before it is read: when it returns a reason, the file is
+	// left out, never read, and an Update's LeftOut says so once. first
+	// is the first file the follower read ("" when none yet): the run
+	// the new file would join (a trainer's layout tells its validation
+	// dump apart from its training dump).
+	Apart func(first, path string) string
 }
 
 // DefaultPoll is the default FollowOptions.Poll.
@@ -679,7 +686,10 @@ func (f *follower) scanDirs() {
 		}
 		f.sayLeftOut(d)
 		for _, path := range inputs {
-			if _, known := f.byPath[filepath.Clean(path)]; !known {
+			if _, known := f.byPath[filepath.Clean(path)]; !known && !f.leftOutSaid[path] {
+				if f.apart(path) {
+					continue
+				}
 				ff := f.add(path)
 				ff.relogDue = f.relog != nil
 				if clean := filepath.Clean(path); f.vanished[clean] {
@@ -694,6 +704,25 @@ func (f *follower) scanDirs() {
 	}
 }
 
+// apart reports whether the file at path, new in a followed directory,
+// is left out (FollowOptions.Apart), queuing the note that says why.
+func (f *follower) apart(path string) bool {
+	if f.opts.Apart == nil {
+		return false
+	}
+	first := ""
+	if len(f.files) > 0 {
+		first = f.files[0].path
+	}
+	why := f.opts.Apart(first, path)
+	if why == "" {
+		return false
+	}
+	f.leftOutSaid[path] = true
+	f.queueLeftOut(LeftOutFile{Path: path, Why: why})
+	return true
+}
+
 // sayLeftOut queues, for the consumer, the files of the followed
 // directory dir left out (leftOutOf) that were not said yet.
 func (f *follower) sayLeftOut(dir string) {
@@ -702,12 +731,17 @@ func (f *follower) sayLeftOut(dir string) {
 			continue
 		}
 		f.leftOutSaid[lo.Path] = true
-		if len(f.pending) == 0 {
-			f.pending = append(f.pending, Update{store: f.store})
-		}
-		last := &f.pending[len(f.pending)-1]
-		last.LeftOut = append(last.LeftOut, lo)
+		f.queueLeftOut(lo)
 	}
+}
+
+// queueLeftOut says, in the pending Update, that lo is left out.
+func (f *follower) queueLeftOut(lo LeftOutFile) {
+	if len(f.pending) == 0 {
+		f.pending = append(f.pending, Update{store: f.store})
+	}
+	last := &f.pending[len(f.pending)-1]
+	last.LeftOut = append(last.LeftOut, lo)
 }
 
 // relogged leaves out of c, a reading of the file ff that appeared, its
