@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui"
 )
 
@@ -145,5 +147,50 @@ func TestVerlValidationAppearsWhileFollowing(t *testing.T) {
 		if n := strings.Count(f.errOut.String(), filepath.Join(newDir, c.newFile)); n != 1 {
 			t.Errorf("following %s: %s said %d times, want once:\n%s", c.runKind, c.newFile, n, f.errOut.String())
 		}
+	}
+}
+
+// TestVerlValidationCaughtMidLineWhileFollowing: a validation file caught
+// as its first line is written is judged once that line is whole, so it
+// is still left out, not read as training rollouts for want of a record.
+func TestVerlValidationCaughtMidLineWhileFollowing(t *testing.T) {
+	shortQuiet(t)
+	root := t.TempDir()
+	train, valDir := filepath.Join(root, "train"), filepath.Join(root, "val")
+	for _, d := range []string{train, valDir} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyVerlVal(t, "train", "1.jsonl", train)
+	f := startFollowing(t, "stats", "--follow", train, valDir)
+	f.await(t, "step 1 ")
+	val, err := os.ReadFile(filepath.Join(verlValDir, "val", "2.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(valDir, "2.jsonl")
+	if err := os.WriteFile(path, val[:40], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The follower looks at the directory as the file appears and again
+	// at the next poll: the rest comes once it has looked at the cut line.
+	time.Sleep(loaders.DefaultPoll * 3 / 2)
+	fh, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fh.Write(val[40:]); err != nil {
+		t.Fatal(err)
+	}
+	if err := fh.Close(); err != nil {
+		t.Fatal(err)
+	}
+	copyVerlVal(t, "train", "2.jsonl", train)
+	f.awaitErr(t, path+" (a verl validation dump")
+	f.await(t, "step 2 ")
+	f.stop()
+	if out := f.out.String(); !strings.Contains(out, "step 2  trajectories 32") {
+		t.Errorf("the validation file caught mid-line joined step 2:\n%s\nstderr:\n%s", out, f.errOut.String())
 	}
 }

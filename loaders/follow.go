@@ -53,11 +53,13 @@ type FollowOptions struct {
 	AtEnd func(unended []Unended)
 	// Apart, when not nil, judges a file that appears in a followed
 	// directory before it is read: when it returns a reason, the file is
-	// left out, never read, and an Update's LeftOut says so once. first
-	// is the first file the follower read ("" when none yet): the run
-	// the new file would join (a trainer's layout tells its validation
-	// dump apart from its training dump).
-	Apart func(first, path string) string
+	// left out, never read, and an Update's LeftOut says so once; when it
+	// says wait (the file tells nothing yet: empty, its first line
+	// unfinished), the file is judged again at the next look at the
+	// directory. first is the first file the follower read ("" when none
+	// yet): the run the new file would join (a trainer's layout tells its
+	// validation dump apart from its training dump).
+	Apart func(first, path string) (why string, wait bool)
 }
 
 // DefaultPoll is the default FollowOptions.Poll.
@@ -705,7 +707,8 @@ func (f *follower) scanDirs() {
 }
 
 // apart reports whether the file at path, new in a followed directory,
-// is left out (FollowOptions.Apart), queuing the note that says why.
+// is not read now (FollowOptions.Apart): left out, the note that says
+// why queued, or to be judged again.
 func (f *follower) apart(path string) bool {
 	if f.opts.Apart == nil {
 		return false
@@ -714,7 +717,10 @@ func (f *follower) apart(path string) bool {
 	if len(f.files) > 0 {
 		first = f.files[0].path
 	}
-	why := f.opts.Apart(first, path)
+	why, wait := f.opts.Apart(first, path)
+	if wait {
+		return true
+	}
 	if why == "" {
 		return false
 	}
