@@ -3,12 +3,14 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui"
 )
@@ -192,5 +194,52 @@ func TestVerlValidationCaughtMidLineWhileFollowing(t *testing.T) {
 	f.stop()
 	if out := f.out.String(); !strings.Contains(out, "step 2  trajectories 32") {
 		t.Errorf("the validation file caught mid-line joined step 2:\n%s\nstderr:\n%s", out, f.errOut.String())
+	}
+}
+
+// TestVerlValidationAppearsWhileFollowingDashboard: the dashboard's
+// follower leaves the validation file that appears out too, its update
+// saying so (the status line's left-out note, as for companions), and
+// reads the training file beside it.
+func TestVerlValidationAppearsWhileFollowingDashboard(t *testing.T) {
+	root := t.TempDir()
+	train, valDir := filepath.Join(root, "train"), filepath.Join(root, "val")
+	for _, d := range []string{train, valDir} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyVerlVal(t, "train", "1.jsonl", train)
+	var leftOut []loaders.LeftOutFile
+	var rows int
+	defer func(saved func(context.Context, ui.Input) error) { runUI = saved }(runUI)
+	runUI = func(_ context.Context, in ui.Input) error {
+		_, updates, err := in.Follow(ui.StreamHooks{Each: func([]scoring.Trajectory) error { return nil }})
+		if err != nil {
+			return err
+		}
+		copyVerlVal(t, "val", "2.jsonl", valDir)
+		copyVerlVal(t, "train", "2.jsonl", train)
+		for deadline := time.After(10 * time.Second); len(leftOut) == 0 || rows < 32; {
+			select {
+			case u := <-updates:
+				leftOut = append(leftOut, u.LeftOut...)
+				for _, tr := range u.Trajectories {
+					if tr.Source != filepath.Join(train, "2.jsonl") {
+						return fmt.Errorf("a row of %s read", tr.Source)
+					}
+					rows++
+				}
+			case <-deadline:
+				return fmt.Errorf("after 10 s: left out %v, %d rows read", leftOut, rows)
+			}
+		}
+		return nil
+	}
+	if _, errOut, code := run(t, "", "--follow", train, valDir); code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	if len(leftOut) != 1 || leftOut[0].Path != filepath.Join(valDir, "2.jsonl") || !strings.HasPrefix(leftOut[0].Why, "a verl validation dump") {
+		t.Errorf("left out %v, want %s as a verl validation dump", leftOut, filepath.Join(valDir, "2.jsonl"))
 	}
 }
