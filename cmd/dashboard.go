@@ -93,7 +93,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		defer cancel()
 		// The first reading streams too.
 		in.Follow = func(hooks ui.StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
-			fo := loaders.FollowOptions{Options: opts, Each: checkedEach(rowsCheck, sessions, hooks.Each), UnendedWait: unendedWait}
+			fo := loaders.FollowOptions{Options: opts, Each: checkedEach(rowsCheck, sessions, hooks.Each), UnendedWait: unendedWait, Apart: layouts.FollowApart(cfg, opts)}
 			fo.Progress, fo.Pick = hooks.Progress, hooks.Pick
 			first, updates, err := loaders.Follow(ctx, args, fo)
 			if err != nil {

@@ -104,7 +104,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 		return f.evaluate(ts)
 	}
 	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts, Each: checkedEach(rowsCheck, sessions, each), UnendedWait: unendedWait,
-		AtEnd: f.setUnended})
+		AtEnd: f.setUnended, Apart: layouts.FollowApart(cfg, opts)})
 	if err != nil {
 		return inputError{err}
 	}

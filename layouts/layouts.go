@@ -296,7 +296,11 @@ func Apply(ctx context.Context, cfg setup.Config, paths []string, opts loaders.O
 		return cfg, "", nil, err
 	}
 	if l.filesCheck != nil {
-		if err := l.filesCheck(files); err != nil {
+		checked := files
+		if stdin != nil { // one more file of the run
+			checked = append(slices.Clip(files), *stdin)
+		}
+		if err := l.filesCheck(checked); err != nil {
 			return cfg, "", nil, err
 		}
 	}

@@ -1,9 +1,12 @@
 package layouts
 
 import (
+	"bufio"
 	"cmp"
 	"fmt"
+	"io"
 	"math"
+	"os"
 	"slices"
 	"strings"
 
@@ -453,7 +456,13 @@ const verlMaxFilesNamed = 3
 // verlFilesNamed names paths in a message: the first verlMaxFilesNamed,
 // and how many more.
 func verlFilesNamed(paths []string) string {
-	names := strings.Join(paths[:min(len(paths), verlMaxFilesNamed)], ", ")
+	named := slices.Clone(paths[:min(len(paths), verlMaxFilesNamed)])
+	for i, p := range named {
+		if p == "-" {
+			named[i] = "standard input"
+		}
+	}
+	names := strings.Join(named, ", ")
 	if more := len(paths) - verlMaxFilesNamed; more > 0 {
 		names += fmt.Sprintf(" and %d more", more)
 	}
@@ -478,4 +487,72 @@ func verlIsValidation(first loaders.FileFields, peek *firstRecords) bool {
 		}
 	}
 	return len(records) > 0
+}
+
+// FollowApart is, following inputs read as cfg says (FollowOptions.
+// Apart), what leaves out a file that appears and is not of the run
+// followed, nil when the layout tells no such files apart: of verl's
+// dumps, a validation file appearing in a training run (verl writes
+// val/{step}.jsonl at test_freq while it trains), or a training file
+// in a validation run. The run is what its first file is (the start's
+// files are one kind: Apply refuses them mixed); each new file is
+// judged by its own first records, as verlValidationApart judges, once
+// it has a whole first record (a file caught as its first line is
+// written waits).
+func FollowApart(cfg setup.Config, opts loaders.Options) func(first, path string) (string, bool) {
+	if cfg.From != verlLayout.name {
+		return nil
+	}
+	// kind says whether path looks like a validation dump, or that it
+	// tells nothing yet.
+	kind := func(path string) (validation, wait bool) {
+		files, err := loaders.Peek([]string{path}, loaders.Options{Format: opts.Format})
+		switch {
+		case err != nil:
+			return false, !hasLineEnd(path) // else its reading says the error
+		case len(files) == 0:
+			return false, true
+		}
+		return verlIsValidation(files[0], newFirstRecords(files[0])), false
+	}
+	var runPath string
+	var runValidation bool
+	return func(first, path string) (string, bool) {
+		if first == "" {
+			return "", false
+		}
+		if first != runPath {
+			runPath, runValidation = first, false
+			if v, wait := kind(first); !wait {
+				runValidation = v
+			}
+		}
+		newValidation, wait := kind(path)
+		switch {
+		case wait:
+			return "", true
+		case newValidation && !runValidation:
+			return "a verl validation dump (trainer.validation_data_dir: _validate writes each score again as reward), not the training rollouts followed: " +
+				"verl computed no advantage on it, and read with them each sample would join its step's training group by input", false
+		case !newValidation && runValidation:
+			return "verl training rollouts, not the validation dump followed: follow the training dump alone to see what the trainer trained on", false
+		}
+		return "", false
+	}
+}
+
+// hasLineEnd reports whether the file at path has a line end within its
+// first loaders.MaxStdinPeek bytes: whether its first line is whole.
+func hasLineEnd(path string) bool {
+	file, err := os.Open(path)
+	if err != nil {
+		return true // its reading says why
+	}
+	defer file.Close()
+	lines := bufio.NewReader(io.LimitReader(file, loaders.MaxStdinPeek))
+	for {
+		if _, err := lines.ReadSlice('\n'); err != bufio.ErrBufferFull {
+			return err == nil
+		}
+	}
 }

@@ -51,6 +51,15 @@ type FollowOptions struct {
 	// no line end, however long it has been so: never read, whatever
 	// their Updates said.
 	AtEnd func(unended []Unended)
+	// Apart, when not nil, judges a file that appears in a followed
+	// directory before it is read: when it returns a reason, the file is
+	// left out, never read, and an Update's LeftOut says so once; when it
+	// says wait (the file tells nothing yet: empty, its first line
+	// unfinished), the file is judged again at the next look at the
+	// directory. first is the first file the follower read ("" when none
+	// yet): the run the new file would join (a trainer's layout tells its
+	// validation dump apart from its training dump).
+	Apart func(first, path string) (why string, wait bool)
 }
 
 // DefaultPoll is the default FollowOptions.Poll.
@@ -690,7 +699,10 @@ func (f *follower) scanDirs() {
 		}
 		f.sayLeftOut(d)
 		for _, path := range inputs {
-			if _, known := f.byPath[filepath.Clean(path)]; !known {
+			if _, known := f.byPath[filepath.Clean(path)]; !known && !f.leftOutSaid[path] {
+				if f.apart(path) {
+					continue
+				}
 				ff := f.add(path)
 				ff.relogDue = f.relog != nil
 				if clean := filepath.Clean(path); f.vanished[clean] {
@@ -703,6 +715,29 @@ func (f *follower) scanDirs() {
 			}
 		}
 	}
+}
+
+// apart reports whether the file at path, new in a followed directory,
+// is not read now (FollowOptions.Apart): left out, the note that says
+// why queued, or to be judged again.
+func (f *follower) apart(path string) bool {
+	if f.opts.Apart == nil {
+		return false
+	}
+	first := ""
+	if len(f.files) > 0 {
+		first = f.files[0].path
+	}
+	why, wait := f.opts.Apart(first, path)
+	if wait {
+		return true
+	}
+	if why == "" {
+		return false
+	}
+	f.leftOutSaid[path] = true
+	f.queueLeftOut(LeftOutFile{Path: path, Why: why})
+	return true
 }
 
 // sayLeftOut queues, for the consumer, the files of the followed
@@ -723,12 +758,17 @@ func (f *follower) sayLeftOut(dir string) {
 			continue
 		}
 		f.leftOutSaid[lo.Path] = true
-		if len(f.pending) == 0 {
-			f.pending = append(f.pending, Update{store: f.store})
-		}
-		last := &f.pending[len(f.pending)-1]
-		last.LeftOut = append(last.LeftOut, lo)
+		f.queueLeftOut(lo)
 	}
+}
+
+// queueLeftOut says, in the pending Update, that lo is left out.
+func (f *follower) queueLeftOut(lo LeftOutFile) {
+	if len(f.pending) == 0 {
+		f.pending = append(f.pending, Update{store: f.store})
+	}
+	last := &f.pending[len(f.pending)-1]
+	last.LeftOut = append(last.LeftOut, lo)
 }
 
 // relogged leaves out of c, a reading of the file ff that appeared, its
