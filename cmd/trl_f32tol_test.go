@@ -193,11 +193,17 @@ func TestTRLFloat32CoarseBound(t *testing.T) {
 		dir := trlFixture(c.fixture)
 		settings := []string{"--method", c.method, "--weight", "reward_model=1", "--weight", "judge_model=0.5"}
 		out, errOut, _ := run(t, "", append(append([]string{"stats", "--health"}, settings...), dir)...)
-		if strings.Contains(out+errOut, "trainer_agreement") || strings.Contains(errOut, "differ from the logged advantage") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
+		if strings.Contains(strings.ReplaceAll(out+errOut, "trainer_agreement within float32's error only", ""), "trainer_agreement") || strings.Contains(errOut, "differ from the logged advantage") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
 			t.Errorf("%s: stats --health under its settings finds a disagreement:\n%s%s", c.fixture, errOut, out)
 		}
-		if strings.Contains(errOut, note) != c.coarse || c.coarse && strings.Contains(out, "healthy") {
-			t.Errorf("%s: stats --health says the coarse bound's note %v, want %v (or says healthy):\n%s%s", c.fixture, !c.coarse, c.coarse, errOut, out)
+		verdict := "findings: none; no batch after the baseline: drift checks not run (variance_collapse, length_drift, correlation_flip)\n"
+		if c.coarse {
+			verdict = strings.TrimSuffix(verdict, "\n") + "; trainer_agreement within float32's error only, which does not tell the settings from slightly wrong ones (the note above)\n"
+		}
+		// With no finding (gdpo's; rloo-whitened's have dominance), the
+		// verdict says both the checks not run and the coarse bound.
+		if strings.Contains(errOut, note) != c.coarse || strings.Contains(out, "findings: none") && !strings.Contains(out, verdict) || c.method == "gdpo" && !strings.Contains(out, verdict) {
+			t.Errorf("%s: stats --health says the coarse bound's note %v, want %v, or not the verdict %q:\n%s%s", c.fixture, !c.coarse, c.coarse, verdict, errOut, out)
 		}
 		_, errOut, code := run(t, "", append(append([]string{"compute", "--match-logged"}, settings...), dir)...)
 		if code != 0 || strings.Contains(errOut, "none of") || strings.Contains(errOut, "differ from the logged advantage") || strings.Contains(errOut, note) != c.coarse {
