@@ -384,6 +384,9 @@ type statsFollower struct {
 	noteEvidence   map[int64]layouts.RunNoteEvidence
 	borne, refuted int
 	runNoteSaid    bool
+	// float32NoteSaid is the float32 coarse-bound note said last
+	// (sayFloat32Note), "" for none.
+	float32NoteSaid string
 	// lastStep holds the step of each followed file's last row read
 	// (loaders.NoteLastSteps), unfinished the files whose last line, not
 	// yet ended, the reading left out: the trainer agreement names that

@@ -91,7 +91,21 @@ func (f *statsFollower) printBatches(withNewest bool) error {
 			fmt.Fprintf(f.errOut, "rewardlens: warning: %s\n", textsafe.Line(w))
 		}
 	}
+	f.sayFloat32Note()
 	return f.printLines(n)
+}
+
+// sayFloat32Note says on stderr float32CoarseNote of the rows read so
+// far, as stats and stats --health say it, each time its text changes
+// (its bound grows as rows come): a "healthy" line does not tell the
+// settings from slightly wrong ones there.
+func (f *statsFollower) sayFloat32Note() {
+	note := float32CoarseNote(f.res)
+	if note == "" || note == f.float32NoteSaid {
+		return
+	}
+	f.float32NoteSaid = note
+	fmt.Fprintf(f.errOut, "rewardlens: %s\n", textsafe.Line(note))
 }
 
 // misnamed reports whether err, invalid.NoValid's, blames a field that no

@@ -127,6 +127,11 @@ type healthReport struct {
 	baselineLeftOut []int64
 }
 
+// float32Verdict is what stats --health's verdict says, with no
+// finding, when trainer_agreement passed only within a coarse float32
+// bound (healthReport.Float32Note), after the checks not run if any.
+const float32Verdict = "trainer_agreement within float32's error only, which does not tell the settings from slightly wrong ones (the note above)"
+
 // float32CoarseNote is agreement.Float32CoarseNote of res's batches
 // whose rows all agree with the logged advantage, some only within a
 // coarse float32 bound (agreement.Diff.Float32Coarse), the largest such
@@ -354,12 +359,16 @@ func writeHealthTable(w io.Writer, r *healthReport, objectives []string) error {
 		notRun = fmt.Sprintf("no batch after the baseline: drift checks not run (%s)", strings.Join(r.NotRun, ", "))
 	}
 	if len(r.Findings) == 0 {
+		var caveats []string
+		if notRun != "" {
+			caveats = append(caveats, notRun)
+		}
+		if r.Float32Note != "" {
+			caveats = append(caveats, float32Verdict)
+		}
 		verdict := ", healthy"
-		switch {
-		case notRun != "":
-			verdict = "; " + notRun
-		case r.Float32Note != "":
-			verdict = "; trainer_agreement within float32's error only, which does not tell the settings from slightly wrong ones (the note above)"
+		if len(caveats) > 0 {
+			verdict = "; " + strings.Join(caveats, "; ")
 		}
 		_, err := fmt.Fprintf(w, "findings: none%s\n", verdict)
 		return err

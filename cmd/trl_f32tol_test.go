@@ -174,8 +174,9 @@ func checkMatchLoggedReads(t *testing.T, fixture, readAs, match string) {
 // neither stats --health nor compute finds a row differing nor a
 // trainer_agreement (an ALERT before, the bound switched off), and where
 // the bound is coarse a note says the check does not tell the settings
-// from slightly wrong ones, stats --health's verdict not "healthy"; a
-// weight 10% off differs or is said so.
+// from slightly wrong ones, stats --health's verdict not "healthy", and
+// --match-logged applies no setting on such agreement alone; a weight 10%
+// off differs or is said so.
 func TestTRLFloat32CoarseBound(t *testing.T) {
 	const note = "rewardlens: the logged advantages agree with these settings only within float32's error at this scale"
 	for _, c := range []struct {
@@ -192,19 +193,29 @@ func TestTRLFloat32CoarseBound(t *testing.T) {
 		dir := trlFixture(c.fixture)
 		settings := []string{"--method", c.method, "--weight", "reward_model=1", "--weight", "judge_model=0.5"}
 		out, errOut, _ := run(t, "", append(append([]string{"stats", "--health"}, settings...), dir)...)
-		if strings.Contains(out+errOut, "trainer_agreement") || strings.Contains(errOut, "differ from the logged advantage") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
+		if strings.Contains(strings.ReplaceAll(out+errOut, "trainer_agreement within float32's error only", ""), "trainer_agreement") || strings.Contains(errOut, "differ from the logged advantage") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
 			t.Errorf("%s: stats --health under its settings finds a disagreement:\n%s%s", c.fixture, errOut, out)
 		}
-		if strings.Contains(errOut, note) != c.coarse || c.coarse && strings.Contains(out, "healthy") {
-			t.Errorf("%s: stats --health says the coarse bound's note %v, want %v (or says healthy):\n%s%s", c.fixture, !c.coarse, c.coarse, errOut, out)
+		verdict := "findings: none; no batch after the baseline: drift checks not run (variance_collapse, length_drift, correlation_flip)\n"
+		if c.coarse {
+			verdict = strings.TrimSuffix(verdict, "\n") + "; trainer_agreement within float32's error only, which does not tell the settings from slightly wrong ones (the note above)\n"
+		}
+		// With no finding (gdpo's; rloo-whitened's have dominance), the
+		// verdict says both the checks not run and the coarse bound.
+		if strings.Contains(errOut, note) != c.coarse || strings.Contains(out, "findings: none") && !strings.Contains(out, verdict) || c.method == "gdpo" && !strings.Contains(out, verdict) {
+			t.Errorf("%s: stats --health says the coarse bound's note %v, want %v, or not the verdict %q:\n%s%s", c.fixture, !c.coarse, c.coarse, verdict, errOut, out)
 		}
 		_, errOut, code := run(t, "", append(append([]string{"compute", "--match-logged"}, settings...), dir)...)
 		if code != 0 || strings.Contains(errOut, "none of") || strings.Contains(errOut, "differ from the logged advantage") || strings.Contains(errOut, note) != c.coarse {
 			t.Errorf("%s: compute --match-logged (status %d), the coarse note wanted %v:\n%s", c.fixture, code, c.coarse, errOut)
 		}
+		// Where only coarse bounds agree, --match-logged applies no setting
+		// and names the trainer's among those it cannot tell apart.
 		out, errOut, _ = run(t, "", "stats", "--health", "--match-logged", "--method", c.method, dir)
-		if strings.Contains(out+errOut, "trainer_agreement") || strings.Contains(errOut, "none of") || !strings.Contains(out, ", 0 differ by more than 0.0001\n") {
-			t.Errorf("%s: stats --health --match-logged finds no setting:\n%s%s", c.fixture, errOut, out)
+		found := !strings.Contains(out+errOut, "trainer_agreement") && !strings.Contains(errOut, "none of") && strings.Contains(out, ", 0 differ by more than 0.0001\n")
+		undetermined := strings.Contains(errOut, "--match-logged: the log cannot determine the settings at this scale") && strings.Contains(errOut, "judge_model=0.5` (max |diff| ")
+		if !found && !(c.coarse && undetermined) {
+			t.Errorf("%s: stats --health --match-logged finds no setting, nor says the log cannot tell them at this scale:\n%s%s", c.fixture, errOut, out)
 		}
 		wrong := []string{"--method", c.method, "--weight", "reward_model=1", "--weight", "judge_model=0.45"}
 		out, errOut, _ = run(t, "", append(append([]string{"stats", "--health"}, wrong...), dir)...)

@@ -273,6 +273,22 @@ func maxAbs(x []float64) float64 {
 	return top
 }
 
+// markCoarse marks row i, marked, as within a coarse float32 bound.
+func (s *rowSet) markCoarse(i int) {
+	if j := i - s.first; j >= 0 && j < len(s.marked) {
+		if s.coarse == nil {
+			s.coarse = make([]bool, len(s.marked))
+		}
+		s.coarse[j] = true
+	}
+}
+
+// isCoarse reports whether s marks row i within a coarse float32 bound.
+func (s *rowSet) isCoarse(i int) bool {
+	j := i - s.first
+	return j >= 0 && j < len(s.coarse) && s.coarse[j]
+}
+
 // mark marks row i, when s covers it.
 func (s *rowSet) mark(i int) {
 	if j := i - s.first; j >= 0 && j < len(s.marked) {

@@ -354,8 +354,8 @@ func tied32(x []float64) bool {
 
 // methodFloat32Agreeing is float32Agreeing under rloo, rloo-whitened and
 // gdpo (float32Method): it marks the rows of b, of batch, beyond
-// Reproduces of the logged advantage but within methodFloat32Bounds',
-// and returns the largest bound of a row marked under a coarse one (0
+// Reproduces of the logged advantage but within methodFloat32Bounds'
+// (those within a coarse one marked coarse too: rowSet.isCoarse), and returns the largest bound of a row marked under a coarse one (0
 // for none).
 func methodFloat32Agreeing(res *engine.Result, b, batch *engine.Batch, rows *rowSet, beyond func(i int) bool) (coarseBound float64) {
 	bounds, first, coarse, ok := methodFloat32Bounds(res, batch)
@@ -365,6 +365,7 @@ func methodFloat32Agreeing(res *engine.Result, b, batch *engine.Batch, rows *row
 	for _, i := range b.Members {
 		if e := bounds[i-first]; e > 0 && beyond(i) && markWithinBound(res, batch, rows, i, e) && coarse {
 			coarseBound = max(coarseBound, e)
+			rows.markCoarse(i)
 		}
 	}
 	return coarseBound

@@ -293,9 +293,9 @@ func regroupedRows(ev *engine.Evaluation, cut *CutGroup) (rows []bool, names str
 // ties being res's rows of float32 ties (allTieResidues).
 func compareLoggedKept(res *engine.Result, ties *rowSet, leftOut []bool) Diff {
 	c := newDiffCount()
-	for i, logged := range res.Evaluation.Logged {
+	for i := range res.Evaluation.Logged {
 		if !leftOut[i] && comparedRow(res.Evaluation, i) {
-			c.add(comparedReward(res, ties, i), logged)
+			c.addCompared(res, ties, i)
 		}
 	}
 	return c.diff()

@@ -25,7 +25,8 @@ type Diff struct {
 	// logged rows are all invalid, not one that logged nothing.
 	Logged int
 	// MaxAbsDiff and MeanAbsDiff are the max and the mean over those rows
-	// of |reward - logged| (NaN when Rows is 0).
+	// of |reward - logged| (NaN when Rows is 0), a row within a coarse
+	// float32 bound (Float32Coarse) with its own difference too.
 	MaxAbsDiff, MeanAbsDiff float64
 	// Differing counts the rows where |reward - logged| > Tolerance, the
 	// rows of TieResidueGroups agreeing.
@@ -81,7 +82,7 @@ func compareLogged(res *engine.Result, b *engine.Batch, ties *rowSet) Diff {
 		}
 		c.Logged++
 		if res.Evaluation.Valid[i] {
-			c.add(comparedReward(res, ties, i), logged)
+			c.addCompared(res, ties, i)
 		}
 	}
 	return c.diff()
@@ -118,6 +119,23 @@ func (c *diffCount) add(reward, logged float64) {
 	if d > Tolerance {
 		c.Differing++
 	}
+}
+
+// addCompared counts row i of res, compared (comparedRow), by its
+// comparedReward; a row within a coarse float32 bound (rowSet.isCoarse)
+// agrees, but its |reward - logged| is its own in MaxAbsDiff and
+// MeanAbsDiff: such a bound hides differences as large as a wrong
+// setting's, which the figures said must not.
+func (c *diffCount) addCompared(res *engine.Result, ties *rowSet, i int) {
+	logged := res.Evaluation.Logged[i]
+	if !ties.isCoarse(i) {
+		c.add(comparedReward(res, ties, i), logged)
+		return
+	}
+	c.add(logged, logged)
+	d := math.Abs(res.Rewards[i] - logged)
+	c.MaxAbsDiff = max(c.MaxAbsDiff, d)
+	c.sum += d
 }
 
 // diff returns the Diff of the rows counted.

@@ -316,6 +316,12 @@ type Match struct {
 	leftOut []bool
 	// leftOutNames names those groups.
 	leftOutNames string
+	// coarseOnly are the settings tried, Base aside, that reproduce every
+	// row only within a coarse float32 bound (Diff.Float32Coarse), by
+	// ascending max |diff|, when no setting reproduces it otherwise (Found
+	// nil): the log cannot tell them apart at its scale, and none is
+	// applied.
+	coarseOnly []*Fit
 	// oddSteps are the steps holding groups of another size than their
 	// others (oddGroupSteps), nil for none.
 	oddSteps map[int64]bool
@@ -474,6 +480,14 @@ func MatchLoggedFrom(ev *engine.Evaluation, opts engine.Options, layout string, 
 		}
 	}
 	m.Tried = len(m.fits)
+	if m.Found == nil {
+		for _, f := range m.fits[1:] {
+			if reproduces(f.Overall) && f.Overall.Float32Coarse > 0 {
+				m.coarseOnly = append(m.coarseOnly, f)
+			}
+		}
+		slices.SortStableFunc(m.coarseOnly, func(a, b *Fit) int { return cmp.Compare(a.Overall.MaxAbsDiff, b.Overall.MaxAbsDiff) })
+	}
 	for _, f := range m.fits[1:] {
 		if closer(f.Overall, m.Base.Overall) && (m.Closest == nil || f.Overall.MaxAbsDiff < m.Closest.Overall.MaxAbsDiff) {
 			m.Closest = f
@@ -668,7 +682,9 @@ func forEachCombination(base engine.Options, objectives []scoring.Objective, tri
 	walk(base, 0)
 }
 
-// best returns the fit of fits that reproduces the rows of of, a gpg fit
+// best returns the fit of fits that reproduces the rows of of, none but
+// the first (Base) only within a coarse float32 bound (Diff.Float32Coarse:
+// such agreement does not tell settings apart, coarseOnly), a gpg fit
 // only when no other does (gpgAlias), then with the fewest changes, then
 // the weights of the fewest significant digits (grpo unscaled with [3,
 // 0.7] and rloo with [2.25, 0.525] are one advantage when every group has
@@ -678,7 +694,7 @@ func best(fits []*Fit, of func(*Fit) Diff) *Fit {
 	var found *Fit
 	for _, f := range fits {
 		c := of(f)
-		if !reproduces(c) {
+		if !reproduces(c) || c.Float32Coarse > 0 && f != fits[0] {
 			continue
 		}
 		if found == nil {
@@ -753,7 +769,7 @@ func (m *Match) FoundReproduces(res *engine.Result, n int) bool {
 	for bi := range n {
 		for _, i := range res.Ranking.Batches[bi].Members {
 			if (leftOut == nil || !leftOut[i]) && comparedRow(res.Evaluation, i) {
-				c.add(comparedReward(res, ties, i), res.Evaluation.Logged[i])
+				c.addCompared(res, ties, i)
 			}
 		}
 	}
@@ -1044,6 +1060,9 @@ func (m *Match) nothingFits() string {
 		return fmt.Sprintf("the logged advantage is 0 in every row, which tells nothing of the weights (weights of 0, or any setting that zeroes every advantage, reproduce it), and none of the %d trainer settings tried zeroes these rows' rewards",
 			m.Tried)
 	}
+	if len(m.coarseOnly) > 0 {
+		return m.coarseOnlyText()
+	}
 	if a := m.agreeing(); a != nil {
 		regrouped := ""
 		if m.regrouped != "" {
@@ -1062,6 +1081,32 @@ func (m *Match) nothingFits() string {
 	}
 	return fmt.Sprintf("none of the %d trainer settings tried (%s) reproduces it, %s: the logged advantage is not computed from these objectives as any of them does%s",
 		m.Tried, m.settingsTried(), closest, m.tokenWeightedNote()+m.klPenaltyNote())
+}
+
+// coarseOnlyText says that the log cannot determine the settings at its
+// scale: the settings of coarseOnly agree with it only within float32's
+// error there, which cannot tell them apart, each named with its max
+// |diff|, at most coarseOnlyNamed of them.
+func (m *Match) coarseOnlyText() string {
+	const coarseOnlyNamed = 4
+	bound := 0.0
+	var named []string
+	for _, f := range m.coarseOnly {
+		bound = max(bound, f.Overall.Float32Coarse)
+		if len(named) < coarseOnlyNamed {
+			named = append(named, fmt.Sprintf("%s (max |diff| %s)", f.Flags(), shortNumber(f.Overall.MaxAbsDiff)))
+		}
+	}
+	more := ""
+	if n := len(m.coarseOnly) - len(named); n > 0 {
+		more = fmt.Sprintf(" and %d more", n)
+	}
+	apart := "apart " + strings.Join(named, ", ") + more
+	if len(m.coarseOnly) == 1 {
+		apart = named[0] + " from settings whose advantages are that close"
+	}
+	return fmt.Sprintf("the log cannot determine the settings at this scale: of the %d trainer settings tried (%s), none reproduces it but within float32's error at this scale (up to %s: the trainer's float32 sums of scores far from 0 lose digits), which cannot tell %s",
+		m.Tried, m.settingsTried(), shortNumber(bound), apart)
 }
 
 // regroupedWhy says why the groups of regrouped are of another size:
@@ -1087,7 +1132,7 @@ func (m *Match) regroupedWhy() string {
 // closer than float32's noise would leave a trainer's own settings, yet
 // nearer them than anything else; nil otherwise.
 func (m *Match) agreeing() *Fit {
-	if m.Found != nil || m.Closest == nil || m.Closest.Overall.Rows == 0 || m.Closest.Overall.Differing > 0 {
+	if m.Found != nil || m.Closest == nil || m.Closest.Overall.Rows == 0 || m.Closest.Overall.Differing > 0 || m.Closest.Overall.Float32Coarse > 0 {
 		return nil
 	}
 	return m.Closest

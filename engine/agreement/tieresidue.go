@@ -169,10 +169,12 @@ func unscorable(ev *engine.Evaluation, i int) bool {
 	return !slices.Contains(ev.Absent[i*ev.M:(i+1)*ev.M], false)
 }
 
-// rowSet marks rows of a result: marked[i - first] for row i.
+// rowSet marks rows of a result: marked[i - first] for row i; coarse
+// those of them marked within a coarse float32 bound (methodFloat32Agreeing),
+// nil for none.
 type rowSet struct {
-	first  int
-	marked []bool
+	first          int
+	marked, coarse []bool
 }
 
 // has reports whether s marks row i.
@@ -301,9 +303,9 @@ func allTieResidues(res *engine.Result) *rowSet {
 	return rows
 }
 
-// comparedReward is the reward row i of res is compared with its logged
-// advantage by: the logged value itself for a row of ties (tieResidues),
-// its reward otherwise.
+// comparedReward is the reward row i of res is counted as agreeing or
+// differing by: the logged value itself for a row of ties (tieResidues)
+// or within a float32 bound (float32Agreeing), its reward otherwise.
 func comparedReward(res *engine.Result, ties *rowSet, i int) float64 {
 	if ties.has(i) {
 		return res.Evaluation.Logged[i]
