@@ -157,13 +157,14 @@ func (j *HealthJob) Start() { j.running.Store(true) }
 // it ran, they are not the current health (HealthReady), whose job then
 // grades the trends again (HealthJob) rather than compute them anew.
 func (s *Session) HealthDone(j *HealthJob) bool {
-	j.over = true
 	if j.result != s.Result {
+		j.over = true
 		return false
 	}
 	if !s.HealthReady() {
 		s.health = cacheOf(j.result, j.trends, j.findings, j.cfg)
 	}
+	j.over = !s.HealthReady() // its grading is not the current one
 	if j.logged != nil {
 		s.logged = *j.logged
 	}
