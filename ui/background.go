@@ -61,14 +61,16 @@ const backgroundDelay = 3 * recomputeInterval
 // backgroundDueMsg says that job may start.
 type backgroundDueMsg struct{ job *session.HealthJob }
 
-// startBackground runs job in a command, unless its result was replaced
-// meanwhile, and beside the session's first one the hidden tabs'
+// startBackground runs job in a command, unless it is no longer wanted
+// (session.HealthJobCurrent: its result replaced, or the steps it grades
+// provisionally changed since), and beside the session's first one the hidden tabs'
 // prefetch (prefetch_tabs.go); while the screen waits for work, it
 // defers them until that work ends, and once started they wait at the
 // Background gate while the screen waits for work (foreground.go).
 func (m *Model) startBackground(j *session.HealthJob) tea.Cmd {
 	m.rc.deferred = nil
 	if !m.common.Session.HealthJobCurrent(j) {
+		j.Drop()
 		return nil
 	}
 	if m.foregroundBusy() {
@@ -85,14 +87,19 @@ func (m *Model) startBackground(j *session.HealthJob) tea.Cmd {
 
 // healthDone takes a finished job's trends and findings when its result is
 // still the one shown (else they are dropped), and updates the badge and
-// the status line (the logged-advantage warning the job counted again).
+// the status line (the logged-advantage warning the job counted again);
+// when the steps graded provisionally changed while it ran, it starts the
+// job that grades its trends again.
 func (m *Model) healthDone(msg healthDoneMsg) tea.Cmd {
 	s := m.common.Session
 	if !s.HealthDone(msg.job) {
 		return nil
 	}
-	m.header.Refresh(m.common.Styles, s)
 	m.status.Refresh(s)
+	if !s.HealthReady() {
+		return m.background()
+	}
+	m.header.Refresh(m.common.Styles, s)
 	return tea.Batch(m.broadcast(common.HealthReadyMsg{}), m.idle())
 }
 

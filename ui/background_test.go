@@ -45,7 +45,7 @@ func TestSwitchShowsTheBatchFirst(t *testing.T) {
 	}
 
 	j := s.HealthJob()
-	if !j.Computes(s.Result) || j.Claim() {
+	if !s.HealthJobCurrent(j) || j.Claim() {
 		t.Fatal("no background job was started for the result shown")
 	}
 	j.Run()

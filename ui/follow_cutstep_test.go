@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
@@ -61,8 +62,19 @@ func TestFollowLaterCutStepSaidCut(t *testing.T) {
 	if err := os.Rename(tmp, filepath.Join(dir, "completions_00002.jsonl")); err != nil {
 		t.Fatal(err)
 	}
+	// Bounded, so that a line never said unended fails the test rather
+	// than hang it.
+	deadline := time.After(time.Minute)
 	for len(app.live.unended) == 0 {
-		app.Update(app.live.wait()())
+		select {
+		case u, ok := <-app.live.updates:
+			if !ok {
+				t.Fatal("following ended before step 2's last line was said unended")
+			}
+			app.Update(liveMsg{u, ok})
+		case <-deadline:
+			t.Fatal("step 2's last line, without its line end, not said unended within a minute")
+		}
 	}
 	app.Settle()
 	var line statusline.Line

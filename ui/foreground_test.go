@@ -84,7 +84,7 @@ func TestBackgroundWaitsForTheRecompute(t *testing.T) {
 		t.Error("the health of a replaced result is still deferred")
 	}
 	s := m.Session()
-	if s.HealthReady() || old.Computes(s.Result) {
+	if s.HealthReady() || s.HealthJobCurrent(old) {
 		t.Fatal("the recompute did not replace the result, or computed its health")
 	}
 	_, due = m.Update(backgroundDueMsg{s.HealthJob()})

@@ -9,8 +9,8 @@ import (
 // The layout's warnings (session.LayoutNotes) scan the whole run, so they
 // are computed off the event loop: by the command that makes the result
 // they are of (a recompute, the group filter's toggle, the load), handed
-// over with it, and only when the evaluation or the options they read
-// changed (a method switch of a layout whose warnings read no method
+// over with it, and only when the evaluation, the options they read or,
+// following, the unfinished lines left out changed (a method switch of a layout whose warnings read no method
 // costs nothing). A result made on the event loop (a followed update) has
 // them from a command of their own, started when it is shown: until it
 // lands the status line keeps those before, said to be of the rows they

@@ -239,7 +239,10 @@ func (m *Model) Settle() {
 		m.Update(m.filter.next())
 	}
 	m.runForeground()
-	if s := m.common.Session; !s.HealthReady() {
+	// Twice at most: a job made before the steps graded provisionally
+	// changed lands graded so, and its trends are graded again.
+	s := m.common.Session
+	for runs := 0; !s.HealthReady() && runs < 2; runs++ {
 		j := s.HealthJob()
 		j.Run()
 		m.Update(healthDoneMsg{j})

@@ -136,3 +136,29 @@ func cutReading() []scoring.Trajectory {
 	}
 	return ts
 }
+
+// TestRegradeChecksTheLogNoMore: the health graded again for a change of
+// the provisional steps alone, while the session's logged-advantage
+// warning is not of the result shown (a followed update's LoggedJob
+// under way), grades the trends known and checks the log no more: that
+// check, a scan of the whole run, is the LoggedJob's.
+func TestRegradeChecksTheLogNoMore(t *testing.T) {
+	cfg := setup.Config{Method: "grpo", Objectives: []setup.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, LoggedAdvantage: "metadata.adv"}
+	s, err := Open("run.jsonl", cfg, &loaders.Result{Trajectories: cutReading(), Capped: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	settleHealth(s)
+	s.logged.n = -1 // the warning of fewer rows, as a followed update leaves it until its LoggedJob lands
+	s.SetReadInPart(s.Result.Ranking.Batches[0].Step, "read in part")
+	if s.HealthReady() {
+		t.Fatal("a step read in part not graded again")
+	}
+	j := s.HealthJob()
+	if !j.regrade {
+		t.Fatal("the trends known computed again for a change of the provisional steps")
+	}
+	if j.logged != nil {
+		t.Error("the regrading job checks the log again, a scan of the whole run its LoggedJob makes")
+	}
+}

@@ -16,9 +16,10 @@ import (
 
 // healthCache holds the trends and the health findings of one result: the
 // header needs them after every recompute, the Steps tab on every batch.
-// The findings are graded with the steps of provisional provisional
-// (health.Config.Provisional), and graded again when those change: a
-// followed step read in part taken as complete, or a later one started.
+// The findings are graded with the steps in provisional graded
+// provisionally (health.Config.Provisional), and graded again when those
+// change: a followed step read in part taken as complete, or a later one
+// started, or a file's unfinished last line said or ended.
 type healthCache struct {
 	result      *engine.Result
 	trends      []diagnose.Trend
@@ -89,11 +90,12 @@ type HealthJob struct {
 	ref    []float64
 	dead   *deadSignal // nil without the prompts' columns
 	// logged is the logged-advantage check to make of the result, nil
-	// when the session's holds (loggedCheckOf).
+	// when the session's holds (loggedCheckOf) or the job regrades.
 	logged *loggedCheck
 	// regrade is set when the trends are the session's, of the same
 	// result: only the steps graded provisionally changed, so the job
-	// grades them again and computes nothing else.
+	// grades them again; it checks the log no more (a followed update's
+	// LoggedJob does).
 	regrade bool
 
 	once sync.Once
@@ -104,6 +106,10 @@ type HealthJob struct {
 	// started is set once a background command is due to run the job
 	// (event loop only).
 	started bool
+	// over is set once the job landed (HealthDone) or its command was
+	// dropped before it started (Drop): the health it graded, if
+	// not the current one, needs another job (event loop only).
+	over bool
 }
 
 // Run computes the job unless it was; it returns once it is computed.
@@ -141,23 +147,24 @@ func (j *HealthJob) Claim() bool {
 	return true
 }
 
-// Computes reports whether j computes the health of r.
-func (j *HealthJob) Computes(r *engine.Result) bool { return j.result == r }
-
 // Start marks j as run by a command, before the command starts: its result
 // is not reused while it runs (Unused).
 func (j *HealthJob) Start() { j.running.Store(true) }
 
-// HealthDone takes the trends and findings of j, finished, when it is
-// still the current health's job (HealthJobCurrent); it reports whether it
-// is (else they are dropped).
+// HealthDone takes the trends and findings of j, finished, when its
+// result is still the current one, and reports whether it is (else they
+// are dropped). Taken when the steps graded provisionally changed while
+// it ran, they are not the current health (HealthReady), whose job then
+// grades the trends again (HealthJob) rather than compute them anew.
 func (s *Session) HealthDone(j *HealthJob) bool {
-	if !s.HealthJobCurrent(j) {
+	if j.result != s.Result {
+		j.over = true
 		return false
 	}
 	if !s.HealthReady() {
 		s.health = cacheOf(j.result, j.trends, j.findings, j.cfg)
 	}
+	j.over = !s.HealthReady() // its grading is not the current one
 	if j.logged != nil {
 		s.logged = *j.logged
 	}
@@ -176,24 +183,43 @@ func (s *Session) Unused(old *engine.Result) bool {
 }
 
 // HealthJob returns the job of the current health, making it if needed:
-// when the result's trends are known and only the steps graded
-// provisionally changed, a job that grades them again.
+// the session's job while it is still wanted (HealthJobCurrent) and has
+// neither landed nor been dropped; else, when the result's trends are
+// known and only the steps graded provisionally changed, a job that
+// grades them again, or one that computes them.
 func (s *Session) HealthJob() *HealthJob {
-	cfg := s.healthConfig()
-	if s.job == nil || s.job.result != s.Result || !maps.Equal(s.job.cfg.Provisional, cfg.Provisional) {
-		s.job = &HealthJob{result: s.Result, cfg: cfg, ref: s.HVRef, dead: s.deadSignal(), logged: loggedCheckOf(s.Result, &s.logged)}
-		if s.health.result == s.Result {
-			s.job.trends, s.job.regrade = s.health.trends, true
-		}
+	if s.job != nil && !s.job.over && s.HealthJobCurrent(s.job) {
+		return s.job
+	}
+	s.job = &HealthJob{result: s.Result, cfg: s.healthConfig(), ref: s.HVRef, dead: s.deadSignal()}
+	if s.health.result == s.Result {
+		s.job.trends, s.job.regrade = s.health.trends, true
+	} else {
+		s.job.logged = loggedCheckOf(s.Result, &s.logged)
 	}
 	return s.job
 }
 
-// HealthJobCurrent reports whether j computes the current health: that of
-// the current result, with the steps now provisional graded so.
+// HealthJobCurrent reports whether j's work is still wanted: it grades
+// the current result with the steps now provisional graded so, or it
+// computes the current result's trends, which no health holds yet (a
+// change of the provisional steps meanwhile grades them again once they
+// land: HealthDone).
 func (s *Session) HealthJobCurrent(j *HealthJob) bool {
-	return j.result == s.Result && maps.Equal(j.cfg.Provisional, s.healthConfig().Provisional)
+	if j.result != s.Result {
+		return false
+	}
+	if !j.regrade && s.health.result != s.Result {
+		return true
+	}
+	return maps.Equal(j.cfg.Provisional, s.healthConfig().Provisional)
 }
+
+// Drop notes that the command due to run j did not start it, j being no
+// longer wanted (HealthJobCurrent): the next HealthJob makes another
+// rather than hand back j, claimed, which no command would run (event
+// loop only).
+func (j *HealthJob) Drop() { j.over = true }
 
 // HealthReady reports whether the current health is known: that of the
 // current result, with the steps now provisional graded so.
@@ -233,13 +259,15 @@ func (s *Session) GradeReadInPart(readInPart func(res *engine.Result) (step int6
 // healthConfig is HealthConfig with, as Provisional, the steps of the
 // files still being written (SetStillWritten) at the step of each one's
 // last row read now (loaders.StillWritten), and the followed step read
-// in part (SetReadInPart), with its own why, as stats --follow gives it.
+// in part (SetReadInPart) with its own why unless its file's unfinished
+// line gives one: stats --follow gives that one first
+// (statsFollower.partial).
 func (s *Session) healthConfig() health.Config {
 	cfg := s.HealthConfig
 	if len(s.stillWritten) > 0 {
 		cfg.Provisional = loaders.StillWritten(s.stillWritten, s.lastSteps())
 	}
-	if s.readInPart.why != "" {
+	if s.readInPart.why != "" && cfg.Provisional[s.readInPart.step] == "" {
 		if cfg.Provisional == nil {
 			cfg.Provisional = map[int64]string{}
 		}

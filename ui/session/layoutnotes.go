@@ -80,8 +80,9 @@ func (s *Session) LayoutNotesJob() LayoutNotesJob {
 }
 
 // Of returns the layout's warnings of res over every batch: those the
-// session had when they hold for res (the same evaluation and the same
-// options read), else computed, a scan of the run.
+// session had when they hold for res (the same evaluation, the same
+// options read and the same unfinished lines left out), else computed,
+// a scan of the run.
 func (j LayoutNotesJob) Of(res *engine.Result) *LayoutNotes {
 	if j.have.holds(res, j.read, j.lines) {
 		return j.have
