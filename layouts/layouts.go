@@ -502,20 +502,33 @@ func laterStepFile(files []loaders.FileFields) bool {
 	if len(files) < 2 {
 		return false
 	}
-	first := newFirstRecords(files[0]).records()
-	if len(first) == 0 {
+	first, ok := firstRecord(files[0])
+	if !ok {
 		return false
 	}
 	for _, f := range files[1:] {
-		if f.Path == "-" {
-			continue
-		}
-		data, err := loaders.Load([]string{f.Path}, loaders.Options{Format: f.Format, SkipInvalid: true, MaxRows: 1})
-		if err == nil && len(data.Trajectories) > 0 && data.Trajectories[0].Metadata[stepField] != first[0].Metadata[stepField] {
+		if r, ok := firstRecord(f); ok && r.Metadata[stepField] != first.Metadata[stepField] {
 			return true
 		}
 	}
 	return false
+}
+
+// firstRecord returns f's first record (standard input's as
+// loaders.PeekStdin kept it), reading no more of the file; false when it
+// has none or cannot be read (its load later says why).
+func firstRecord(f loaders.FileFields) (scoring.Trajectory, bool) {
+	if f.Path == "-" {
+		if len(f.Records) == 0 {
+			return scoring.Trajectory{}, false
+		}
+		return f.Records[0], true
+	}
+	data, err := loaders.Load([]string{f.Path}, loaders.Options{Format: f.Format, SkipInvalid: true, MaxRows: 1})
+	if err != nil || len(data.Trajectories) == 0 {
+		return scoring.Trajectory{}, false
+	}
+	return data.Trajectories[0], true
 }
 
 // stepWhole reports whether the first peekRows records of first's file
