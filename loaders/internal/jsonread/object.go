@@ -118,12 +118,15 @@ func objectOrError(text []byte, rewritten bool) (jsonText, *input.LineError) {
 // text a 0xFF is a marker's (jsonscan.NonFinite): the rewriter escapes
 // the input's own (jsonscan.Rewriter.Stray finds them).
 func utf8Error(text []byte, rewritten bool) *input.LineError {
+	if !rewritten {
+		return input.UTF8Error(text)
+	}
 	if utf8.Valid(text) {
 		return nil
 	}
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRune(text[i:])
-		if r == utf8.RuneError && size == 1 && !(rewritten && text[i] == 0xFF) {
+		if r == utf8.RuneError && size == 1 && text[i] != 0xFF {
 			return &input.LineError{Col: i + 1, Msg: input.InvalidUTF8(text[i])}
 		}
 		i += size
