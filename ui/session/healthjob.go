@@ -265,7 +265,7 @@ func (s *Session) GradeReadInPart(readInPart func(res *engine.Result) (step int6
 func (s *Session) healthConfig() health.Config {
 	cfg := s.HealthConfig
 	if len(s.stillWritten) > 0 {
-		cfg.Provisional = loaders.StillWritten(s.stillWritten, s.lastSteps())
+		cfg.Provisional = loaders.StillWritten(s.stillWritten, s.lastStep)
 	}
 	if s.readInPart.why != "" && cfg.Provisional[s.readInPart.step] == "" {
 		if cfg.Provisional == nil {
@@ -275,7 +275,3 @@ func (s *Session) healthConfig() health.Config {
 	}
 	return cfg
 }
-
-// lastSteps returns the step of each file's last row read
-// (loaders.NoteLastSteps of the trajectories), kept as they come.
-func (s *Session) lastSteps() map[string]int64 { return s.lastStep }

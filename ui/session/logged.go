@@ -153,7 +153,7 @@ func (s *Session) LoggedWarning() string { return s.logged.note }
 func (s *Session) SetUnfinishedLines(paths []string) {
 	var lines map[int64]string
 	if len(paths) > 0 {
-		lines = loaders.LinesLeftOut(paths, s.lastSteps())
+		lines = loaders.LinesLeftOut(paths, s.lastStep)
 	}
 	s.logged.linesLeftOut = lines
 	if s.loggedDue != nil {

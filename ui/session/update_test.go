@@ -260,12 +260,12 @@ func TestLastStepsKeptAsRowsCome(t *testing.T) {
 		{"c emptied", loaders.Update{Reloaded: []string{"c"}}},
 		{"b and d read again, a grown", loaders.Update{Reloaded: []string{"b", "d"}, Trajectories: slices.Concat(rows("b", 0, 3), rows("a", 3), rows("d", 1))}},
 	}
-	if got, want := s.lastSteps(), scan(s); !maps.Equal(got, want) {
+	if got, want := s.lastStep, scan(s); !maps.Equal(got, want) {
 		t.Fatalf("opened: last steps %v, want %v", got, want)
 	}
 	for _, step := range updates {
 		applyUpdate(s, step.u)
-		if got, want := s.lastSteps(), scan(s); !maps.Equal(got, want) {
+		if got, want := s.lastStep, scan(s); !maps.Equal(got, want) {
 			t.Fatalf("%s: last steps %v, want %v", step.name, got, want)
 		}
 	}
